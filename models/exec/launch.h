@@ -1,0 +1,54 @@
+// A kernel launch as the host describes it: geometry, host buffers that are
+// copied to device memory before the run and back after it, and arguments.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "frontend/ir.h"
+
+namespace warptlm {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+// A host array the kernel reads and/or writes. Device memory gets exactly
+// bytes.size() bytes for it; any access outside it is a fault.
+struct HostBuffer {
+  std::string name;
+  std::vector<uint8_t> bytes;
+};
+
+struct KernelArg {
+  enum class Kind { Buffer, Scalar };
+  Kind kind = Kind::Scalar;
+  uint32_t buffer = 0;     // Buffer: index into LaunchSpec::buffers (passed as its device address)
+  Type type = Type::U32;   // Scalar: its PTX type
+  uint64_t bits = 0;       // Scalar: value bits, zero-extended (floats as IEEE bits)
+
+  static KernelArg buffer_arg(uint32_t index) {
+    KernelArg a;
+    a.kind = Kind::Buffer;
+    a.buffer = index;
+    a.type = Type::U64;
+    return a;
+  }
+  static KernelArg scalar(Type type, uint64_t bits) {
+    KernelArg a;
+    a.type = type;
+    a.bits = bits;
+    return a;
+  }
+};
+
+struct LaunchSpec {
+  Dim3 grid, block;
+  uint32_t shared_bytes = 0;  // dynamic shared memory per CTA
+  std::vector<HostBuffer> buffers;
+  std::vector<KernelArg> args;  // one per kernel parameter, in order
+};
+
+}  // namespace warptlm

@@ -1,0 +1,224 @@
+// The decoded PTX program: what the parser produces and everything downstream
+// (finalizer, semantics, executors, timing model) reads. Immutable once built.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace warptlm {
+
+using Pc = uint64_t;
+// PCs are byte addresses; every instruction occupies 8 bytes.
+constexpr unsigned kInstrBytes = 8;
+// Reconvergence at the exit of the current function (or kernel): the virtual
+// exit node of the CFG.
+constexpr Pc kExitPc = ~Pc(0);
+
+struct SourceLoc {
+  uint32_t line = 0;  // 1-based
+  uint32_t col = 0;   // 1-based
+};
+
+enum class Type : uint8_t {
+  None,
+  Pred,
+  B8, B16, B32, B64,
+  U8, U16, U32, U64,
+  S8, S16, S32, S64,
+  F16, F32, F64,
+};
+
+unsigned type_bits(Type t);  // Pred -> 1, None -> 0
+bool is_signed(Type t);      // S*
+bool is_float(Type t);       // F*
+bool is_bits(Type t);        // B*
+const char* type_name(Type t);  // "s32", "pred", ...
+
+enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
+const char* space_name(Space s);
+
+enum class SpecialReg : uint8_t {
+  Tid, Ntid, Ctaid, Nctaid,  // take a component .x/.y/.z
+  Laneid, Warpid, Nwarpid, Smid, Nsmid, Gridid,
+  Clock, Clock64,
+  LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
+};
+const char* special_name(SpecialReg s);
+
+enum class Opcode : uint8_t {
+  Mov, Add, Sub, Mul, Mad, Mul24, Mad24, Div, Rem, Abs, Neg, Min, Max,
+  And, Or, Xor, Not, Cnot, Shl, Shr, Bfe, Bfi, Popc, Clz, Brev, Prmt,
+  Setp, Selp, Set, Slct, Cvt, Cvta, Fma, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin,
+  Cos, Copysign, Testp, Ld, St, Atom, Red, Bar, Membar, Bra, Call, Ret, Exit,
+  Vote, Shfl, Activemask,
+  // Explicit reconvergence marker inserted by the finalizer at an IPDOM (the
+  // explicit paired-path-comparison scheme compares paths only here). Has no
+  // effect on data; counts as a dynamic instruction.
+  Reconverge,
+  Count_
+};
+const char* opcode_name(Opcode op);
+
+enum class Rounding : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
+enum class MulMode : uint8_t { None, Lo, Hi, Wide };
+enum class CmpOp : uint8_t {
+  None, Eq, Ne, Lt, Le, Gt, Ge,   // signed/float ordered
+  Lo, Ls, Hi, Hs,                 // unsigned
+  Equ, Neu, Ltu, Leu, Gtu, Geu,   // float unordered
+  Num, Nan,
+};
+enum class BoolOp : uint8_t { None, And, Or, Xor };
+enum class AtomOp : uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
+enum class VoteMode : uint8_t { None, All, Any, Uni, Ballot };
+enum class ShflMode : uint8_t { None, Up, Down, Bfly, Idx };
+enum class TestpOp : uint8_t { None, Finite, Infinite, Number, NotANumber, Normal, Subnormal };
+enum class PrmtMode : uint8_t { None, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
+
+struct Operand {
+  enum class Kind : uint8_t {
+    None,     // absent optional operand
+    Reg,      // register `reg` (index into Function::regs)
+    Imm,      // integer literal: `imm` holds it as 64-bit two's complement
+    ImmF32,   // 0fXXXXXXXX: `imm` holds the 32 IEEE bits
+    ImmF64,   // 0dXXXXXXXXXXXXXXXX or a decimal float literal: `imm` holds 64 IEEE bits
+    Special,  // special register `sreg` with component `comp` (0..2 = x,y,z)
+    Symbol,   // the address of variable `symbol` (index into Module::symbols)
+    Address,  // [base + offset]: base is register `reg` if has_reg, else
+              // variable `symbol` if has_symbol, else absolute `offset`
+    Vector,   // {a, b, ...}: the elements are in `elems`
+    Label,    // branch target, resolved to `target`
+    Function, // callee of call: index `func` into Module::functions
+    Sink,     // `_`: a destination whose value is discarded
+  };
+  Kind kind = Kind::None;
+  bool negated = false;  // `!p` where PTX allows it (setp/set combine operand, selp etc.)
+  bool has_reg = false;
+  bool has_symbol = false;
+  uint8_t comp = 0;
+  SpecialReg sreg = SpecialReg::Tid;
+  Type reg_type = Type::None;  // Reg / Address base: the register's declared type
+  uint32_t reg = 0;
+  uint32_t symbol = 0;
+  uint32_t func = 0;
+  int64_t offset = 0;
+  uint64_t imm = 0;
+  Pc target = 0;
+  std::vector<Operand> elems;
+};
+
+// Operand layouts, destination(s) first, as written in PTX:
+//   most ALU ops:       d, a [, b [, c]]
+//   setp:               p, q (Kind::None when no `|q`), a, b [, c] (c only with a BoolOp)
+//   set:                d, a, b [, c]
+//   selp / slct:        d, a, b, c
+//   cvt / cvta / mov:   d, a  (mov d may be a Vector to unpack, or a a Vector to pack)
+//   ld:                 d (Reg or Vector), Address
+//   st:                 Address, a (Reg, Imm or Vector)
+//   atom:               d, Address, b [, c]   (c: cas new value)
+//   red:                Address, b
+//   bar / barrier:      a [, b]               (barrier id, optional thread count)
+//   membar / fence:     (none)
+//   bra:                Label
+//   call:               Vector(rets, each Symbol), Function, Vector(args, each Symbol)
+//                       (the vectors are empty when absent)
+//   ret / exit:         (none)
+//   vote:               d, a                  (a: predicate, maybe negated) [, membermask for .sync as last]
+//                       layout for vote.sync: d, a, membermask
+//   shfl:               d [, p (Kind::None if absent)], a, b, c [, membermask]
+//                       always stored as: d, p, a, b, c, membermask(None if not .sync)
+//   activemask:         d
+//   testp:              p, a
+//   prmt:               d, a, b, c
+//   bfe:                d, a, b, c;  bfi: d, f, a, b, c
+//   mad / fma / mad24:  d, a, b, c
+struct Instruction {
+  Opcode op = Opcode::Mov;
+  Type type = Type::None;      // the (last) type suffix; cvt: destination type
+  Type src_type = Type::None;  // cvt / set / slct: source type; otherwise None
+  Space space = Space::Generic;  // ld/st/atom/red/cvta
+  bool cvta_to = false;          // cvta.to.<space>
+  uint8_t vec = 1;               // .v2 / .v4
+  Rounding rnd = Rounding::None;
+  MulMode mul = MulMode::None;   // mul/mad: .lo/.hi/.wide
+  CmpOp cmp = CmpOp::None;       // setp/set
+  BoolOp boolop = BoolOp::None;  // setp/set: .and/.or/.xor
+  AtomOp atom = AtomOp::None;
+  VoteMode vote = VoteMode::None;
+  ShflMode shfl = ShflMode::None;
+  TestpOp testp = TestpOp::None;
+  PrmtMode prmt = PrmtMode::None;
+  bool sat = false, ftz = false, approx = false, full = false;
+  bool uni = false;       // bra.uni / call.uni
+  bool is_volatile = false;
+  bool sync = false;      // vote.sync / shfl.sync / barrier.sync / bar.sync
+  bool aligned = false;   // barrier.sync.aligned
+  bool shift_clamp = false;  // shf.clamp (unused by the current opcode set)
+  bool has_guard = false;
+  bool guard_negated = false;  // @!p
+  uint32_t guard_reg = 0;
+  std::vector<Operand> ops;
+  Pc pc = 0;
+  uint32_t function = 0;  // index of the enclosing function in Module::functions
+  SourceLoc loc;
+  std::string text;       // the source text of the instruction, for traces and errors
+};
+
+struct RegDecl {
+  std::string name;  // "%r12", "%SP"
+  Type type = Type::None;
+};
+
+struct Symbol {
+  std::string name;
+  Space space = Space::Global;
+  Type type = Type::B8;      // element type
+  uint64_t size = 0;         // bytes (0 for an unsized .extern .shared array)
+  uint32_t align = 1;
+  std::vector<uint8_t> init; // initial bytes (little endian), may be shorter than size
+  int32_t function = -1;     // enclosing function, -1 at module scope
+  bool is_extern = false;    // .extern .shared (dynamic shared memory)
+  // Offset of the variable within its space, assigned by the parser:
+  //   Global/Const: within the module's global/const data segment
+  //   Shared: within the CTA's static shared memory (extern: at shared_static_size)
+  //   Local: within the enclosing function's local frame
+  //   Param (kernel parameter): within the kernel's parameter buffer
+  //   Param (function formal, return value, or call-site .param in a body):
+  //          within the enclosing function's per-thread parameter frame
+  uint64_t offset = 0;
+  SourceLoc loc;
+};
+
+struct Function {
+  std::string name;
+  bool is_entry = false;                // .entry (kernel) vs .func
+  std::vector<uint32_t> params;         // symbols, in declaration order
+  std::vector<uint32_t> rets;           // .func return-value symbols
+  std::vector<RegDecl> regs;
+  Pc begin = 0, end = 0;                // [begin, end) in Module::code
+  std::unordered_map<std::string, Pc> labels;
+  uint64_t local_size = 0;              // bytes of .local variables (frame)
+  uint64_t param_frame_size = 0;        // per-thread .param frame (funcs and call sites)
+  uint64_t param_buffer_size = 0;       // kernels: bytes of the parameter buffer
+  SourceLoc loc;
+};
+
+struct Module {
+  std::string source_name;  // file path, or "<string>"
+  std::string version;      // ".version 7.0" -> "7.0"
+  std::string target;       // "sm_70"
+  unsigned address_size = 64;
+  std::vector<Function> functions;
+  std::vector<Symbol> symbols;
+  std::vector<Instruction> code;  // code[pc / kInstrBytes]
+  uint64_t global_data_size = 0;  // bytes of module .global variables
+  uint64_t const_data_size = 0;   // bytes of module .const variables
+  uint64_t shared_static_size = 0;
+
+  const Function* find_function(const std::string& name) const;  // nullptr if absent
+  const Instruction& at(Pc pc) const { return code[pc / kInstrBytes]; }
+  const Function& function_at(Pc pc) const { return functions[at(pc).function]; }
+};
+
+}  // namespace warptlm

@@ -1,0 +1,84 @@
+// The one definition of what every PTX instruction does to the lanes of a
+// warp. The functional executor and the timing model both call execute(), so
+// they cannot disagree.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "frontend/ir.h"
+
+namespace warptlm {
+
+using LaneMask = uint64_t;  // bit i = lane i; warps are at most 64 lanes wide
+constexpr unsigned kMaxWarpSize = 64;
+
+inline LaneMask full_mask(unsigned warp_size) {
+  return warp_size >= 64 ? ~LaneMask(0) : ((LaneMask(1) << warp_size) - 1);
+}
+
+// A bad memory access found while executing. The executor turns it into a
+// KernelFault naming the kernel, PC, thread and address.
+class MemoryFault : public std::runtime_error {
+ public:
+  enum class Reason { OutOfBounds, Misaligned, ReadOnly };
+  MemoryFault(Reason reason, Space space, uint64_t address, unsigned size, unsigned lane,
+              const std::string& what)
+      : std::runtime_error(what), reason(reason), space(space), address(address), size(size),
+        lane(lane) {}
+  Reason reason;
+  Space space;
+  uint64_t address;
+  unsigned size;
+  unsigned lane;
+};
+
+// What an instruction sees of the world outside its registers. Implemented by
+// the functional executor (and later by the timing model's SM).
+class WarpEnvironment {
+ public:
+  virtual ~WarpEnvironment() = default;
+  // Address of a variable in its own state space (not generic): a global or
+  // const variable's address, a shared variable's offset in the CTA's shared
+  // memory, a local variable's offset in the lane's local memory (frame base
+  // included), a param's offset in the param buffer / frame.
+  virtual uint64_t symbol_address(uint32_t symbol, unsigned lane) = 0;
+  virtual uint64_t special(SpecialReg sreg, unsigned comp, unsigned lane) = 0;
+  // Byte accesses in a state space (Generic is resolved by the environment
+  // through address_map). Bounds are checked here; alignment is checked by the
+  // semantics before calling. Throw MemoryFault.
+  virtual void load(Space space, unsigned lane, uint64_t addr, void* dst, unsigned size) = 0;
+  virtual void store(Space space, unsigned lane, uint64_t addr, const void* src,
+                     unsigned size) = 0;
+};
+
+// The registers of the warp's current frame, lane-major per register:
+// value of register r in lane l is data[r * warp_size + l]. A register's value
+// is kept zero-extended from its declared width to 64 bits; predicates are 0/1.
+struct WarpRegisters {
+  uint64_t* data = nullptr;
+  unsigned warp_size = 0;
+  uint64_t* lanes(uint32_t reg) const { return data + static_cast<size_t>(reg) * warp_size; }
+};
+
+enum class Control : uint8_t { None, Branch, Call, Ret, Exit, Barrier };
+
+// What the instruction asks of the SIMT control (the semantics never changes
+// PCs itself).
+struct Outcome {
+  Control control = Control::None;
+  LaneMask executed = 0;  // lanes that executed it (active and guard true)
+  // Branch: lanes that take it (== executed); the others fall through.
+  // Call: lanes that call; Ret/Exit: lanes that return / exit.
+  Pc target = 0;                // Branch target / Call: callee entry pc
+  uint32_t callee = 0;          // Call: function index
+  uint32_t barrier_id = 0;      // Barrier
+  uint32_t barrier_count = 0;   // Barrier: expected threads, 0 = whole CTA
+};
+
+// Executes `inst` on the lanes of `active` whose guard predicate holds.
+Outcome execute(const Module& module, const Instruction& inst, const WarpRegisters& regs,
+                LaneMask active, WarpEnvironment& env);
+
+}  // namespace warptlm
