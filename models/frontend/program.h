@@ -1,0 +1,67 @@
+// The finalised program: the decoded module plus the control-flow facts every
+// reconvergence scheme asks for (per branch: reconvergence PC, structured or
+// not, programmatic or data-dependent). Immutable; shared by every SM.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "frontend/ir.h"
+
+namespace warptlm {
+
+enum class Taint : uint8_t {
+  Programmatic,   // depends only on tid/ctaid/ntid/nctaid, parameters, constants
+  DataDependent,  // depends on a value loaded from memory (or another data-dependent value)
+};
+const char* taint_name(Taint t);  // "P" / "D"
+
+struct BasicBlock {
+  Pc begin = 0, end = 0;        // [begin, end) instruction PCs
+  std::vector<uint32_t> succs;  // block indices within the function
+  std::vector<uint32_t> preds;
+};
+
+struct FunctionCfg {
+  uint32_t function = 0;           // index into Module::functions
+  std::vector<BasicBlock> blocks;  // blocks[0] is the entry
+  std::vector<int32_t> ipdom;      // immediate post-dominator block per block; -1 = virtual exit
+  bool reducible = true;
+  bool structured = true;          // every branch in it is structured
+};
+
+struct BranchInfo {
+  Pc pc = 0;
+  Pc target = 0;         // taken target
+  Pc fallthrough = 0;    // pc + 8
+  Pc reconv = kExitPc;   // IPDOM of the branch's block (its first PC); kExitPc = function exit
+  bool conditional = false;  // guarded and not .uni
+  bool structured = true;    // the region between branch and reconv is single-entry / single-exit
+  Taint taint = Taint::Programmatic;
+};
+
+struct FinalizeOptions {
+  // Insert an explicit Reconverge instruction at every conditional branch's
+  // reconvergence point (the explicit paired-path-comparison scheme needs them).
+  bool insert_reconvergence_markers = false;
+};
+
+struct Program {
+  Module module;
+  std::vector<FunctionCfg> cfgs;      // one per function, same order as module.functions
+  std::vector<BranchInfo> branches;   // every bra, sorted by pc
+  std::vector<int32_t> branch_index;  // per instruction (pc / 8): index into branches or -1
+
+  const BranchInfo* branch_at(Pc pc) const {
+    size_t i = pc / kInstrBytes;
+    return i < branch_index.size() && branch_index[i] >= 0 ? &branches[branch_index[i]] : nullptr;
+  }
+};
+
+// Builds CFGs, post-dominator trees (Boost.Graph), reconvergence PCs,
+// structure/reducibility and taint; optionally inserts reconvergence markers
+// (which renumbers PCs: branch targets and labels are updated).
+Program finalize(Module module, const FinalizeOptions& options = {});
+
+}  // namespace warptlm
