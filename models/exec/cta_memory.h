@@ -1,0 +1,23 @@
+// The memories one CTA's threads reach besides global memory: shared memory,
+// the kernel parameter buffer and the module's constant bank.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "memory/device_memory.h"
+
+namespace warptlm {
+
+// Frame .param symbols are addressed above this tag so a param-space address
+// tells the kernel parameter buffer and the current call frame apart.
+constexpr uint64_t kFrameParamTag = 1ull << 31;
+
+struct KernelMemory {
+  DeviceMemory global;
+  uint64_t globals_base = 0;       // module .global variables
+  std::vector<uint8_t> constants;  // module .const bank
+  std::vector<uint8_t> params;     // the kernel's parameter buffer
+};
+
+}  // namespace warptlm

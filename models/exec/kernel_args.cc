@@ -1,0 +1,77 @@
+#include "exec/kernel_args.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace warptlm {
+namespace {
+
+std::string where(const Function& kernel, size_t i, const Symbol& p) {
+  return "kernel '" + kernel.name + "' argument " + std::to_string(i) + " ('" + p.name + "', ." +
+         type_name(p.type) + (p.size != type_bits(p.type) / 8 ? "[" + std::to_string(p.size) + " bytes]" : "") + ")";
+}
+
+bool same_class(Type a, Type b) {
+  if (is_bits(a) || is_bits(b)) return true;
+  if (is_float(a) || is_float(b)) return is_float(a) && is_float(b);
+  return true;  // signed and unsigned integers of one width pass bits unchanged
+}
+
+void check_dim(const char* what, const Dim3& d) {
+  if (d.x == 0 || d.y == 0 || d.z == 0)
+    throw std::invalid_argument(std::string("launch: ") + what + " dimensions must be positive, got (" +
+                                std::to_string(d.x) + "," + std::to_string(d.y) + "," +
+                                std::to_string(d.z) + ")");
+}
+
+}  // namespace
+
+void check_launch(const Module& module, const Function& kernel, const LaunchSpec& launch,
+                  unsigned warp_size) {
+  (void)warp_size;
+  check_dim("grid", launch.grid);
+  check_dim("block", launch.block);
+  if (launch.block.count() > 1024)
+    throw std::invalid_argument("launch: a CTA may hold at most 1024 threads, block has " +
+                                std::to_string(launch.block.count()));
+  if (launch.block.z > 64)
+    throw std::invalid_argument("launch: block z dimension may be at most 64, got " +
+                                std::to_string(launch.block.z));
+  if (launch.args.size() != kernel.params.size())
+    throw std::invalid_argument("launch: kernel '" + kernel.name + "' takes " +
+                                std::to_string(kernel.params.size()) + " arguments, got " +
+                                std::to_string(launch.args.size()));
+  for (size_t i = 0; i < launch.args.size(); ++i) {
+    const KernelArg& a = launch.args[i];
+    const Symbol& p = module.symbols[kernel.params[i]];
+    if (a.kind == KernelArg::Kind::Buffer) {
+      if (a.buffer >= launch.buffers.size())
+        throw std::invalid_argument("launch: " + where(kernel, i, p) + " names buffer " +
+                                    std::to_string(a.buffer) + " but the launch has " +
+                                    std::to_string(launch.buffers.size()));
+      if (p.size != 8 || is_float(p.type))
+        throw std::invalid_argument("launch: " + where(kernel, i, p) +
+                                    " is not a 64-bit pointer; an array cannot be passed to it");
+      continue;
+    }
+    unsigned bytes = type_bits(a.type) / 8;
+    if (bytes != p.size || !same_class(a.type, p.type))
+      throw std::invalid_argument("launch: " + where(kernel, i, p) + " cannot take a " +
+                                  type_name(a.type) + " scalar");
+  }
+}
+
+std::vector<uint8_t> build_param_buffer(const Module& module, const Function& kernel,
+                                        const LaunchSpec& launch,
+                                        const std::vector<uint64_t>& buffer_addresses) {
+  std::vector<uint8_t> buf(kernel.param_buffer_size, 0);
+  for (size_t i = 0; i < launch.args.size(); ++i) {
+    const Symbol& p = module.symbols[kernel.params[i]];
+    const KernelArg& a = launch.args[i];
+    uint64_t bits = a.kind == KernelArg::Kind::Buffer ? buffer_addresses[a.buffer] : a.bits;
+    std::memcpy(buf.data() + p.offset, &bits, p.size);  // little endian, as PTX
+  }
+  return buf;
+}
+
+}  // namespace warptlm

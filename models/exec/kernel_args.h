@@ -1,0 +1,23 @@
+// Checks a launch against the kernel's signature and builds the parameter
+// buffer the kernel's ld.param instructions read.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "exec/launch.h"
+#include "frontend/ir.h"
+
+namespace warptlm {
+
+// Throws std::invalid_argument naming the kernel, the argument and what is wrong.
+void check_launch(const Module& module, const Function& kernel, const LaunchSpec& launch,
+                  unsigned warp_size);
+
+// `buffer_addresses[i]` is the device address of launch.buffers[i].
+std::vector<uint8_t> build_param_buffer(const Module& module, const Function& kernel,
+                                        const LaunchSpec& launch,
+                                        const std::vector<uint64_t>& buffer_addresses);
+
+}  // namespace warptlm

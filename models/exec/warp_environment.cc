@@ -1,0 +1,137 @@
+#include "exec/warp_environment.h"
+
+#include <cstring>
+#include <sstream>
+
+#include "memory/address_map.h"
+
+namespace warptlm {
+namespace {
+
+uint32_t component(const Dim3& d, unsigned comp) { return comp == 0 ? d.x : comp == 1 ? d.y : d.z; }
+
+std::string hex(uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+
+}  // namespace
+
+uint64_t FunctionalWarpEnvironment::symbol_address(uint32_t symbol, unsigned lane) {
+  (void)lane;
+  const Symbol& s = module_.symbols[symbol];
+  switch (s.space) {
+    case Space::Global: return mem_.globals_base + s.offset;
+    case Space::Const:
+    case Space::Shared: return s.offset;
+    case Space::Local: return warp_->frames.back().local_base + s.offset;
+    case Space::Param:
+      if (s.function >= 0 && module_.functions[s.function].is_entry) {
+        // Kernel parameters live in the parameter buffer; call-site and
+        // formal .params of device functions in the current frame.
+        bool kernel_param = false;
+        for (uint32_t p : module_.functions[s.function].params) kernel_param |= (p == symbol);
+        if (kernel_param) return s.offset;
+      }
+      return kFrameParamTag + s.offset;
+    case Space::Generic: break;
+  }
+  return s.offset;
+}
+
+uint64_t FunctionalWarpEnvironment::special(SpecialReg sreg, unsigned comp, unsigned lane) {
+  const unsigned ws = warp_->size;
+  LaneMask bit = LaneMask(1) << lane;
+  switch (sreg) {
+    case SpecialReg::Tid: return component(warp_->tid[lane], comp);
+    case SpecialReg::Ntid: return component(cta_.ntid, comp);
+    case SpecialReg::Ctaid: return component(cta_.ctaid, comp);
+    case SpecialReg::Nctaid: return component(cta_.nctaid, comp);
+    case SpecialReg::Laneid: return lane;
+    case SpecialReg::Warpid: return warp_->index;
+    case SpecialReg::Nwarpid: return cta_.warps;
+    case SpecialReg::Smid: return 0;
+    case SpecialReg::Nsmid: return 1;
+    case SpecialReg::Gridid: return 0;
+    // The functional executor has no cycles: the clock is the warp's issue count,
+    // which keeps runs deterministic.
+    case SpecialReg::Clock: return warp_->issued & 0xffffffffu;
+    case SpecialReg::Clock64: return warp_->issued;
+    case SpecialReg::LanemaskEq: return bit;
+    case SpecialReg::LanemaskLe: return (bit | (bit - 1)) & full_mask(ws);
+    case SpecialReg::LanemaskLt: return bit - 1;
+    case SpecialReg::LanemaskGe: return full_mask(ws) & ~(bit - 1);
+    case SpecialReg::LanemaskGt: return full_mask(ws) & ~(bit | (bit - 1));
+  }
+  return 0;
+}
+
+uint8_t* FunctionalWarpEnvironment::locate(Space space, unsigned lane, uint64_t addr,
+                                           unsigned size, bool writing) {
+  uint64_t inner = addr;
+  if (space == Space::Generic) space = address_map::classify(addr, &inner);
+  auto fault = [&](MemoryFault::Reason reason, const std::string& why) -> MemoryFault {
+    return MemoryFault(reason, space, addr, size, lane,
+                       std::string(writing ? "write" : "read") + " of " + std::to_string(size) +
+                           " bytes at " + space_name(space) + " address " + hex(addr) + ": " +
+                           why);
+  };
+  auto in_range = [&](uint64_t off, uint64_t limit) { return off <= limit && size <= limit - off; };
+  switch (space) {
+    case Space::Global: {
+      DeviceMemory::Allocation* a = mem_.global.find(inner, size);
+      if (!a) throw fault(MemoryFault::Reason::OutOfBounds, "out of bounds (" +
+                                                                mem_.global.describe(inner) + ")");
+      return a->bytes.data() + (inner - a->base);
+    }
+    case Space::Shared:
+      if (!in_range(inner, cta_.shared.size()))
+        throw fault(MemoryFault::Reason::OutOfBounds,
+                    "outside the CTA's " + std::to_string(cta_.shared.size()) +
+                        " bytes of shared memory");
+      return cta_.shared.data() + inner;
+    case Space::Const:
+      if (writing) throw fault(MemoryFault::Reason::ReadOnly, "constant memory is read-only");
+      if (!in_range(inner, mem_.constants.size()))
+        throw fault(MemoryFault::Reason::OutOfBounds,
+                    "outside the module's " + std::to_string(mem_.constants.size()) +
+                        " bytes of constant memory");
+      return mem_.constants.data() + inner;
+    case Space::Local: {
+      auto& local = warp_->local[lane];
+      if (!in_range(inner, local.size()))
+        throw fault(MemoryFault::Reason::OutOfBounds,
+                    "outside the thread's " + std::to_string(local.size()) +
+                        " bytes of local memory");
+      return local.data() + inner;
+    }
+    case Space::Param: {
+      if (inner >= kFrameParamTag) {
+        Frame& f = warp_->frames.back();
+        uint64_t off = inner - kFrameParamTag;
+        if (!in_range(off, f.param_frame_size))
+          throw fault(MemoryFault::Reason::OutOfBounds, "outside the call's parameter frame");
+        return f.params.data() + lane * f.param_frame_size + off;
+      }
+      if (writing) throw fault(MemoryFault::Reason::ReadOnly, "kernel parameters are read-only");
+      if (!in_range(inner, mem_.params.size()))
+        throw fault(MemoryFault::Reason::OutOfBounds, "outside the kernel's parameter buffer");
+      return mem_.params.data() + inner;
+    }
+    case Space::Generic: break;
+  }
+  throw fault(MemoryFault::Reason::OutOfBounds, "unmapped");
+}
+
+void FunctionalWarpEnvironment::load(Space space, unsigned lane, uint64_t addr, void* dst,
+                                     unsigned size) {
+  std::memcpy(dst, locate(space, lane, addr, size, false), size);
+}
+
+void FunctionalWarpEnvironment::store(Space space, unsigned lane, uint64_t addr, const void* src,
+                                      unsigned size) {
+  std::memcpy(locate(space, lane, addr, size, true), src, size);
+}
+
+}  // namespace warptlm

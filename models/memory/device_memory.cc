@@ -1,0 +1,73 @@
+#include "memory/device_memory.h"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "memory/address_map.h"
+
+namespace warptlm {
+namespace {
+constexpr uint64_t kAlign = 256;
+constexpr uint64_t kGap = 256;  // unmapped bytes between allocations
+}  // namespace
+
+uint64_t DeviceMemory::allocate(uint64_t size, const std::string& name) {
+  if (next_ == 0) next_ = address_map::kGlobalHeapBase;
+  uint64_t base = next_;
+  uint64_t span = (size + kAlign - 1) / kAlign * kAlign;
+  if (base + span + kGap >= address_map::kParamBase)
+    throw std::runtime_error("device memory exhausted allocating '" + name + "'");
+  next_ = base + span + kGap;
+  Allocation a;
+  a.base = base;
+  a.name = name;
+  a.bytes.assign(size, 0);
+  bytes_allocated_ += size;
+  allocations_.emplace(base, std::move(a));
+  return base;
+}
+
+const DeviceMemory::Allocation* DeviceMemory::find(uint64_t addr, uint64_t size) const {
+  auto it = allocations_.upper_bound(addr);
+  if (it == allocations_.begin()) return nullptr;
+  --it;
+  const Allocation& a = it->second;
+  uint64_t off = addr - a.base;
+  if (off > a.bytes.size() || size > a.bytes.size() - off) return nullptr;
+  return &a;
+}
+
+DeviceMemory::Allocation* DeviceMemory::find(uint64_t addr, uint64_t size) {
+  return const_cast<Allocation*>(static_cast<const DeviceMemory*>(this)->find(addr, size));
+}
+
+bool DeviceMemory::read(uint64_t addr, void* dst, uint64_t size) const {
+  const Allocation* a = find(addr, size);
+  if (!a) return false;
+  std::memcpy(dst, a->bytes.data() + (addr - a->base), size);
+  return true;
+}
+
+bool DeviceMemory::write(uint64_t addr, const void* src, uint64_t size) {
+  Allocation* a = find(addr, size);
+  if (!a) return false;
+  std::memcpy(a->bytes.data() + (addr - a->base), src, size);
+  return true;
+}
+
+std::string DeviceMemory::describe(uint64_t addr) const {
+  auto it = allocations_.upper_bound(addr);
+  if (it != allocations_.begin()) {
+    const Allocation& a = std::prev(it)->second;
+    uint64_t end = a.base + a.bytes.size();
+    if (addr >= end)
+      return std::to_string(addr - end) + " bytes past the end of '" + a.name + "' (" +
+             std::to_string(a.bytes.size()) + " bytes)";
+    return "inside '" + a.name + "' but crossing its end";
+  }
+  if (it != allocations_.end())
+    return std::to_string(it->second.base - addr) + " bytes before '" + it->second.name + "'";
+  return "no allocation near it";
+}
+
+}  // namespace warptlm

@@ -1,0 +1,42 @@
+// Global device memory as a set of allocations. An access must lie entirely
+// inside one allocation; anything else (null, the gaps between allocations,
+// past the end) is an out-of-bounds fault, as compute-sanitizer's memcheck
+// reports it, never a silent read of neighbouring memory.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace warptlm {
+
+class DeviceMemory {
+ public:
+  struct Allocation {
+    uint64_t base = 0;
+    std::string name;
+    std::vector<uint8_t> bytes;
+  };
+
+  // Returns the base address (256-byte aligned, with an unmapped gap after
+  // the previous allocation so off-by-one accesses fault).
+  uint64_t allocate(uint64_t size, const std::string& name);
+  // nullptr when [addr, addr + size) is not inside one allocation.
+  const Allocation* find(uint64_t addr, uint64_t size) const;
+  Allocation* find(uint64_t addr, uint64_t size);
+  // Return false when the range is not inside one allocation.
+  bool read(uint64_t addr, void* dst, uint64_t size) const;
+  bool write(uint64_t addr, const void* src, uint64_t size);
+  // The allocation nearest to `addr`, for fault messages ("12 bytes past the
+  // end of 'out'"); empty when there is none.
+  std::string describe(uint64_t addr) const;
+  uint64_t bytes_allocated() const { return bytes_allocated_; }
+
+ private:
+  std::map<uint64_t, Allocation> allocations_;  // by base address
+  uint64_t next_ = 0;
+  uint64_t bytes_allocated_ = 0;
+};
+
+}  // namespace warptlm

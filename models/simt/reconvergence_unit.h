@@ -1,0 +1,59 @@
+// The per-warp control-flow component. What the scheduler sees of it is the
+// set of issuable paths (pc, lane mask, split id); how many there are, and how
+// they diverge and reconverge, is each scheme's business.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/ir.h"
+#include "semantics/semantics.h"
+
+namespace warptlm {
+
+struct Path {
+  Pc pc = 0;
+  LaneMask mask = 0;
+  uint32_t split = 0;  // identifies the path to advance()
+};
+
+// What an issued instruction did to control flow, in the terms a scheme needs.
+struct ControlEvent {
+  Control kind = Control::None;  // None and Barrier: go on at `next`
+  LaneMask active = 0;           // the issuing path's lanes
+  LaneMask executed = 0;         // lanes whose guard held
+  Pc next = 0;                   // pc + 8
+  Pc target = 0;                 // Branch: taken target; Call: callee entry
+  Pc reconv = kExitPc;           // Branch: reconvergence PC (IPDOM) from the finalizer
+};
+
+class ReconvergenceUnit {
+ public:
+  virtual ~ReconvergenceUnit() = default;
+  virtual const char* name() const = 0;
+  // Starts a warp at `entry` with lanes `mask`.
+  virtual void reset(Pc entry, LaneMask mask) = 0;
+  virtual bool finished() const = 0;
+  // Appends the paths that may issue now to `out`.
+  virtual void issuable(std::vector<Path>& out) const = 0;
+  // Applies the effect of the instruction that `split` issued. Returns how many
+  // call frames completed (every lane of the call returned or exited), so the
+  // executor can copy return values out and drop the callee's registers.
+  virtual unsigned advance(uint32_t split, const ControlEvent& event) = 0;
+  // Deepest the scheme's structure got (stack entries, table entries...).
+  virtual unsigned max_depth() const = 0;
+};
+
+using ReconvergenceFactory = std::unique_ptr<ReconvergenceUnit> (*)(unsigned warp_size);
+
+// The registry of schemes by name. Filled by register_builtin_reconvergence()
+// (called on first use); a new scheme is one class plus one line there.
+void register_reconvergence(const std::string& name, ReconvergenceFactory factory);
+std::vector<std::string> reconvergence_names();
+// Throws std::invalid_argument listing the known names.
+std::unique_ptr<ReconvergenceUnit> make_reconvergence_unit(const std::string& name,
+                                                           unsigned warp_size);
+
+}  // namespace warptlm
