@@ -26,19 +26,24 @@ struct Size {
 };
 
 struct Scenario {
-  std::string name;         // "reduction"
-  std::string title;        // one line
-  std::string mirrors;      // the paper benchmark it mirrors, e.g. "REDUCT (SLP Table 1)"
+  std::string name;     // "reduction"
+  std::string title;    // one line
+  std::string mirrors;  // the paper benchmark it mirrors, e.g. "REDUCT (SLP Table 1)"
   std::vector<Divergence> divergence;
-  std::string source_dir;   // folder under scenarios/ holding kernel.cu and kernel.ptx
-  std::string entry;        // kernel entry name in the PTX
-  std::vector<Size> sizes;  // at least "test" and "study"
+  std::string source_dir;         // folder under scenarios/ holding kernel.cu and kernel.ptx
+  std::string entry;              // kernel entry name in the PTX
+  std::vector<Size> sizes;        // at least "test" and "study"
   uint64_t min_n = 1, max_n = 1;  // allowed range of the size parameter
+  uint64_t n_multiple = 1;        // n must also be a multiple of this (e.g. the block size)
   // Builds the launch for size parameter n with inputs drawn from `seed`.
   std::function<LaunchSpec(uint64_t n, uint64_t seed)> make_launch;
   // Compares the buffers after the run (`out`) with the host reference computed
   // from the inputs (`in`, the launch as make_launch built it).
   std::function<CheckResult(const LaunchSpec& in, const LaunchSpec& out)> check;
+  // The launch as a correct run leaves it: `in` with its output buffers filled
+  // by the host reference. Lets tests corrupt a known-good result to show that
+  // check() is real, and tools show what was expected.
+  std::function<LaunchSpec(const LaunchSpec& in)> expected;
 };
 
 // The PTX text of a scenario, compiled into the library.

@@ -83,6 +83,8 @@ struct Operand {
     Imm,      // integer literal: `imm` holds it as 64-bit two's complement
     ImmF32,   // 0fXXXXXXXX: `imm` holds the 32 IEEE bits
     ImmF64,   // 0dXXXXXXXXXXXXXXXX or a decimal float literal: `imm` holds 64 IEEE bits
+              // (the parser converts float literals to the operand's type: an
+              // .f32 operand is always ImmF32, an .f64 one ImmF64)
     Special,  // special register `sreg` with component `comp` (0..2 = x,y,z)
     Symbol,   // the address of variable `symbol` (index into Module::symbols)
     Address,  // [base + offset]: base is register `reg` if has_reg, else
@@ -150,6 +152,7 @@ struct Instruction {
   TestpOp testp = TestpOp::None;
   PrmtMode prmt = PrmtMode::None;
   bool sat = false, ftz = false, approx = false, full = false;
+  bool nan = false;       // min/max .NaN: a NaN input gives the canonical NaN
   bool uni = false;       // bra.uni / call.uni
   bool is_volatile = false;
   bool sync = false;      // vote.sync / shfl.sync / barrier.sync / bar.sync

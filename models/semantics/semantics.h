@@ -34,6 +34,14 @@ class MemoryFault : public std::runtime_error {
   unsigned lane;
 };
 
+// An instruction whose opcode/type/modifier combination (or operand layout)
+// the semantics does not implement. what() names the opcode and the source
+// text of the instruction; the executor reports it as a KernelFault.
+class UnsupportedInstruction : public std::runtime_error {
+ public:
+  explicit UnsupportedInstruction(const std::string& what) : std::runtime_error(what) {}
+};
+
 // What an instruction sees of the world outside its registers. Implemented by
 // the functional executor (and later by the timing model's SM).
 class WarpEnvironment {
@@ -77,7 +85,13 @@ struct Outcome {
   uint32_t barrier_count = 0;   // Barrier: expected threads, 0 = whole CTA
 };
 
-// Executes `inst` on the lanes of `active` whose guard predicate holds.
+// Executes `inst` on the lanes of `active` whose guard predicate holds
+// (executed = active & (pred != guard_negated)); other lanes are untouched.
+// Lanes are processed in increasing lane order, so memory accesses and
+// atomics are deterministic. A barrier that no lane executes reports
+// Control::None (the warp does not arrive). Throws UnsupportedInstruction for
+// an opcode/type/modifier combination it does not implement and MemoryFault
+// for a misaligned access (or whatever the environment throws).
 Outcome execute(const Module& module, const Instruction& inst, const WarpRegisters& regs,
                 LaneMask active, WarpEnvironment& env);
 

@@ -15,13 +15,17 @@ void take_exec_config(Args& args, ExecConfig* config);
 
 int cmd_list(Args& args) {
   args.finish();
-  std::printf("%-14s %-30s %-28s %s\n", "scenario", "mirrors", "divergence", "sizes (n)");
   for (const auto& s : scenarios::all()) {
     std::string div, sizes;
-    for (auto d : s.divergence) div += (div.empty() ? "" : ",") + std::string(scenarios::divergence_name(d));
-    for (const auto& z : s.sizes) sizes += (sizes.empty() ? "" : " ") + z.name + "=" + std::to_string(z.n);
-    std::printf("%-14s %-30s %-28s %s\n", s.name.c_str(), s.mirrors.c_str(), div.c_str(),
-                sizes.c_str());
+    for (auto d : s.divergence)
+      div += (div.empty() ? "" : ", ") + std::string(scenarios::divergence_name(d));
+    for (const auto& z : s.sizes)
+      sizes += (sizes.empty() ? "" : ", ") + z.name + " n=" + std::to_string(z.n);
+    std::printf("%-12s %s\n", s.name.c_str(), s.title.c_str());
+    std::printf("%-12s   mirrors: %s\n", "", s.mirrors.c_str());
+    std::printf("%-12s   divergence: %s; sizes: %s (n in [%llu, %llu])\n", "", div.c_str(),
+                sizes.c_str(), static_cast<unsigned long long>(s.min_n),
+                static_cast<unsigned long long>(s.max_n));
   }
   return 0;
 }

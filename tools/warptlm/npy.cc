@@ -63,8 +63,8 @@ NpyArray read_npy(const std::string& path) {
     fail(path, "header has no 'shape'");
   std::string dims = m[1];
   uint64_t count = 1;
-  for (std::sregex_iterator it(dims.begin(), dims.end(), std::regex("[0-9]+")), end; it != end;
-       ++it) {
+  static const std::regex number("[0-9]+");
+  for (std::sregex_iterator it(dims.begin(), dims.end(), number), end; it != end; ++it) {
     a.shape.push_back(std::stoull(it->str()));
     count *= a.shape.back();
   }

@@ -1,0 +1,208 @@
+// Function bodies: nested { } scopes, declarations, labels and instructions;
+// branch targets are resolved when the function's closing brace is read.
+#include <cstring>
+
+#include "frontend/parser_context.h"
+
+namespace warptlm::ptx {
+
+namespace {
+
+// PTX instructions this model knows of but does not implement, so the error
+// can say "not supported" rather than "unknown".
+bool is_known_unsupported(const std::string& op) {
+  static const char* const kNames[] = {
+      "addc",      "subc",       "sad",          "fns",           "bmsk",     "szext",
+      "shf",       "lop3",       "dp4a",         "dp2a",          "mma",      "wmma",
+      "ldmatrix",  "stmatrix",   "ldu",          "prefetch",      "prefetchu", "cp",
+      "isspacep",  "istypep",    "tex",          "tld4",          "txq",      "suld",
+      "sust",      "sured",      "suq",          "trap",          "brkpt",    "nanosleep",
+      "pmevent",   "brx",        "match",        "redux",         "mapa",     "getctarank",
+      "elect",     "tanh",       "mbarrier",     "alloca",        "stacksave", "stackrestore",
+      "discard",   "applypriority", "createpolicy", "griddepcontrol", "setmaxnreg", "wgmma",
+      "multimem",  "tensormap"};
+  for (const char* n : kNames)
+    if (op == n) return true;
+  return false;
+}
+
+}  // namespace
+
+void Parser::parse_body(const Token& open) {
+  std::vector<const Token*> braces;  // open inner scopes, for error positions
+  for (;;) {
+    const Token& t = peek();
+    if (t.kind == TokKind::End) {
+      if (!braces.empty()) fail(*braces.back(), "unterminated '{': missing '}'");
+      fail(open, "unterminated body of function '" + function().name + "': missing '}'");
+    }
+    if (t.is_punct('}')) {
+      next();
+      if (braces.empty()) return;
+      braces.pop_back();
+      pop_scope();
+      continue;
+    }
+    if (t.is_punct('{')) {
+      braces.push_back(&next());
+      push_scope();
+      continue;
+    }
+    if (t.kind == TokKind::Directive) {
+      next();
+      if (t.text == ".reg") {
+        parse_reg_decl(t);
+      } else if (t.text == ".local") {
+        parse_variable(Space::Local, false, t);
+      } else if (t.text == ".shared") {
+        parse_variable(Space::Shared, false, t);
+      } else if (t.text == ".param") {
+        parse_variable(Space::Param, false, t);
+      } else if (t.text == ".extern" && peek().is_directive(".shared")) {
+        parse_variable(Space::Shared, true, next());
+      } else if (t.text == ".global" || t.text == ".const") {
+        fail(t, "'" + t.text + "' variables must be declared at module scope");
+      } else if (t.text == ".loc" || t.text == ".file") {
+        skip_line_directive(t);
+      } else if (t.text == ".pragma") {
+        do {
+          const Token& s = next();
+          if (s.kind != TokKind::String) fail(s, "expected a string after .pragma");
+        } while (accept_punct(','));
+        expect_punct(';', "after .pragma");
+      } else {
+        fail(t, "unexpected directive '" + t.text + "' in function body");
+      }
+      continue;
+    }
+    if (t.kind == TokKind::Ident && peek(1).is_punct(':')) {
+      parse_label(t);
+      continue;
+    }
+    if (t.kind == TokKind::Ident || t.is_punct('@')) {
+      parse_instruction();
+      continue;
+    }
+    fail(t, "expected an instruction, label or declaration, found " + describe(t));
+  }
+}
+
+void Parser::parse_label(const Token& name) {
+  next();  // name
+  next();  // ':'
+  auto seen = label_locs_.find(name.text);
+  if (seen != label_locs_.end())
+    fail(name, "duplicate label '" + name.text + "' (first defined at line " +
+                   std::to_string(seen->second.line) + ")");
+  label_locs_[name.text] = loc_of(name);
+  function().labels[name.text] = module_.code.size() * kInstrBytes;
+}
+
+void Parser::parse_instruction() {
+  size_t first = pos_;
+  Instruction inst;
+  inst.loc = loc_of(peek());
+  inst.function = static_cast<uint32_t>(fn_);
+  if (accept_punct('@')) {
+    inst.guard_negated = accept_punct('!');
+    const Token& g = expect_ident("a predicate register after '@'");
+    const Entity* e = lookup(g.text);
+    if (e == nullptr) fail(g, "undeclared register '" + g.text + "'");
+    if (e->kind != Entity::Kind::Reg) fail(g, "guard '" + g.text + "' is not a register");
+    if (function().regs[e->index].type != Type::Pred)
+      fail(g, "guard '" + g.text + "' is not a .pred register");
+    inst.has_guard = true;
+    inst.guard_reg = e->index;
+  }
+  const Token& op = peek();
+  if (op.kind != TokKind::Ident) fail(op, "expected an instruction, found " + describe(op));
+  next();
+  // Modifiers are written without spaces: `ld.global.f32`.
+  ModifierList mods;
+  std::string full = op.text;
+  size_t prev_end = op.end;
+  while (peek().kind == TokKind::Directive && peek().begin == prev_end) {
+    const Token& m = next();
+    mods.add(m.text.substr(1), loc_of(m));
+    full += m.text;
+    prev_end = m.end;
+  }
+  DecodeFn decode = find_decoder(op.text);
+  if (decode == nullptr) {
+    bool known = is_known_unsupported(op.text);
+    fail(op, known ? "instruction '" + op.text + "' is not supported"
+                   : "unknown instruction '" + op.text + "'");
+  }
+
+  std::vector<RawOperand> raw;
+  int pipe = -1;
+  if (op.text == "call") {
+    parse_call_operands(&raw);
+  } else if (!peek().is_punct(';')) {
+    bool labels = op.text == "bra";
+    for (;;) {
+      raw.push_back(parse_operand(labels));
+      if (peek().is_punct('|')) {
+        const Token& bar = next();
+        if (raw.size() != 1) fail(bar, "'|' may only follow the first operand");
+        pipe = 1;
+        raw.push_back(parse_operand(false));
+      }
+      if (!accept_punct(',')) break;
+    }
+  }
+  const Token& semi = peek();
+  if (!semi.is_punct(';'))
+    fail(semi, "expected ';' after instruction '" + full + "', found " + describe(semi));
+  size_t end = pos_;
+  next();
+  inst.text = instruction_text(first, end);
+
+  Decoder decoder(source_, op.text, loc_of(op), mods, raw, pipe, inst);
+  decode(decoder);
+  decoder.finish();
+
+  size_t index = module_.code.size();
+  inst.pc = index * kInstrBytes;
+  size_t label_raw = 0;
+  for (size_t i = 0; i < inst.ops.size(); ++i) {
+    if (inst.ops[i].kind != Operand::Kind::Label) continue;
+    while (raw[label_raw].op.kind != Operand::Kind::Label) ++label_raw;
+    branches_.push_back({index, i, raw[label_raw].name, raw[label_raw].loc});
+    ++label_raw;
+  }
+  if (op.text == "call") calls_.push_back({index, raw[1].name, raw[1].loc});
+  module_.code.push_back(std::move(inst));
+}
+
+std::string Parser::instruction_text(size_t first_tok, size_t end_tok) const {
+  // Source text with every run of whitespace (and comments) turned into one
+  // space, so multi-line calls read as one line in traces.
+  std::string s;
+  for (size_t i = first_tok; i < end_tok; ++i) {
+    const Token& t = tokens_[i];
+    if (i > first_tok && t.begin > tokens_[i - 1].end) s += ' ';
+    s.append(text_, t.begin, t.end - t.begin);
+  }
+  return s;
+}
+
+void Parser::finish_function() {
+  Function& f = function();
+  f.end = module_.code.size() * kInstrBytes;
+  for (const auto& b : branches_) {
+    auto it = f.labels.find(b.label);
+    if (it == f.labels.end())
+      fail(b.loc, "undefined label '" + b.label + "' in function '" + f.name + "'");
+    if (it->second == f.end)
+      fail(b.loc, "branch to label '" + b.label + "' at the end of function '" + f.name +
+                      "' with no instruction after it");
+    module_.code[b.inst].ops[b.op].target = it->second;
+  }
+  branches_.clear();
+  label_locs_.clear();
+  pop_scope();  // parameters
+  fn_ = -1;
+}
+
+}  // namespace warptlm::ptx

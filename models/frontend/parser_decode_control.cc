@@ -1,0 +1,158 @@
+// Decoders for control flow, synchronisation and warp-level operations:
+// bra, call, ret, exit, bar, barrier, membar, fence, vote, shfl, activemask.
+#include "frontend/parser_decoder.h"
+
+namespace warptlm::ptx {
+
+namespace {
+
+void decode_bra(Decoder& d) {
+  d.inst.op = Opcode::Bra;
+  d.inst.uni = d.mods.take("uni");
+  d.no_pipe();
+  d.expect_count(1);
+  d.inst.ops = {d.label(0)};
+}
+
+void decode_call(Decoder& d) {
+  // The operand parser already shaped (rets), callee, (args).
+  d.inst.op = Opcode::Call;
+  d.inst.uni = d.mods.take("uni");
+  d.inst.ops = {d.raw(0).op, d.raw(1).op, d.raw(2).op};
+}
+
+void decode_ret(Decoder& d) {
+  d.inst.op = Opcode::Ret;
+  d.inst.uni = d.mods.take("uni");
+  d.expect_count(0);
+}
+
+void decode_exit(Decoder& d) {
+  d.inst.op = Opcode::Exit;
+  d.expect_count(0);
+}
+
+// bar.sync a{, b} / barrier.sync{.aligned} a{, b}: a CTA barrier with an id
+// and an optional thread count. bar.sync is defined as barrier.sync.aligned.
+void cta_barrier(Decoder& d, bool aligned) {
+  d.inst.op = Opcode::Bar;
+  d.inst.sync = true;
+  d.inst.aligned = aligned;
+  d.no_pipe();
+  d.expect_count(1, 2);
+  d.inst.ops = {d.src(0, Type::U32)};
+  if (d.count() == 2) d.inst.ops.push_back(d.src(1, Type::U32));
+}
+
+void reject_arrive_red(Decoder& d) {
+  if (const Modifier* m = d.mods.take_any({"arrive", "red"}))
+    d.fail(m->loc, "'" + d.name() + "." + m->name + "' is not supported");
+}
+
+void decode_bar(Decoder& d) {
+  d.mods.take("cta");
+  reject_arrive_red(d);
+  if (d.mods.take("warp")) {
+    // bar.warp.sync mask: under stack-based reconvergence the lanes that
+    // reach it together are already in lockstep, so all it adds is memory
+    // ordering among them. It becomes a membar with no operands; the mask
+    // is still checked.
+    if (!d.mods.take("sync")) d.fail("'bar.warp' needs .sync");
+    d.no_pipe();
+    d.expect_count(1);
+    d.src(0, Type::B32);
+    d.inst.op = Opcode::Membar;
+    return;
+  }
+  if (!d.mods.take("sync")) d.fail("'bar' needs .sync (bar.arrive and bar.red are not supported)");
+  cta_barrier(d, true);
+}
+
+void decode_barrier(Decoder& d) {
+  d.mods.take("cta");
+  reject_arrive_red(d);
+  if (!d.mods.take("sync")) d.fail("'barrier' needs .sync");
+  cta_barrier(d, d.mods.take("aligned"));
+}
+
+void decode_membar(Decoder& d) {
+  d.inst.op = Opcode::Membar;
+  if (d.mods.take_any({"cta", "gl", "sys"}) == nullptr)
+    d.fail("'membar' needs a level (.cta, .gl or .sys)");
+  d.expect_count(0);
+}
+
+void decode_fence(Decoder& d) {
+  d.inst.op = Opcode::Membar;
+  if (const Modifier* p = d.mods.take_any({"proxy", "mbarrier_init"}))
+    d.fail(p->loc, "'fence." + p->name + "' is not supported");
+  d.mods.take_any({"sc", "acq_rel"});
+  const Modifier* scope = d.mods.take_any({"cta", "gpu", "sys", "cluster"});
+  if (scope == nullptr) d.fail("'fence' needs a scope (.cta, .gpu or .sys)");
+  if (scope->name == "cluster") d.fail(scope->loc, "the .cluster scope is not supported");
+  d.expect_count(0);
+}
+
+void decode_vote(Decoder& d) {
+  d.inst.op = Opcode::Vote;
+  d.inst.sync = d.mods.take("sync");
+  const Modifier* m = d.mods.take_any({"all", "any", "uni", "ballot"});
+  if (m == nullptr) d.fail("'vote' needs a mode (.all, .any, .uni or .ballot)");
+  d.inst.vote = m->name == "all"   ? VoteMode::All
+                : m->name == "any" ? VoteMode::Any
+                : m->name == "uni" ? VoteMode::Uni
+                                   : VoteMode::Ballot;
+  Type want = d.inst.vote == VoteMode::Ballot ? Type::B32 : Type::Pred;
+  Type t = d.inst.type = d.one_type(type_set({Type::Pred, Type::B32}));
+  if (t != want)
+    d.fail("'vote." + m->name + "' takes ." + type_name(want) + ", not ." + type_name(t));
+  d.no_pipe();
+  d.expect_count(d.inst.sync ? 3 : 2);
+  d.inst.ops = {d.dst(0, t), d.src(1, Type::Pred, kAllowNegate)};
+  if (d.inst.sync) d.inst.ops.push_back(d.src(2, Type::B32));
+}
+
+void decode_shfl(Decoder& d) {
+  d.inst.op = Opcode::Shfl;
+  d.inst.sync = d.mods.take("sync");
+  const Modifier* m = d.mods.take_any({"up", "down", "bfly", "idx"});
+  if (m == nullptr) d.fail("'shfl' needs a mode (.up, .down, .bfly or .idx)");
+  d.inst.shfl = m->name == "up"     ? ShflMode::Up
+                : m->name == "down" ? ShflMode::Down
+                : m->name == "bfly" ? ShflMode::Bfly
+                                    : ShflMode::Idx;
+  Type t = d.inst.type = d.one_type(type_set({Type::B32}));
+  size_t dsts = d.has_pipe() ? 2 : 1;
+  d.expect_count(dsts + (d.inst.sync ? 4 : 3));
+  Operand p;  // Kind::None without `|p`
+  if (d.has_pipe()) p = d.dst(1, Type::Pred);
+  Operand mask;  // Kind::None without .sync
+  if (d.inst.sync) mask = d.src(dsts + 3, Type::B32);
+  d.inst.ops = {d.dst(0, t), p, d.src(dsts, t), d.src(dsts + 1, Type::B32),
+                d.src(dsts + 2, Type::B32), mask};
+}
+
+void decode_activemask(Decoder& d) {
+  d.inst.op = Opcode::Activemask;
+  Type t = d.inst.type = d.one_type(type_set({Type::B32}));
+  d.no_pipe();
+  d.expect_count(1);
+  d.inst.ops = {d.dst(0, t, false)};
+}
+
+}  // namespace
+
+DecodeFn find_control_decoder(const std::string& name) {
+  static const struct {
+    const char* name;
+    DecodeFn fn;
+  } kTable[] = {{"bra", decode_bra},       {"call", decode_call},       {"ret", decode_ret},
+                {"exit", decode_exit},     {"bar", decode_bar},         {"barrier", decode_barrier},
+                {"membar", decode_membar}, {"fence", decode_fence},     {"vote", decode_vote},
+                {"shfl", decode_shfl},     {"activemask", decode_activemask}};
+  for (const auto& e : kTable)
+    if (name == e.name) return e.fn;
+  return nullptr;
+}
+
+}  // namespace warptlm::ptx

@@ -1,0 +1,245 @@
+#include "frontend/parser_decoder.h"
+
+#include <cstring>
+#include <utility>
+
+#include "frontend/ptx_error.h"
+
+namespace warptlm::ptx {
+
+namespace {
+
+uint64_t float_bits_to_double_bits(uint64_t f32_bits) {
+  uint32_t b = static_cast<uint32_t>(f32_bits);
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  double d = f;
+  uint64_t out;
+  std::memcpy(&out, &d, sizeof out);
+  return out;
+}
+
+uint64_t double_bits_to_float_bits(uint64_t f64_bits) {
+  double d;
+  std::memcpy(&d, &f64_bits, sizeof d);
+  float f = static_cast<float>(d);
+  uint32_t out;
+  std::memcpy(&out, &f, sizeof out);
+  return out;
+}
+
+const char* kind_name(Operand::Kind k) {
+  switch (k) {
+    case Operand::Kind::None: return "nothing";
+    case Operand::Kind::Reg: return "a register";
+    case Operand::Kind::Imm:
+    case Operand::Kind::ImmF32:
+    case Operand::Kind::ImmF64: return "a literal";
+    case Operand::Kind::Special: return "a special register";
+    case Operand::Kind::Symbol: return "a variable";
+    case Operand::Kind::Address: return "an address";
+    case Operand::Kind::Vector: return "a vector";
+    case Operand::Kind::Label: return "a label";
+    case Operand::Kind::Function: return "a function";
+    case Operand::Kind::Sink: return "'_'";
+  }
+  return "?";
+}
+
+}  // namespace
+
+Decoder::Decoder(const std::string& source, std::string opname, SourceLoc loc, ModifierList& mods,
+                 std::vector<RawOperand>& raw, int pipe, Instruction& inst)
+    : inst(inst), mods(mods), source_(source), name_(std::move(opname)), loc_(loc), raw_(raw),
+      pipe_(pipe) {}
+
+void Decoder::fail(SourceLoc at, const std::string& message) const {
+  throw PtxError(source_, at.line, at.col, message);
+}
+
+std::string Decoder::what(size_t i) const {
+  return "operand " + std::to_string(i + 1) + " of '" + name_ + "'";
+}
+
+Type Decoder::one_type(TypeSet allowed) {
+  auto types = mods.types();
+  if (types.empty()) fail("'" + name_ + "' needs a type suffix");
+  if (types.size() > 1) fail(types[1]->loc, "'" + name_ + "' takes one type suffix");
+  Type t = type_from_name(types[0]->name);
+  if (!in_set(allowed, t))
+    fail(types[0]->loc, "'" + name_ + "' does not accept type '." + types[0]->name + "'");
+  types[0]->used = true;
+  return t;
+}
+
+void Decoder::two_types(TypeSet first_allowed, TypeSet second_allowed, Type* first,
+                        Type* second) {
+  auto types = mods.types();
+  if (types.size() < 2) fail("'" + name_ + "' needs two type suffixes");
+  if (types.size() > 2) fail(types[2]->loc, "'" + name_ + "' takes two type suffixes");
+  *first = type_from_name(types[0]->name);
+  *second = type_from_name(types[1]->name);
+  if (!in_set(first_allowed, *first))
+    fail(types[0]->loc, "'" + name_ + "' does not accept type '." + types[0]->name + "'");
+  if (!in_set(second_allowed, *second))
+    fail(types[1]->loc, "'" + name_ + "' does not accept type '." + types[1]->name + "'");
+  types[0]->used = types[1]->used = true;
+}
+
+void Decoder::finish() const {
+  if (const Modifier* m = mods.first_unused())
+    fail(m->loc, "modifier '." + m->name + "' is not supported on '" + name_ + "'");
+}
+
+void Decoder::expect_count(size_t lo, size_t hi) const {
+  if (raw_.size() > hi)
+    fail(raw_[hi].loc, "too many operands for '" + name_ + "' (expected " +
+                           std::to_string(hi) + ")");
+  if (raw_.size() < lo)
+    fail("'" + name_ + "' needs " + std::to_string(lo) + " operand" + (lo == 1 ? "" : "s") +
+         ", got " + std::to_string(raw_.size()));
+}
+
+void Decoder::no_pipe() const {
+  if (pipe_ >= 0) fail(raw_[pipe_].loc, "'" + name_ + "' has no second destination ('|')");
+}
+
+void Decoder::check_register(const RawOperand& r, Type t, size_t i) const {
+  bool want_pred = t == Type::Pred;
+  bool is_pred = r.op.reg_type == Type::Pred;
+  if (want_pred && !is_pred) fail(r.loc, what(i) + " must be a .pred register");
+  if (!want_pred && is_pred) fail(r.loc, what(i) + " cannot be a .pred register");
+}
+
+Operand Decoder::dst(size_t i, Type t, bool sink_ok) const {
+  const RawOperand& r = raw_[i];
+  if (r.op.negated) fail(r.loc, what(i) + " is a destination and cannot be negated");
+  if (r.op.kind == Operand::Kind::Sink && sink_ok) return r.op;
+  if (r.op.kind != Operand::Kind::Reg)
+    fail(r.loc, what(i) + " must be a register, not " + kind_name(r.op.kind));
+  check_register(r, t, i);
+  return r.op;
+}
+
+Operand Decoder::literal(const RawOperand& r, Type t, size_t i) const {
+  Operand op = r.op;
+  using K = Operand::Kind;
+  if (t == Type::F32 || t == Type::F64) {
+    if (op.kind == K::Imm)
+      fail(r.loc, what(i) + " is ." + type_name(t) +
+                      ": write a float literal (0f/0d hex or decimal with a point), not an "
+                      "integer");
+    if (t == Type::F32 && op.kind == K::ImmF64) {
+      op.kind = K::ImmF32;
+      op.imm = double_bits_to_float_bits(op.imm);
+    } else if (t == Type::F64 && op.kind == K::ImmF32) {
+      op.kind = K::ImmF64;
+      op.imm = float_bits_to_double_bits(op.imm);
+    }
+    return op;
+  }
+  if (op.kind == K::Imm) return op;
+  // A float literal in an integer slot: only bit types may carry raw IEEE
+  // bits (mov.b32 %r1, 0f3F800000), and only of the matching width.
+  unsigned bits = type_bits(t);
+  if (!is_bits(t) || (bits != 32 && bits != 64))
+    fail(r.loc, what(i) + " is ." + type_name(t) + " and cannot take a floating-point literal");
+  if (bits == 32 && op.kind == K::ImmF64) {
+    op.kind = K::ImmF32;
+    op.imm = double_bits_to_float_bits(op.imm);
+  } else if (bits == 64 && op.kind == K::ImmF32) {
+    op.kind = K::ImmF64;
+    op.imm = float_bits_to_double_bits(op.imm);
+  }
+  return op;
+}
+
+Operand Decoder::src(size_t i, Type t, unsigned allow) const {
+  const RawOperand& r = raw_[i];
+  using K = Operand::Kind;
+  if (r.op.negated && !(allow & kAllowNegate))
+    fail(r.loc, what(i) + " cannot be negated with '!'");
+  switch (r.op.kind) {
+    case K::Reg: check_register(r, t, i); return r.op;
+    case K::Imm:
+    case K::ImmF32:
+    case K::ImmF64:
+      if (!(allow & kAllowImm)) fail(r.loc, what(i) + " must be a register, not a literal");
+      if (t == Type::Pred) {
+        if (r.op.kind != K::Imm || r.op.imm > 1)
+          fail(r.loc, what(i) + " is a predicate: only the literals 0 and 1 are allowed");
+        return r.op;
+      }
+      return literal(r, t, i);
+    case K::Special:
+      if (!(allow & kAllowSpecial))
+        fail(r.loc, "special registers can only be read by mov or cvt, not by '" + name_ + "'");
+      return r.op;
+    case K::Symbol:
+      if (!(allow & kAllowSymbol))
+        fail(r.loc, what(i) + " cannot be the address of a variable (use mov or cvta)");
+      return r.op;
+    case K::Sink:
+      if (!(allow & kAllowSink)) fail(r.loc, what(i) + " is a source and cannot be '_'");
+      return r.op;
+    default: fail(r.loc, what(i) + " cannot be " + kind_name(r.op.kind));
+  }
+}
+
+Operand Decoder::address(size_t i) const {
+  const RawOperand& r = raw_[i];
+  if (r.op.kind != Operand::Kind::Address)
+    fail(r.loc, what(i) + " must be an address [...], not " + kind_name(r.op.kind));
+  return r.op;
+}
+
+Operand Decoder::vector(size_t i, unsigned n, Type t, bool is_dst) const {
+  const RawOperand& r = raw_[i];
+  if (r.op.kind != Operand::Kind::Vector)
+    fail(r.loc, what(i) + " must be a vector {...} of " + std::to_string(n) + " elements");
+  if (r.op.elems.size() != n)
+    fail(r.loc, what(i) + " has " + std::to_string(r.op.elems.size()) + " elements, expected " +
+                    std::to_string(n));
+  Operand out = r.op;
+  for (size_t k = 0; k < out.elems.size(); ++k) {
+    RawOperand e{out.elems[k], k < r.elem_locs.size() ? r.elem_locs[k] : r.loc, {}, {}};
+    out.elems[k] = is_dst ? dst_element(e, t, i) : src_element(e, t, i);
+  }
+  return out;
+}
+
+Operand Decoder::dst_element(const RawOperand& e, Type t, size_t i) const {
+  if (e.op.kind == Operand::Kind::Sink) return e.op;
+  if (e.op.kind != Operand::Kind::Reg)
+    fail(e.loc, "elements of " + what(i) + " must be registers or '_'");
+  check_register(e, t, i);
+  return e.op;
+}
+
+Operand Decoder::src_element(const RawOperand& e, Type t, size_t i) const {
+  using K = Operand::Kind;
+  if (e.op.kind == K::Reg) {
+    check_register(e, t, i);
+    return e.op;
+  }
+  if (e.op.kind == K::Imm || e.op.kind == K::ImmF32 || e.op.kind == K::ImmF64)
+    return literal(e, t, i);
+  fail(e.loc, "elements of " + what(i) + " must be registers or literals");
+}
+
+Operand Decoder::label(size_t i) const {
+  const RawOperand& r = raw_[i];
+  if (r.op.kind != Operand::Kind::Label)
+    fail(r.loc, what(i) + " must be a label, not " + kind_name(r.op.kind));
+  return r.op;
+}
+
+DecodeFn find_decoder(const std::string& name) {
+  for (auto find : {find_arith_decoder, find_bitwise_decoder, find_convert_decoder,
+                    find_float_decoder, find_memory_decoder, find_control_decoder}) {
+    if (DecodeFn fn = find(name)) return fn;
+  }
+  return nullptr;
+}
+
+}  // namespace warptlm::ptx

@@ -1,0 +1,197 @@
+// Comparison and selection: setp set selp slct testp.
+//
+// Float comparisons convert both operands to double (exact for .f16/.f32)
+// after .ftz flushing. Ordered comparisons (eq ne lt le gt ge) are false when
+// either operand is NaN; the unordered ones (equ .. geu) are true then; num
+// and nan test for NaN operands. For integers, lt/le/gt/ge compare signed for
+// .s types and unsigned otherwise; lo/ls/hi/hs always compare unsigned.
+#include <cmath>
+#include <cstdint>
+
+#include "semantics/families.h"
+#include "semantics/float16.h"
+#include "semantics/float_util.h"
+
+namespace warptlm::sem {
+
+namespace {
+
+using u64 = uint64_t;
+
+// Reads a float operand as double, with .ftz flushing of .f16/.f32.
+double as_double(u64 bits, Type t, bool ftz) {
+  switch (t) {
+    case Type::F16: {
+      const uint16_t h = static_cast<uint16_t>(bits);
+      return f16_to_double(ftz ? f16_flush(h) : h);
+    }
+    case Type::F32: {
+      const float f = from_bits<float>(bits);
+      return ftz ? flush(f) : f;
+    }
+    default: return from_bits<double>(bits);
+  }
+}
+
+// The comparison of one instruction, decoded once.
+class Comparator {
+ public:
+  Comparator(const Exec& x, Type t) : op_(x.inst.cmp), t_(t), ftz_(x.inst.ftz) {
+    fl_ = is_float(t);
+    if (!fl_ && (t == Type::Pred || t == Type::None)) x.unsupported("bad comparison type");
+    const bool float_only = op_ >= CmpOp::Equ;
+    const bool int_only = op_ >= CmpOp::Lo && op_ <= CmpOp::Hs;
+    if (op_ == CmpOp::None || (float_only && !fl_) || (int_only && fl_))
+      x.unsupported("comparison not defined for this type");
+    signed_ = is_signed(t);
+  }
+  bool operator()(u64 a, u64 b) const { return fl_ ? fcmp(a, b) : icmp(a, b); }
+
+ private:
+  bool icmp(u64 a, u64 b) const {
+    const bool lt = signed_ ? int64_t(a) < int64_t(b) : a < b;
+    switch (op_) {
+      case CmpOp::Eq: return a == b;
+      case CmpOp::Ne: return a != b;
+      case CmpOp::Lt: return lt;
+      case CmpOp::Le: return lt || a == b;
+      case CmpOp::Gt: return !lt && a != b;
+      case CmpOp::Ge: return !lt;
+      case CmpOp::Lo: return a < b;
+      case CmpOp::Ls: return a <= b;
+      case CmpOp::Hi: return a > b;
+      case CmpOp::Hs: return a >= b;
+      default: return false;
+    }
+  }
+  bool fcmp(u64 ab, u64 bb) const {
+    const double a = as_double(ab, t_, ftz_), b = as_double(bb, t_, ftz_);
+    const bool unord = std::isnan(a) || std::isnan(b);
+    switch (op_) {
+      case CmpOp::Eq: return a == b;
+      case CmpOp::Ne: return !unord && a != b;
+      case CmpOp::Lt: return a < b;
+      case CmpOp::Le: return a <= b;
+      case CmpOp::Gt: return a > b;
+      case CmpOp::Ge: return a >= b;
+      case CmpOp::Equ: return unord || a == b;
+      case CmpOp::Neu: return a != b;
+      case CmpOp::Ltu: return unord || a < b;
+      case CmpOp::Leu: return unord || a <= b;
+      case CmpOp::Gtu: return unord || a > b;
+      case CmpOp::Geu: return unord || a >= b;
+      case CmpOp::Num: return !unord;
+      case CmpOp::Nan: return unord;
+      default: return false;
+    }
+  }
+  CmpOp op_;
+  Type t_;
+  bool ftz_, fl_ = false, signed_ = false;
+};
+
+bool combine(BoolOp op, bool t, bool c) {
+  switch (op) {
+    case BoolOp::And: return t && c;
+    case BoolOp::Or: return t || c;
+    case BoolOp::Xor: return t != c;
+    default: return t;
+  }
+}
+
+// setp p[|q], a, b[, {!}c]: p = BoolOp(cmp, c), q = BoolOp(!cmp, c).
+void setp(const Exec& x) {
+  const Type t = x.inst.type;
+  const BoolOp bop = x.inst.boolop;
+  const Comparator cmp(x, t);
+  const Dest p = x.dst(0, Type::Pred), q = x.dst(1, Type::Pred);
+  const Source a = x.src(2, t), b = x.src(3, t);
+  const Source c = bop == BoolOp::None ? Source() : x.src(4, Type::Pred);
+  for_lanes(x.executed, [&](unsigned lane) {
+    const bool r = cmp(a(lane), b(lane));
+    const bool cv = bop != BoolOp::None && c(lane);
+    p(lane, combine(bop, r, cv));
+    q(lane, combine(bop, !r, cv));
+  });
+}
+
+// set d, a, b[, {!}c]: 0xffffffff (integer d) or 1.0f (.f32 d) when true.
+void set(const Exec& x) {
+  const Type dt = x.inst.type, st = x.inst.src_type;
+  if (dt != Type::U32 && dt != Type::S32 && dt != Type::B32 && dt != Type::F32)
+    x.unsupported("set needs a .u32, .s32 or .f32 destination");
+  const BoolOp bop = x.inst.boolop;
+  const Comparator cmp(x, st);
+  const u64 yes = dt == Type::F32 ? to_bits(1.0f) : 0xffffffffull;
+  const Dest d = x.dst(0, Type::B32);
+  const Source a = x.src(1, st), b = x.src(2, st);
+  const Source c = bop == BoolOp::None ? Source() : x.src(3, Type::Pred);
+  for_lanes(x.executed, [&](unsigned lane) {
+    const bool cv = bop != BoolOp::None && c(lane);
+    d(lane, combine(bop, cmp(a(lane), b(lane)), cv) ? yes : 0);
+  });
+}
+
+// selp d, a, b, c: d = c ? a : b.
+void selp(const Exec& x) {
+  const Type t = x.inst.type;
+  const Dest d = x.dst(0, t);
+  const Source a = x.src(1, t), b = x.src(2, t), c = x.src(3, Type::Pred);
+  for_lanes(x.executed, [&](unsigned lane) { d(lane, c(lane) ? a(lane) : b(lane)); });
+}
+
+// slct d, a, b, c: d = c >= 0 ? a : b. For .f32 c, -0.0 >= 0 holds (IEEE),
+// NaN selects b, and .ftz flushes a subnormal c to a zero first.
+void slct(const Exec& x) {
+  const Type t = x.inst.type, ct = x.inst.src_type;
+  if (ct != Type::S32 && ct != Type::F32) x.unsupported("slct needs an .s32 or .f32 operand c");
+  const bool ftz = x.inst.ftz;
+  const Dest d = x.dst(0, t);
+  const Source a = x.src(1, t), b = x.src(2, t), c = x.src(3, ct);
+  for_lanes(x.executed, [&](unsigned lane) {
+    const u64 cv = c(lane);
+    const bool pick_a = ct == Type::S32 ? int64_t(cv) >= 0 : as_double(cv, ct, ftz) >= 0;
+    d(lane, pick_a ? a(lane) : b(lane));
+  });
+}
+
+// testp p, a. PTX counts +-0 as normal.
+void testp(const Exec& x) {
+  const Type t = x.inst.type;
+  if (t != Type::F32 && t != Type::F64) x.unsupported("testp needs .f32 or .f64");
+  const TestpOp op = x.inst.testp;
+  if (op == TestpOp::None) x.unsupported("testp needs a test");
+  const Dest p = x.dst(0, Type::Pred);
+  const Source a = x.src(1, t);
+  for_lanes(x.executed, [&](unsigned lane) {
+    const int c = std::fpclassify(as_double(a(lane), t, false));
+    const bool sub = t == Type::F32 ? is_subnormal(from_bits<float>(a(lane)))
+                                    : c == FP_SUBNORMAL;
+    bool r = false;
+    switch (op) {
+      case TestpOp::Finite: r = c != FP_INFINITE && c != FP_NAN; break;
+      case TestpOp::Infinite: r = c == FP_INFINITE; break;
+      case TestpOp::Number: r = c != FP_NAN; break;
+      case TestpOp::NotANumber: r = c == FP_NAN; break;
+      case TestpOp::Normal: r = !sub && (c == FP_NORMAL || c == FP_ZERO); break;
+      case TestpOp::Subnormal: r = sub; break;
+      case TestpOp::None: break;
+    }
+    p(lane, r);
+  });
+}
+
+}  // namespace
+
+void exec_compare_select(const Exec& x) {
+  switch (x.inst.op) {
+    case Opcode::Setp: return setp(x);
+    case Opcode::Set: return set(x);
+    case Opcode::Selp: return selp(x);
+    case Opcode::Slct: return slct(x);
+    case Opcode::Testp: return testp(x);
+    default: x.unsupported("not a compare/select opcode");
+  }
+}
+
+}  // namespace warptlm::sem

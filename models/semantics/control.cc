@@ -1,0 +1,50 @@
+// Control: bra call ret exit bar membar reconverge. The semantics only
+// reports what the instruction asks for; the SIMT unit moves PCs.
+#include "semantics/families.h"
+
+namespace warptlm::sem {
+
+namespace {
+
+Outcome barrier(const Exec& x, Outcome out) {
+  // A warp none of whose lanes executes the barrier does not arrive at it.
+  if (!x.executed) return out;
+  const unsigned first = static_cast<unsigned>(__builtin_ctzll(x.executed));
+  out.control = Control::Barrier;
+  out.barrier_id = static_cast<uint32_t>(x.src(0, Type::U32)(first));
+  if (x.has(1)) out.barrier_count = static_cast<uint32_t>(x.src(1, Type::U32)(first));
+  return out;
+}
+
+}  // namespace
+
+Outcome exec_control(const Exec& x) {
+  Outcome out;
+  out.executed = x.executed;
+  switch (x.inst.op) {
+    case Opcode::Bra: {
+      const Operand& target = x.op(0);
+      if (target.kind != Operand::Kind::Label) x.unsupported("bra needs a label");
+      out.control = Control::Branch;
+      out.target = target.target;
+      return out;
+    }
+    case Opcode::Call: {
+      const Operand& callee = x.op(1);
+      if (callee.kind != Operand::Kind::Function || callee.func >= x.module.functions.size())
+        x.unsupported("call needs a known function (indirect calls are not supported)");
+      out.control = Control::Call;
+      out.callee = callee.func;
+      out.target = x.module.functions[callee.func].begin;
+      return out;
+    }
+    case Opcode::Ret: out.control = Control::Ret; return out;
+    case Opcode::Exit: out.control = Control::Exit; return out;
+    case Opcode::Bar: return barrier(x, out);
+    case Opcode::Membar:
+    case Opcode::Reconverge: return out;  // no effect on data in a functional model
+    default: x.unsupported("not a control opcode");
+  }
+}
+
+}  // namespace warptlm::sem

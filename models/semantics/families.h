@@ -1,0 +1,19 @@
+// The instruction families, one per source file; semantics.cc dispatches to
+// them by opcode. Internal to the semantics library.
+#pragma once
+
+#include "semantics/operands.h"
+
+namespace warptlm::sem {
+
+void exec_move(const Exec& x);            // mov (incl. vector pack/unpack)
+void exec_int_arith(const Exec& x);       // add..max on integer types
+void exec_float_arith(const Exec& x);     // add..max, fma, rcp.., copysign on floats
+void exec_bits(const Exec& x);            // logic, shifts, bfe/bfi, popc/clz/brev, prmt
+void exec_compare_select(const Exec& x);  // setp, set, selp, slct, testp
+void exec_convert(const Exec& x);         // cvt, cvta
+void exec_memory(const Exec& x);          // ld, st, atom, red
+void exec_warp(const Exec& x);            // vote, shfl, activemask
+Outcome exec_control(const Exec& x);      // bra, call, ret, exit, bar, membar, reconverge
+
+}  // namespace warptlm::sem

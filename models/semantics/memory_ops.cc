@@ -1,0 +1,227 @@
+// Memory: ld st atom red.
+//
+// Address = base register | variable address (env.symbol_address) | absolute,
+// plus the offset; a 32-bit base register gives 32-bit address arithmetic.
+// Every access must be aligned to its full size (element size x vector
+// length) or a MemoryFault(Misaligned) is thrown. The environment is called
+// once per lane, in increasing lane order, with the instruction's state space
+// (Generic is resolved by the environment). Atomics are performed lane by
+// lane in that order, so the old values returned are deterministic. Memory is
+// little endian.
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+#include <vector>
+
+#include "semantics/families.h"
+#include "semantics/float_util.h"
+
+namespace warptlm::sem {
+
+namespace {
+
+using u64 = uint64_t;
+
+// The address operand of one instruction, decoded once.
+class AddressOperand {
+ public:
+  AddressOperand(const Exec& x, const Operand& op) : x_(x) {
+    if (op.kind != Operand::Kind::Address) x.unsupported("expected an [address] operand");
+    offset_ = static_cast<u64>(op.offset);
+    if (op.has_reg) {
+      base_ = x.regs.lanes(op.reg);
+      wrap32_ = op.reg_type != Type::None && type_bits(op.reg_type) <= 32;
+    } else if (op.has_symbol) {
+      has_symbol_ = true;
+      symbol_ = op.symbol;
+    }
+  }
+  u64 operator()(unsigned lane) const {
+    if (base_) {
+      const u64 a = base_[lane] + offset_;
+      return wrap32_ ? zext(a, 32) : a;
+    }
+    if (has_symbol_) return x_.env.symbol_address(symbol_, lane) + offset_;
+    return offset_;
+  }
+
+ private:
+  const Exec& x_;
+  const u64* base_ = nullptr;
+  bool wrap32_ = false, has_symbol_ = false;
+  uint32_t symbol_ = 0;
+  u64 offset_ = 0;
+};
+
+void check_aligned(const Exec& x, u64 addr, unsigned size, unsigned lane) {
+  if (addr % size == 0) return;
+  std::ostringstream s;
+  s << "misaligned " << size << "-byte " << space_name(x.inst.space) << " access at 0x" << std::hex
+    << addr << std::dec << " by lane " << lane << " in '" << x.inst.text << "'";
+  throw MemoryFault(MemoryFault::Reason::Misaligned, x.inst.space, addr, size, lane, s.str());
+}
+
+u64 read_le(const uint8_t* p, unsigned size) {
+  u64 v = 0;
+  for (unsigned i = 0; i < size; ++i) v |= u64(p[i]) << (8 * i);
+  return v;
+}
+void write_le(uint8_t* p, u64 v, unsigned size) {
+  for (unsigned i = 0; i < size; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+unsigned element_size(const Exec& x, Type t) {
+  const unsigned bits = type_bits(t);
+  if (t == Type::Pred || bits < 8) x.unsupported("needs a sized, non-predicate type");
+  return bits / 8;
+}
+
+// The registers of a ld destination / st source: one, or a vector of vec.
+const std::vector<Operand>& elements(const Exec& x, const Operand& op,
+                                     std::vector<Operand>& single) {
+  const unsigned vec = x.inst.vec;
+  if (op.kind == Operand::Kind::Vector) {
+    if (op.elems.size() != vec) x.unsupported("vector size does not match .v" + std::to_string(vec));
+    return op.elems;
+  }
+  if (vec != 1) x.unsupported(".v2/.v4 needs a {vector} operand");
+  single.assign(1, op);
+  return single;
+}
+
+void load(const Exec& x) {
+  const Type t = x.inst.type;
+  const unsigned es = element_size(x, t);
+  std::vector<Operand> single;
+  const auto& regs = elements(x, x.op(0), single);
+  std::vector<Dest> dests;
+  for (const Operand& e : regs) dests.emplace_back(x, e, t);
+  const AddressOperand addr(x, x.op(1));
+  const unsigned size = es * static_cast<unsigned>(dests.size());
+  uint8_t buf[64];
+  for_lanes(x.executed, [&](unsigned lane) {
+    const u64 a = addr(lane);
+    check_aligned(x, a, size, lane);
+    x.env.load(x.inst.space, lane, a, buf, size);
+    for (size_t i = 0; i < dests.size(); ++i) dests[i](lane, extend(read_le(buf + i * es, es), t));
+  });
+}
+
+void store(const Exec& x) {
+  const Type t = x.inst.type;
+  const unsigned es = element_size(x, t);
+  std::vector<Operand> single;
+  const auto& vals = elements(x, x.op(1), single);
+  std::vector<Source> srcs;
+  std::vector<bool> sunk;
+  for (const Operand& e : vals) {
+    sunk.push_back(e.kind == Operand::Kind::Sink);
+    srcs.push_back(sunk.back() ? Source() : Source(x, e, t));
+  }
+  const bool any_sink = std::find(sunk.begin(), sunk.end(), true) != sunk.end();
+  const AddressOperand addr(x, x.op(0));
+  const unsigned size = es * static_cast<unsigned>(srcs.size());
+  uint8_t buf[64];
+  for_lanes(x.executed, [&](unsigned lane) {
+    const u64 a = addr(lane);
+    check_aligned(x, a, size, lane);
+    for (size_t i = 0; i < srcs.size(); ++i) {
+      if (!sunk[i]) write_le(buf + i * es, srcs[i](lane), es);
+    }
+    if (!any_sink) return x.env.store(x.inst.space, lane, a, buf, size);
+    for (size_t i = 0; i < srcs.size(); ++i) {  // `_` elements leave memory alone
+      if (!sunk[i]) x.env.store(x.inst.space, lane, a + i * es, buf + i * es, es);
+    }
+  });
+}
+
+// The new memory value of an atomic operation (b, c in the value convention).
+u64 atomic_update(AtomOp op, Type t, bool ftz, u64 old, u64 b, u64 c) {
+  const unsigned n = type_bits(t);
+  switch (op) {
+    case AtomOp::Add:
+      if (t == Type::F32) {
+        const float fa = from_bits<float>(old), fb = from_bits<float>(b);
+        return finish(ftz ? flush(fa) + flush(fb) : fa + fb, ftz, false);
+      }
+      if (t == Type::F64) return finish(from_bits<double>(old) + from_bits<double>(b), false, false);
+      return old + b;
+    case AtomOp::Min:
+    case AtomOp::Max: {
+      const bool lt = is_signed(t) ? int64_t(old) < int64_t(b) : old < b;
+      return (lt == (op == AtomOp::Min)) ? old : b;
+    }
+    case AtomOp::Inc: return old >= b ? 0 : old + 1;
+    case AtomOp::Dec: return (old == 0 || old > b) ? b : old - 1;
+    case AtomOp::And: return old & b;
+    case AtomOp::Or: return old | b;
+    case AtomOp::Xor: return old ^ b;
+    case AtomOp::Exch: return b;
+    case AtomOp::Cas: return zext(old, n) == zext(b, n) ? c : old;
+    case AtomOp::None: break;
+  }
+  return old;
+}
+
+void check_atomic(const Exec& x, AtomOp op, Type t) {
+  const unsigned n = type_bits(t);
+  const bool fl = is_float(t);
+  bool ok = false;
+  switch (op) {
+    case AtomOp::Add: ok = (n == 32 || n == 64) && t != Type::B32 && t != Type::B64; break;
+    case AtomOp::Min:
+    case AtomOp::Max: ok = !fl && !is_bits(t) && (n == 32 || n == 64); break;
+    case AtomOp::Inc:
+    case AtomOp::Dec: ok = t == Type::U32; break;
+    case AtomOp::And:
+    case AtomOp::Or:
+    case AtomOp::Xor: ok = !fl && (n == 32 || n == 64); break;
+    case AtomOp::Exch: ok = n == 32 || n == 64; break;
+    case AtomOp::Cas: ok = n == 16 || n == 32 || n == 64; break;
+    case AtomOp::None: break;
+  }
+  if (!ok) x.unsupported("atomic operation not defined for this type");
+  if (x.inst.op == Opcode::Red && (op == AtomOp::Exch || op == AtomOp::Cas))
+    x.unsupported("red has no exch/cas");
+}
+
+void atomic(const Exec& x) {
+  const bool red = x.inst.op == Opcode::Red;
+  const Type t = x.inst.type;
+  const AtomOp op = x.inst.atom;
+  check_atomic(x, op, t);
+  if (x.inst.vec != 1) x.unsupported("vector atomics");
+  const unsigned size = element_size(x, t);
+  const size_t first = red ? 0 : 1;  // atom: d, [a], b[, c]; red: [a], b
+  const Dest d = red ? Dest() : x.dst(0, t);
+  const AddressOperand addr(x, x.op(first));
+  const Source b = x.src(first + 1, t);
+  const Source c = op == AtomOp::Cas ? x.src(first + 2, t) : Source();
+  // PTX: atom.add.f32 flushes subnormals on global memory, not on shared.
+  const bool ftz = t == Type::F32 && x.inst.space == Space::Global;
+  uint8_t buf[8];
+  for_lanes(x.executed, [&](unsigned lane) {
+    const u64 a = addr(lane);
+    check_aligned(x, a, size, lane);
+    x.env.load(x.inst.space, lane, a, buf, size);
+    const u64 old = extend(read_le(buf, size), t);
+    const u64 cv = op == AtomOp::Cas ? c(lane) : 0;
+    write_le(buf, atomic_update(op, t, ftz, old, b(lane), cv), size);
+    x.env.store(x.inst.space, lane, a, buf, size);
+    d(lane, old);
+  });
+}
+
+}  // namespace
+
+void exec_memory(const Exec& x) {
+  switch (x.inst.op) {
+    case Opcode::Ld: return load(x);
+    case Opcode::St: return store(x);
+    case Opcode::Atom:
+    case Opcode::Red: return atomic(x);
+    default: x.unsupported("not a memory opcode");
+  }
+}
+
+}  // namespace warptlm::sem

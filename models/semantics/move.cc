@@ -1,0 +1,60 @@
+// mov: register/immediate/special/address moves and vector pack/unpack.
+#include <vector>
+
+#include "semantics/families.h"
+
+namespace warptlm::sem {
+
+namespace {
+
+// Element width of a pack/unpack of `count` elements into type t.
+unsigned element_bits(const Exec& x, Type t, size_t count) {
+  const unsigned total = type_bits(t);
+  if (count < 2 || total % count != 0) x.unsupported("bad vector size for pack/unpack");
+  const unsigned bits = total / static_cast<unsigned>(count);
+  if (bits_type(bits) == Type::None) x.unsupported("bad element width for pack/unpack");
+  return bits;
+}
+
+// mov.b64 {lo, hi}, d: element 0 takes the least significant bits.
+void unpack(const Exec& x, Type t) {
+  const auto& elems = x.op(0).elems;
+  const unsigned bits = element_bits(x, t, elems.size());
+  const Type et = bits_type(bits);
+  std::vector<Dest> dests;
+  for (const Operand& e : elems) dests.emplace_back(x, e, et);
+  const Source a = x.src(1, t);
+  for_lanes(x.executed, [&](unsigned lane) {
+    const uint64_t v = a(lane);
+    for (size_t i = 0; i < dests.size(); ++i) dests[i](lane, v >> (bits * i));
+  });
+}
+
+// mov.b64 d, {lo, hi}.
+void pack(const Exec& x, Type t) {
+  const auto& elems = x.op(1).elems;
+  const unsigned bits = element_bits(x, t, elems.size());
+  const Type et = bits_type(bits);
+  std::vector<Source> srcs;
+  for (const Operand& e : elems) srcs.emplace_back(x, e, et);
+  const Dest d = x.dst(0, t);
+  for_lanes(x.executed, [&](unsigned lane) {
+    uint64_t v = 0;
+    for (size_t i = 0; i < srcs.size(); ++i) v |= zext(srcs[i](lane), bits) << (bits * i);
+    d(lane, extend(v, t));
+  });
+}
+
+}  // namespace
+
+void exec_move(const Exec& x) {
+  const Type t = x.inst.type;
+  if (t == Type::None) x.unsupported("mov needs a type");
+  if (x.op(0).kind == Operand::Kind::Vector) return unpack(x, t);
+  if (x.op(1).kind == Operand::Kind::Vector) return pack(x, t);
+  const Dest d = x.dst(0, t);
+  const Source a = x.src(1, t);
+  for_lanes(x.executed, [&](unsigned lane) { d(lane, a(lane)); });
+}
+
+}  // namespace warptlm::sem

@@ -1,0 +1,139 @@
+#include "semantics/operands.h"
+
+#include <sstream>
+
+#include "semantics/float16.h"
+#include "semantics/float_util.h"
+
+namespace warptlm::sem {
+
+Type bits_type(unsigned bits) {
+  switch (bits) {
+    case 8: return Type::B8;
+    case 16: return Type::B16;
+    case 32: return Type::B32;
+    case 64: return Type::B64;
+    default: return Type::None;
+  }
+}
+
+Type wide_type(Type t) {
+  switch (t) {
+    case Type::U16: return Type::U32;
+    case Type::U32: return Type::U64;
+    case Type::S16: return Type::S32;
+    case Type::S32: return Type::S64;
+    case Type::B16: return Type::B32;
+    case Type::B32: return Type::B64;
+    default: return Type::None;
+  }
+}
+
+namespace {
+
+// A floating-point literal's value as the IEEE encoding of the given width
+// (16, 32 or 64 bits), rounding to nearest when the literal is wider.
+uint64_t float_encoding(double v, unsigned bits) {
+  switch (bits) {
+    case 16: return f16_from_double(v, Rounding::Rn);
+    case 32: return to_bits(static_cast<float>(v));
+    default: return to_bits(v);
+  }
+}
+
+// An immediate converted to operand type t. PTX: floating-point literals
+// take the instruction's float type (rounded to nearest); an integer literal
+// used as a float operand stands for that integer's value converted to the
+// float type (PTX's constant-expression rules convert an integer constant in
+// a floating-point context). In an integer or bit-typed instruction a
+// float literal stands for its IEEE encoding at the instruction's width, so
+// mov.b32 r, 0f3F800000 moves the bits of 1.0f; a literal whose exact bits
+// match the width (0f for 32, 0d for 64) keeps its bits, NaN payloads too.
+uint64_t immediate(const Exec& x, const Operand& op, Type t) {
+  const unsigned bits = type_bits(t);
+  if (t == Type::Pred) {
+    if (op.kind != Operand::Kind::Imm) x.unsupported("float literal as a predicate");
+    return op.imm != 0;
+  }
+  if (op.kind == Operand::Kind::Imm) {
+    if (!is_float(t)) return extend(op.imm, t);
+    return float_encoding(static_cast<double>(static_cast<int64_t>(op.imm)), bits);
+  }
+  if (bits != 16 && bits != 32 && bits != 64)
+    x.unsupported("float literal for a " + std::to_string(bits) + "-bit operand");
+  if (op.kind == Operand::Kind::ImmF32) {
+    if (bits == 32) return op.imm & 0xffffffffull;
+    return float_encoding(from_bits<float>(op.imm), bits);
+  }
+  if (bits == 64) return op.imm;
+  return float_encoding(from_bits<double>(op.imm), bits);
+}
+
+}  // namespace
+
+Source::Source(const Exec& x, const Operand& op, Type t) {
+  if (t == Type::None) x.unsupported("instruction has no operand type");
+  bits_ = static_cast<uint8_t>(type_bits(t));
+  sign_ = is_signed(t);
+  if (op.negated) {
+    if (t != Type::Pred) x.unsupported("`!` on a non-predicate operand");
+    flip_ = 1;
+  }
+  switch (op.kind) {
+    case Operand::Kind::Reg:
+      kind_ = Kind::Reg;
+      lanes_ = x.regs.lanes(op.reg);
+      break;
+    case Operand::Kind::Imm:
+    case Operand::Kind::ImmF32:
+    case Operand::Kind::ImmF64:
+      kind_ = Kind::Const;
+      value_ = immediate(x, op, t) ^ flip_;
+      break;
+    case Operand::Kind::Special:
+      kind_ = Kind::Special;
+      env_ = &x.env;
+      sreg_ = op.sreg;
+      comp_ = op.comp;
+      break;
+    case Operand::Kind::Symbol:
+      kind_ = Kind::Symbol;
+      env_ = &x.env;
+      symbol_ = op.symbol;
+      offset_ = op.offset;
+      break;
+    default: x.unsupported("this operand kind cannot be a source here");
+  }
+}
+
+Dest::Dest(const Exec& x, const Operand& op, Type t) {
+  if (op.kind == Operand::Kind::Sink || op.kind == Operand::Kind::None) return;
+  if (op.kind != Operand::Kind::Reg) x.unsupported("destination is not a register");
+  if (t == Type::None) x.unsupported("instruction has no operand type");
+  const Type reg = op.reg_type == Type::None ? t : op.reg_type;
+  const unsigned tbits = type_bits(t), rbits = type_bits(reg);
+  lanes_ = x.regs.lanes(op.reg);
+  bits_ = static_cast<uint8_t>(tbits);
+  sign_ = is_signed(t) && tbits < rbits;
+  reg_mask_ = low_mask(rbits);
+}
+
+const Operand& Exec::op(size_t i) const {
+  if (i >= inst.ops.size())
+    unsupported("expected at least " + std::to_string(i + 1) + " operands, got " +
+                std::to_string(inst.ops.size()));
+  return inst.ops[i];
+}
+
+void Exec::unsupported(const std::string& why) const {
+  std::ostringstream s;
+  s << "unsupported instruction " << opcode_name(inst.op);
+  if (inst.type != Type::None) s << '.' << type_name(inst.type);
+  if (inst.src_type != Type::None) s << '.' << type_name(inst.src_type);
+  s << " '" << inst.text << "'";
+  if (inst.loc.line) s << " at line " << inst.loc.line;
+  s << ": " << why;
+  throw UnsupportedInstruction(s.str());
+}
+
+}  // namespace warptlm::sem

@@ -1,0 +1,127 @@
+// Typed operand access for the semantics: an instruction is decoded once into
+// Sources and Dests, then the per-family code loops over the executed lanes.
+//
+// Value convention: a value of type T travels as a uint64_t holding T's bits,
+// sign-extended to 64 bits for signed integer types and zero-extended for all
+// others (unsigned, bit, float bits, predicates as 0/1). With this convention
+// one 64-bit integer routine serves every integer width: the Dest truncates.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "semantics/semantics.h"
+
+namespace warptlm::sem {
+
+inline uint64_t low_mask(unsigned bits) {
+  return bits >= 64 ? ~uint64_t(0) : ((uint64_t(1) << bits) - 1);
+}
+inline uint64_t zext(uint64_t v, unsigned bits) { return v & low_mask(bits); }
+inline uint64_t sext(uint64_t v, unsigned bits) {
+  if (bits == 0 || bits >= 64) return v;
+  const unsigned s = 64 - bits;
+  return static_cast<uint64_t>(static_cast<int64_t>(v << s) >> s);
+}
+// Brings raw bits into the value convention for type t.
+inline uint64_t extend(uint64_t v, Type t) {
+  return is_signed(t) ? sext(v, type_bits(t)) : zext(v, type_bits(t));
+}
+// The bit type of a width (8/16/32/64), for packing and memory elements.
+Type bits_type(unsigned bits);
+// The type of twice the width and the same signedness (mul.wide / mad.wide).
+Type wide_type(Type t);
+
+// Calls f(lane) for every set bit of m, in increasing lane order.
+template <class F>
+inline void for_lanes(LaneMask m, F&& f) {
+  while (m) {
+    const unsigned lane = static_cast<unsigned>(__builtin_ctzll(m));
+    m &= m - 1;
+    f(lane);
+  }
+}
+
+struct Exec;
+
+// A source operand resolved for one instruction. Reading it for a lane gives
+// the value in the convention above, converted to the requested type.
+class Source {
+ public:
+  Source() = default;
+  Source(const Exec& x, const Operand& op, Type t);
+  uint64_t operator()(unsigned lane) const {
+    switch (kind_) {
+      case Kind::Const: return value_;
+      case Kind::Reg: return fix(lanes_[lane]);
+      case Kind::Special: return fix(env_->special(sreg_, comp_, lane));
+      case Kind::Symbol:
+        return fix(env_->symbol_address(symbol_, lane) + static_cast<uint64_t>(offset_));
+    }
+    return 0;
+  }
+  bool is_const() const { return kind_ == Kind::Const; }
+
+ private:
+  enum class Kind : uint8_t { Const, Reg, Special, Symbol };
+  uint64_t fix(uint64_t raw) const {
+    const uint64_t v = sign_ ? sext(raw, bits_) : zext(raw, bits_);
+    return v ^ flip_;
+  }
+  Kind kind_ = Kind::Const;
+  bool sign_ = false;
+  uint8_t bits_ = 64;
+  uint64_t flip_ = 0;  // 1 for a negated predicate `!p`
+  uint64_t value_ = 0;
+  const uint64_t* lanes_ = nullptr;
+  WarpEnvironment* env_ = nullptr;
+  SpecialReg sreg_ = SpecialReg::Tid;
+  uint8_t comp_ = 0;
+  uint32_t symbol_ = 0;
+  int64_t offset_ = 0;
+};
+
+// A destination register (or a `_` sink / absent optional operand, which
+// discards). Writing a value of the instruction type T into a register
+// declared R: sign-extend if T is signed and narrower than R, else
+// zero-extend, then truncate to R's width.
+class Dest {
+ public:
+  Dest() = default;
+  Dest(const Exec& x, const Operand& op, Type t);
+  void operator()(unsigned lane, uint64_t v) const {
+    if (!lanes_) return;
+    v = sign_ ? sext(v, bits_) : zext(v, bits_);
+    lanes_[lane] = v & reg_mask_;
+  }
+  bool discards() const { return lanes_ == nullptr; }
+
+ private:
+  uint64_t* lanes_ = nullptr;
+  bool sign_ = false;
+  uint8_t bits_ = 64;
+  uint64_t reg_mask_ = ~uint64_t(0);
+};
+
+// Everything one execution of an instruction needs.
+struct Exec {
+  const Module& module;
+  const Instruction& inst;
+  const WarpRegisters& regs;
+  WarpEnvironment& env;
+  LaneMask executed;
+
+  unsigned warp_size() const { return regs.warp_size; }
+  // Operand i; throws UnsupportedInstruction when the layout lacks it.
+  const Operand& op(size_t i) const;
+  // Operand i exists and is not an absent optional operand.
+  bool has(size_t i) const {
+    return i < inst.ops.size() && inst.ops[i].kind != Operand::Kind::None;
+  }
+  Source src(size_t i, Type t) const { return Source(*this, op(i), t); }
+  Dest dst(size_t i, Type t) const { return Dest(*this, op(i), t); }
+  // Throws UnsupportedInstruction naming the opcode, types and source text.
+  [[noreturn]] void unsupported(const std::string& why) const;
+};
+
+}  // namespace warptlm::sem

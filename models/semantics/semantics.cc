@@ -1,0 +1,97 @@
+// execute(): guard evaluation and dispatch to the instruction families.
+#include "semantics/semantics.h"
+
+#include "semantics/families.h"
+
+namespace warptlm {
+
+namespace {
+
+// Lanes of `active` whose guard predicate holds (@p / @!p).
+LaneMask guard_mask(const Instruction& inst, const WarpRegisters& regs, LaneMask active) {
+  active &= full_mask(regs.warp_size);
+  if (!inst.has_guard) return active;
+  const uint64_t* pred = regs.lanes(inst.guard_reg);
+  const uint64_t want = inst.guard_negated ? 0 : 1;
+  LaneMask m = 0;
+  sem::for_lanes(active, [&](unsigned lane) {
+    if ((pred[lane] & 1) == want) m |= LaneMask(1) << lane;
+  });
+  return m;
+}
+
+}  // namespace
+
+Outcome execute(const Module& module, const Instruction& inst, const WarpRegisters& regs,
+                LaneMask active, WarpEnvironment& env) {
+  const sem::Exec x{module, inst, regs, env, guard_mask(inst, regs, active)};
+  switch (inst.op) {
+    case Opcode::Mov: sem::exec_move(x); break;
+    case Opcode::Add:
+    case Opcode::Sub:
+    case Opcode::Mul:
+    case Opcode::Mad:
+    case Opcode::Div:
+    case Opcode::Abs:
+    case Opcode::Neg:
+    case Opcode::Min:
+    case Opcode::Max:
+      if (is_float(inst.type))
+        sem::exec_float_arith(x);
+      else
+        sem::exec_int_arith(x);
+      break;
+    case Opcode::Mul24:
+    case Opcode::Mad24:
+    case Opcode::Rem: sem::exec_int_arith(x); break;
+    case Opcode::Fma:
+    case Opcode::Rcp:
+    case Opcode::Sqrt:
+    case Opcode::Rsqrt:
+    case Opcode::Ex2:
+    case Opcode::Lg2:
+    case Opcode::Sin:
+    case Opcode::Cos:
+    case Opcode::Copysign: sem::exec_float_arith(x); break;
+    case Opcode::And:
+    case Opcode::Or:
+    case Opcode::Xor:
+    case Opcode::Not:
+    case Opcode::Cnot:
+    case Opcode::Shl:
+    case Opcode::Shr:
+    case Opcode::Bfe:
+    case Opcode::Bfi:
+    case Opcode::Popc:
+    case Opcode::Clz:
+    case Opcode::Brev:
+    case Opcode::Prmt: sem::exec_bits(x); break;
+    case Opcode::Setp:
+    case Opcode::Set:
+    case Opcode::Selp:
+    case Opcode::Slct:
+    case Opcode::Testp: sem::exec_compare_select(x); break;
+    case Opcode::Cvt:
+    case Opcode::Cvta: sem::exec_convert(x); break;
+    case Opcode::Ld:
+    case Opcode::St:
+    case Opcode::Atom:
+    case Opcode::Red: sem::exec_memory(x); break;
+    case Opcode::Vote:
+    case Opcode::Shfl:
+    case Opcode::Activemask: sem::exec_warp(x); break;
+    case Opcode::Bar:
+    case Opcode::Membar:
+    case Opcode::Bra:
+    case Opcode::Call:
+    case Opcode::Ret:
+    case Opcode::Exit:
+    case Opcode::Reconverge: return sem::exec_control(x);
+    case Opcode::Count_: x.unsupported("not an opcode");
+  }
+  Outcome out;
+  out.executed = x.executed;
+  return out;
+}
+
+}  // namespace warptlm

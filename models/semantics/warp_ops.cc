@@ -1,0 +1,108 @@
+// Warp-wide operations: vote, shfl, activemask.
+//
+// Warp-size generalisation (PTX defines these for 32 lanes; warps here are
+// 4..64 lanes wide, lanes 0..warp_size-1):
+//  - vote.all/any/uni reduce over the executed lanes (active and guard true);
+//    with .sync the membermask operand is read but the executed mask is what
+//    counts. vote.ballot.b32 and activemask.b32 return the low 32 bits of the
+//    executed-lane mask (lanes 32..63 of a 64-lane warp are not visible).
+//  - shfl keeps PTX's packing of b and c with lane fields of L bits,
+//    L = max(5, ceil(log2(warp_size))): bval = b[L-1:0], clamp = c[L-1:0],
+//    segment mask = c[L+7:8]. So a 32-lane program behaves exactly as in PTX,
+//    a 64-lane warp uses 6-bit fields (c = 0x1f clamps to lanes 0..31, as the
+//    literal reading says), and in a narrower warp a computed source lane >=
+//    warp_size is out of range: the lane keeps its own value and p = false.
+//    A source lane that did not execute supplies its current register value
+//    (PTX: unpredictable).
+#include <cstdint>
+
+#include "semantics/families.h"
+
+namespace warptlm::sem {
+
+namespace {
+
+using u64 = uint64_t;
+
+void vote(const Exec& x) {
+  const VoteMode mode = x.inst.vote;
+  if (mode == VoteMode::None) x.unsupported("vote needs .all/.any/.uni/.ballot");
+  const bool ballot = mode == VoteMode::Ballot;
+  const Dest d = x.dst(0, ballot ? Type::B32 : Type::Pred);
+  const Source a = x.src(1, Type::Pred);
+  if (x.has(2)) Source(x, x.op(2), Type::B32);  // membermask: validated, not used
+  LaneMask votes = 0;
+  for_lanes(x.executed, [&](unsigned lane) {
+    if (a(lane)) votes |= LaneMask(1) << lane;
+  });
+  u64 r = 0;
+  switch (mode) {
+    case VoteMode::All: r = votes == x.executed; break;
+    case VoteMode::Any: r = votes != 0; break;
+    case VoteMode::Uni: r = votes == x.executed || votes == 0; break;
+    default: r = votes & 0xffffffffull; break;
+  }
+  for_lanes(x.executed, [&](unsigned lane) { d(lane, r); });
+}
+
+unsigned lane_field_bits(unsigned warp_size) {
+  unsigned bits = 5;
+  while ((1u << bits) < warp_size) ++bits;
+  return bits;
+}
+
+void shfl(const Exec& x) {
+  const ShflMode mode = x.inst.shfl;
+  if (mode == ShflMode::None) x.unsupported("shfl needs .up/.down/.bfly/.idx");
+  if (type_bits(x.inst.type) != 32) x.unsupported("shfl needs .b32");
+  const unsigned w = x.warp_size();
+  const u64 field = low_mask(lane_field_bits(w));
+  const Dest d = x.dst(0, Type::B32), p = x.dst(1, Type::Pred);
+  const Source a = x.src(2, Type::B32), b = x.src(3, Type::B32), c = x.src(4, Type::B32);
+  if (x.has(5)) Source(x, x.op(5), Type::B32);  // membermask: validated, not used
+  u64 src[kMaxWarpSize], out[kMaxWarpSize];
+  bool in_range[kMaxWarpSize];
+  for (unsigned lane = 0; lane < w; ++lane) src[lane] = a(lane);
+  for_lanes(x.executed, [&](unsigned lane) {
+    const int64_t bval = int64_t(b(lane) & field);
+    const u64 cv = c(lane);
+    const int64_t clamp = int64_t(cv & field), seg = int64_t((cv >> 8) & field);
+    const int64_t l = lane;
+    const int64_t max_lane = (l & seg) | (clamp & ~seg);
+    const int64_t min_lane = l & seg;
+    int64_t j = l;
+    bool ok = false;
+    switch (mode) {
+      case ShflMode::Up: j = l - bval; ok = j >= max_lane; break;
+      case ShflMode::Down: j = l + bval; ok = j <= max_lane; break;
+      case ShflMode::Bfly: j = l ^ bval; ok = j <= max_lane; break;
+      default: j = min_lane | (bval & ~seg); ok = j <= max_lane; break;
+    }
+    ok = ok && j >= 0 && j < int64_t(w);
+    out[lane] = src[ok ? j : l];
+    in_range[lane] = ok;
+  });
+  for_lanes(x.executed, [&](unsigned lane) {
+    d(lane, out[lane]);
+    p(lane, in_range[lane]);
+  });
+}
+
+void activemask(const Exec& x) {
+  const Dest d = x.dst(0, Type::B32);
+  const u64 m = x.executed & 0xffffffffull;
+  for_lanes(x.executed, [&](unsigned lane) { d(lane, m); });
+}
+
+}  // namespace
+
+void exec_warp(const Exec& x) {
+  switch (x.inst.op) {
+    case Opcode::Vote: return vote(x);
+    case Opcode::Shfl: return shfl(x);
+    case Opcode::Activemask: return activemask(x);
+    default: x.unsupported("not a warp opcode");
+  }
+}
+
+}  // namespace warptlm::sem

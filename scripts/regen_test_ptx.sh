@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Regenerates the compiler-output PTX samples the parser tests read
+# (tests/data/ptx/clang, tests/data/ptx/nvcc) from the CUDA sources in
+# tests/data/ptx/src. Needs clang 14 and nvcc. The nvcc used here is CUDA 13,
+# whose oldest target is sm_75, so the sm_52/sm_70 samples come from clang.
+#   CLANG=... NVCC=... scripts/regen_test_ptx.sh
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+src=$root/tests/data/ptx/src
+out=$root/tests/data/ptx
+CLANG=${CLANG:-clang-14}
+NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+sources=(divergence calls shared_atomics warp locals float_math globals)
+
+mkdir -p "$out/clang" "$out/nvcc"
+# Compile from inside src with relative paths so nvcc -G's .file lines do not
+# depend on where the repository is checked out.
+cd "$src"
+
+# clang NAME ARCH OUT_TAG [extra flags]: device-only PTX without CUDA headers
+# (compat.h maps the CUDA names onto NVVM builtins); +ptx64 enables the
+# .sync warp intrinsics.
+clang_ptx() {
+  local name=$1 arch=$2 tag=$3
+  shift 3
+  "$CLANG" -x cuda --cuda-device-only --cuda-gpu-arch="$arch" -nocudainc -nocudalib \
+    -Wno-unknown-cuda-version -Xclang -target-feature -Xclang +ptx64 -S "$@" \
+    -o "$out/clang/$name.$tag.ptx" "$name.cu"
+}
+
+# nvcc NAME ARCH OUT_TAG [extra flags]
+nvcc_ptx() {
+  local name=$1 arch=$2 tag=$3
+  shift 3
+  "$NVCC" --ptx -arch="$arch" "$@" -o "$out/nvcc/$name.$tag.ptx" "$name.cu"
+}
+
+for s in "${sources[@]}"; do
+  clang_ptx "$s" sm_70 O0.sm_70 -O0
+  clang_ptx "$s" sm_70 O3.sm_70 -O3
+  nvcc_ptx "$s" sm_75 sm_75
+  nvcc_ptx "$s" sm_75 G.sm_75 -G
+  nvcc_ptx "$s" sm_90 sm_90
+  nvcc_ptx "$s" sm_90 G.sm_90 -G
+done
+clang_ptx divergence sm_70 O1.sm_70 -O1
+clang_ptx divergence sm_70 O2.sm_70 -O2
+clang_ptx divergence sm_52 O3.sm_52 -O3
+clang_ptx shared_atomics sm_52 O3.sm_52 -O3
+clang_ptx warp sm_52 O0.sm_52 -O0
+clang_ptx calls sm_70 O0g.sm_70 -O0 -g

@@ -1,0 +1,211 @@
+// The warptlm command-line tool end to end: exec with .npy arrays and scalars,
+// analyze, run, list, and the errors a user sees for bad input.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+Result cli(const std::string& args) {
+  std::string cmd = std::string(WARPTLM_CLI) + " " + args + " 2>&1";
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "warptlm_cli_" + name;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// A version-1.0 .npy file of int32 values.
+void write_npy_i32(const std::string& path, const std::vector<int32_t>& v) {
+  std::string dict = "{'descr': '<i4', 'fortran_order': False, 'shape': (" +
+                     std::to_string(v.size()) + ",), }";
+  size_t total = 10 + dict.size() + 1;
+  dict.append((64 - total % 64) % 64, ' ');
+  dict += '\n';
+  std::string out = "\x93NUMPY";
+  out += '\x01';
+  out += '\x00';
+  out += static_cast<char>(dict.size() & 0xff);
+  out += static_cast<char>(dict.size() >> 8);
+  out += dict;
+  out.append(reinterpret_cast<const char*>(v.data()), v.size() * 4);
+  write_file(path, out);
+}
+
+std::vector<int32_t> read_npy_i32(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t header = 10 + (uint8_t(s[8]) | (uint8_t(s[9]) << 8));
+  std::vector<int32_t> v((s.size() - header) / 4);
+  std::memcpy(v.data(), s.data() + header, v.size() * 4);
+  return v;
+}
+
+const char* const kSaxpy = R"(.version 7.0
+.target sm_70
+.address_size 64
+
+// y[i] = a * x[i] + y[i] for i < n
+.visible .entry axpy(.param .u64 x, .param .u64 y, .param .s32 a, .param .s32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [x];
+  ld.param.u64 %rd2, [y];
+  ld.param.s32 %r1, [a];
+  ld.param.s32 %r2, [n];
+  mov.u32 %r3, %tid.x;
+  mov.u32 %r4, %ctaid.x;
+  mov.u32 %r5, %ntid.x;
+  mad.lo.s32 %r6, %r4, %r5, %r3;
+  setp.ge.s32 %p1, %r6, %r2;
+  @%p1 bra DONE;
+  mul.wide.s32 %rd3, %r6, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  add.s64 %rd5, %rd2, %rd3;
+  ld.global.u32 %r7, [%rd4];
+  ld.global.u32 %r8, [%rd5];
+  mad.lo.s32 %r9, %r1, %r7, %r8;
+  st.global.u32 [%rd5], %r9;
+DONE:
+  ret;
+}
+)";
+
+TEST(Cli, ExecRunsAKernelAndWritesArraysBackInPlace) {
+  std::string ptx = temp_path("axpy.ptx"), x = temp_path("x.npy"), y = temp_path("y.npy"),
+              stats = temp_path("stats.json");
+  write_file(ptx, kSaxpy);
+  std::vector<int32_t> xs(100), ys(100);
+  for (int i = 0; i < 100; ++i) xs[i] = i, ys[i] = 1000 - i;
+  write_npy_i32(x, xs);
+  write_npy_i32(y, ys);
+  Result r = cli("exec " + ptx + " --kernel axpy --grid 2 --block 64 --arg " + x + " --arg " + y +
+                 " --arg i32:3 --arg i32:100 --warp-size 16 --stats " + stats);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("SIMD utilisation"), std::string::npos) << r.output;
+  auto out = read_npy_i32(y);
+  ASSERT_EQ(out.size(), 100u);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(out[i], 3 * i + 1000 - i);
+  EXPECT_EQ(read_npy_i32(x), xs);
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(stats));
+  EXPECT_EQ(j["warps"], 8);
+  EXPECT_EQ(j["warp_size"], 16);
+  EXPECT_EQ(j["branches"], 8);
+  EXPECT_EQ(j["divergent_branches"], 1);  // the warp holding threads 96..111
+  EXPECT_GT(j["simd_utilisation"].get<double>(), 0.0);
+}
+
+TEST(Cli, ExecRejectsBadArguments) {
+  std::string ptx = temp_path("axpy2.ptx"), x = temp_path("x2.npy");
+  write_file(ptx, kSaxpy);
+  write_npy_i32(x, {1, 2, 3});
+  Result few = cli("exec " + ptx + " --kernel axpy --block 4 --arg " + x);
+  EXPECT_EQ(few.status, 1);
+  EXPECT_NE(few.output.find("takes 4 arguments, got 1"), std::string::npos) << few.output;
+  Result range = cli("exec " + ptx + " --kernel axpy --block 4 --arg " + x + " --arg " + x +
+                     " --arg i32:99999999999 --arg i32:1");
+  EXPECT_EQ(range.status, 2);
+  EXPECT_NE(range.output.find("is not a i32"), std::string::npos) << range.output;
+  Result type = cli("exec " + ptx + " --kernel axpy --block 4 --arg " + x + " --arg " + x +
+                    " --arg q7:1 --arg i32:1");
+  EXPECT_EQ(type.status, 2);
+  EXPECT_NE(type.output.find("unknown type 'q7'"), std::string::npos) << type.output;
+  Result kernel = cli("exec " + ptx + " --kernel nope --block 4");
+  EXPECT_EQ(kernel.status, 1);
+  EXPECT_NE(kernel.output.find("no kernel named 'nope'"), std::string::npos) << kernel.output;
+  write_file(x, "not numpy");
+  Result bad_npy = cli("exec " + ptx + " --kernel axpy --block 4 --arg " + x + " --arg " + x +
+                       " --arg i32:1 --arg i32:1");
+  EXPECT_EQ(bad_npy.status, 1);
+  EXPECT_NE(bad_npy.output.find("not a usable .npy file"), std::string::npos) << bad_npy.output;
+  Result opt = cli("exec " + ptx + " --kernel axpy --block 4 --frobnicate 3");
+  EXPECT_EQ(opt.status, 2);
+  EXPECT_NE(opt.output.find("unknown option --frobnicate"), std::string::npos);
+}
+
+TEST(Cli, ExecReportsAnOutOfBoundsFaultWithExitStatus1) {
+  std::string ptx = temp_path("axpy3.ptx"), x = temp_path("x3.npy"), y = temp_path("y3.npy");
+  write_file(ptx, kSaxpy);
+  write_npy_i32(x, std::vector<int32_t>(10, 1));
+  write_npy_i32(y, std::vector<int32_t>(10, 2));
+  Result r = cli("exec " + ptx + " --kernel axpy --block 32 --arg " + x + " --arg " + y +
+                 " --arg i32:1 --arg i32:11");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("kernel fault: kernel 'axpy'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("thread (10,0,0)"), std::string::npos) << r.output;
+  EXPECT_EQ(read_npy_i32(y), std::vector<int32_t>(10, 2));  // untouched after a fault
+}
+
+TEST(Cli, MalformedPtxGivesFileLineColumn) {
+  std::string ptx = temp_path("bad.ptx");
+  write_file(ptx, ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n  frob.u32 %r1;\n}\n");
+  Result r = cli("analyze " + ptx);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find(ptx + ":6:3:"), std::string::npos) << r.output;
+}
+
+TEST(Cli, AnalyzeListsBranchesWithReconvergenceAndTaint) {
+  std::string ptx = temp_path("axpy4.ptx");
+  write_file(ptx, kSaxpy);
+  Result r = cli("analyze " + ptx);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find(".entry axpy"), std::string::npos) << r.output;
+  // @%p1 bra DONE at pc 0x48 reconverges at DONE (0x88); n is a parameter: P.
+  EXPECT_NE(r.output.find("pc 0x0048  -> 0x0088  reconv 0x0088  structured  taint P"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST(Cli, RunChecksAScenarioAndRejectsUnknownNames) {
+  Result r = cli("run reduction --size test");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("host reference: PASS"), std::string::npos) << r.output;
+  Result unknown = cli("run nosuch");
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_NE(unknown.output.find("reduction"), std::string::npos) << unknown.output;
+  Result size = cli("run reduction --size huge");
+  EXPECT_EQ(size.status, 1);
+  EXPECT_NE(size.output.find("study"), std::string::npos) << size.output;
+}
+
+TEST(Cli, ListShowsEveryScenario) {
+  Result r = cli("list");
+  ASSERT_EQ(r.status, 0);
+  for (const char* name : {"reduction", "bitonic", "mandelbrot"})
+    EXPECT_NE(r.output.find(name), std::string::npos) << r.output;
+}
+
+TEST(Cli, UsageErrorsExitWith2) {
+  EXPECT_EQ(cli("").status, 2);
+  EXPECT_EQ(cli("frobnicate").status, 2);
+  EXPECT_EQ(cli("exec").status, 2);
+}
+
+}  // namespace

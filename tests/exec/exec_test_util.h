@@ -1,0 +1,57 @@
+// Helpers for executor tests: build a program from PTX text and launch it
+// with int32 buffers.
+#pragma once
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "exec/functional_executor.h"
+#include "frontend/program.h"
+#include "frontend/ptx_parser.h"
+
+namespace warptlm::testing {
+
+inline std::string ptx_module(const std::string& body) {
+  return ".version 7.0\n.target sm_70\n.address_size 64\n\n" + body;
+}
+
+inline HostBuffer i32_buffer(const std::string& name, const std::vector<int32_t>& values) {
+  HostBuffer b;
+  b.name = name;
+  b.bytes.resize(values.size() * 4);
+  std::memcpy(b.bytes.data(), values.data(), b.bytes.size());
+  return b;
+}
+
+inline std::vector<int32_t> i32_values(const HostBuffer& b) {
+  std::vector<int32_t> v(b.bytes.size() / 4);
+  std::memcpy(v.data(), b.bytes.data(), v.size() * 4);
+  return v;
+}
+
+struct KernelRun {
+  RunStats stats;
+  LaunchSpec launch;
+};
+
+inline KernelRun run(const std::string& ptx, const std::string& entry, LaunchSpec launch,
+               ExecConfig config = {}) {
+  Program p = finalize(parse_ptx(ptx_module(ptx), "test.ptx"));
+  KernelRun r;
+  r.stats = run_functional(p, entry, launch, config);
+  r.launch = std::move(launch);
+  return r;
+}
+
+// A launch of `threads` threads in CTAs of `block` with one int32 buffer.
+inline LaunchSpec one_buffer(uint32_t grid, uint32_t block, std::vector<int32_t> values) {
+  LaunchSpec l;
+  l.grid = {grid, 1, 1};
+  l.block = {block, 1, 1};
+  l.buffers.push_back(i32_buffer("out", values));
+  l.args.push_back(KernelArg::buffer_arg(0));
+  return l;
+}
+
+}  // namespace warptlm::testing

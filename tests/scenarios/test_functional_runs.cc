@@ -1,0 +1,60 @@
+// Every scenario, run through the parser, finalizer and functional executor
+// at warp sizes 8 and 32, matches its host reference.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+
+#include "exec/functional_executor.h"
+#include "frontend/program.h"
+#include "frontend/ptx_parser.h"
+#include "scenario.h"
+
+namespace warptlm::scenarios {
+namespace {
+
+using RunParam = std::tuple<size_t, unsigned>;  // index into all(), warp size
+
+class ScenarioRun : public ::testing::TestWithParam<RunParam> {
+ protected:
+  const Scenario& scenario() const { return all()[std::get<0>(GetParam())]; }
+  unsigned warp_size() const { return std::get<1>(GetParam()); }
+
+  // Runs the scenario at size n and returns the statistics; fails the test
+  // when the outputs differ from the host reference.
+  RunStats run_and_check(uint64_t n, uint64_t seed) {
+    const Scenario& s = scenario();
+    Program program = finalize(parse_ptx(scenario_ptx(s), s.source_dir + "/kernel.ptx"));
+    LaunchSpec in = s.make_launch(n, seed);
+    LaunchSpec out = in;
+    ExecConfig config;
+    config.warp_size = warp_size();
+    RunStats stats = run_functional(program, s.entry, out, config);
+    CheckResult r = s.check(in, out);
+    EXPECT_TRUE(r.passed) << s.name << " n=" << n << " seed=" << seed << ": " << r.message;
+    return stats;
+  }
+};
+
+TEST_P(ScenarioRun, TestSizeMatchesReferenceAndDiverges) {
+  const Scenario& s = scenario();
+  RunStats stats = run_and_check(resolve_size(s, "test"), 1);
+  EXPECT_GT(stats.thread_instructions, 0u);
+  // Every scenario is here for its divergence: it must actually diverge.
+  EXPECT_GT(stats.divergent_branches, 0u);
+  EXPECT_LT(stats.simd_utilisation(), 1.0);
+}
+
+TEST_P(ScenarioRun, SmallestSizeMatchesReference) { run_and_check(scenario().min_n, 2); }
+
+std::string run_name(const ::testing::TestParamInfo<RunParam>& info) {
+  return all()[std::get<0>(info.param)].name + "_warp" + std::to_string(std::get<1>(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(All, ScenarioRun,
+                         ::testing::Combine(::testing::Range<size_t>(0, all().size()),
+                                            ::testing::Values(8u, 32u)),
+                         run_name);
+
+}  // namespace
+}  // namespace warptlm::scenarios
