@@ -14,8 +14,9 @@ NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 sources=(divergence calls shared_atomics warp locals float_math globals)
 
 mkdir -p "$out/clang" "$out/nvcc"
-# Compile from inside src with relative paths so nvcc -G's .file lines do not
-# depend on where the repository is checked out.
+# Compile from inside src with relative paths. (nvcc -G still records the
+# absolute source path in .file and the DWARF sections, so a checkout
+# elsewhere regenerates files that differ only there.)
 cd "$src"
 
 # clang NAME ARCH OUT_TAG [extra flags]: device-only PTX without CUDA headers

@@ -1,6 +1,5 @@
 // Function bodies: nested { } scopes, declarations, labels and instructions;
 // branch targets are resolved when the function's closing brace is read.
-#include <cstring>
 
 #include "frontend/parser_context.h"
 
@@ -12,15 +11,19 @@ namespace {
 // can say "not supported" rather than "unknown".
 bool is_known_unsupported(const std::string& op) {
   static const char* const kNames[] = {
-      "addc",      "subc",       "sad",          "fns",           "bmsk",     "szext",
-      "shf",       "lop3",       "dp4a",         "dp2a",          "mma",      "wmma",
-      "ldmatrix",  "stmatrix",   "ldu",          "prefetch",      "prefetchu", "cp",
-      "isspacep",  "istypep",    "tex",          "tld4",          "txq",      "suld",
-      "sust",      "sured",      "suq",          "trap",          "brkpt",    "nanosleep",
-      "pmevent",   "brx",        "match",        "redux",         "mapa",     "getctarank",
-      "elect",     "tanh",       "mbarrier",     "alloca",        "stacksave", "stackrestore",
-      "discard",   "applypriority", "createpolicy", "griddepcontrol", "setmaxnreg", "wgmma",
-      "multimem",  "tensormap"};
+      "addc",       "subc",         "madc",      "sad",           "fns",          "bmsk",
+      "bfind",      "szext",        "shf",       "lop3",          "dp4a",         "dp2a",
+      "mma",        "wmma",         "ldmatrix",  "stmatrix",      "ldu",          "prefetch",
+      "prefetchu",  "cp",           "isspacep",  "istypep",       "tex",          "tld4",
+      "txq",        "suld",         "sust",      "sured",         "suq",          "trap",
+      "brkpt",      "nanosleep",    "pmevent",   "brx",           "match",        "redux",
+      "mapa",       "getctarank",   "elect",     "tanh",          "mbarrier",     "alloca",
+      "stacksave",  "stackrestore", "discard",   "applypriority", "createpolicy", "griddepcontrol",
+      "setmaxnreg", "wgmma",        "multimem",  "tensormap",     "vabsdiff",     "vadd",
+      "vsub",       "vmad",         "vmax",      "vmin",          "vset",         "vshl",
+      "vshr",       "vabsdiff2",    "vabsdiff4", "vadd2",         "vadd4",        "vsub2",
+      "vsub4",      "vmax2",        "vmax4",     "vmin2",         "vmin4",        "vset2",
+      "vset4",      "vavrg2",       "vavrg4"};
   for (const char* n : kNames)
     if (op == n) return true;
   return false;
@@ -51,17 +54,19 @@ void Parser::parse_body(const Token& open) {
     if (t.kind == TokKind::Directive) {
       next();
       if (t.text == ".reg") {
-        parse_reg_decl(t);
+        parse_reg_decl();
       } else if (t.text == ".local") {
-        parse_variable(Space::Local, false, t);
+        parse_variable(Space::Local, false);
       } else if (t.text == ".shared") {
-        parse_variable(Space::Shared, false, t);
+        parse_variable(Space::Shared, false);
       } else if (t.text == ".param") {
-        parse_variable(Space::Param, false, t);
+        parse_variable(Space::Param, false);
       } else if (t.text == ".extern" && peek().is_directive(".shared")) {
-        parse_variable(Space::Shared, true, next());
+        next();  // .shared
+        parse_variable(Space::Shared, true);
       } else if (t.text == ".global" || t.text == ".const") {
-        fail(t, "'" + t.text + "' variables must be declared at module scope");
+        // Function-scope statics: visible only here, stored with the module's.
+        parse_variable(t.text == ".global" ? Space::Global : Space::Const, false);
       } else if (t.text == ".loc" || t.text == ".file") {
         skip_line_directive(t);
       } else if (t.text == ".pragma") {
@@ -133,6 +138,14 @@ void Parser::parse_instruction() {
     fail(op, known ? "instruction '" + op.text + "' is not supported"
                    : "unknown instruction '" + op.text + "'");
   }
+
+  // `ret` newline `exit;`: the next line's opcode or label is no operand;
+  // say the ';' is missing rather than call it an undeclared name.
+  const Token& after = peek();
+  // (Not for call: compilers put the callee on its own line.)
+  if (op.text != "call" && after.kind == TokKind::Ident && after.line != op.line &&
+      (find_decoder(after.text) != nullptr || peek(1).is_punct(':')))
+    fail(after, "expected ';' after instruction '" + full + "', found " + describe(after));
 
   std::vector<RawOperand> raw;
   int pipe = -1;

@@ -74,12 +74,12 @@ class Parser {
   // ---- module level (ptx_parser.cc) ----
   void parse_module_item();
   void parse_target();
-  void parse_function(bool is_entry, bool is_extern, const Token& keyword);
+  void parse_function(bool is_entry, bool is_extern);
   void parse_performance_directives(const FunctionHeader& header);
   void check_redeclaration(const FunctionHeader& old_h, const FunctionHeader& new_h,
                            const Token& at);
   void begin_function(FunctionHeader& header);
-  void skip_section(const Token& keyword);
+  void skip_section();
   void skip_line_directive(const Token& keyword);
   void link_calls();
   void place_extern_shared();
@@ -92,10 +92,10 @@ class Parser {
     SourceLoc type_loc;
   };
   VarAttrs parse_var_attrs(Space space, bool in_header);
-  std::vector<ParamDecl> parse_param_list(bool is_entry);
-  ParamDecl parse_param_decl(bool is_entry);
-  void parse_variable(Space space, bool is_extern, const Token& keyword);
-  void parse_reg_decl(const Token& keyword);
+  std::vector<ParamDecl> parse_param_list();
+  ParamDecl parse_param_decl();
+  void parse_variable(Space space, bool is_extern);
+  void parse_reg_decl();
   uint32_t add_symbol(Symbol symbol, const Token& name_tok);
   void lay_out(Symbol& symbol, bool kernel_param);
 

@@ -67,26 +67,26 @@ Parser::VarAttrs Parser::parse_var_attrs(Space space, bool in_header) {
     }
     break;
   }
-  if (a.type == Type::None) fail(peek(), "expected a type in declaration, found " + describe(peek()));
+  if (a.type == Type::None)
+    fail(peek(), "expected a type in declaration, found " + describe(peek()));
   if (a.type == Type::Pred) fail(a.type_loc, ".pred is only a register type, not a variable type");
   return a;
 }
 
-std::vector<ParamDecl> Parser::parse_param_list(bool is_entry) {
+std::vector<ParamDecl> Parser::parse_param_list() {
   std::vector<ParamDecl> out;
   expect_punct('(', "to open a parameter list");
   if (accept_punct(')')) return out;
   do {
-    out.push_back(parse_param_decl(is_entry));
+    out.push_back(parse_param_decl());
   } while (accept_punct(','));
   expect_punct(')', "to close the parameter list");
   return out;
 }
 
-ParamDecl Parser::parse_param_decl(bool is_entry) {
+ParamDecl Parser::parse_param_decl() {
   const Token& kw = peek();
-  if (kw.is_directive(".reg"))
-    fail(kw, "register parameters (.reg) are not supported; use .param");
+  if (kw.is_directive(".reg")) fail(kw, "register parameters (.reg) are not supported; use .param");
   if (!kw.is_directive(".param")) fail(kw, "expected '.param', found " + describe(kw));
   next();
   VarAttrs a = parse_var_attrs(Space::Param, true);
@@ -108,13 +108,10 @@ ParamDecl Parser::parse_param_decl(bool is_entry) {
   uint64_t elem = element_bytes(a.type, a.vec);
   p.size = elem * count;
   p.align = std::max<uint32_t>(a.align, static_cast<uint32_t>(elem));
-  (void)is_entry;
   return p;
 }
 
-void Parser::parse_variable(Space space, bool is_extern, const Token& keyword) {
-  if (in_function() && (space == Space::Global || space == Space::Const))
-    fail(keyword, "'" + keyword.text + "' variables must be declared at module scope");
+void Parser::parse_variable(Space space, bool is_extern) {
   VarAttrs a = parse_var_attrs(space, false);
   uint64_t elem = element_bytes(a.type, a.vec);
   do {
@@ -163,7 +160,7 @@ void Parser::parse_variable(Space space, bool is_extern, const Token& keyword) {
   expect_punct(';', "after variable declaration");
 }
 
-void Parser::parse_reg_decl(const Token& keyword) {
+void Parser::parse_reg_decl() {
   const Token& t = peek();
   if (t.is_directive(".v2") || t.is_directive(".v4") || t.is_directive(".v8"))
     fail(t, "vector registers (.reg " + t.text + ") are not supported");
@@ -188,7 +185,6 @@ void Parser::parse_reg_decl(const Token& keyword) {
     }
   } while (accept_punct(','));
   expect_punct(';', "after register declaration");
-  (void)keyword;
 }
 
 uint32_t Parser::add_symbol(Symbol symbol, const Token& name_tok) {
@@ -207,16 +203,23 @@ void Parser::lay_out(Symbol& s, bool kernel_param) {
     *cursor = s.offset + s.size;
   };
   switch (s.space) {
-    case Space::Global: place(&module_.global_data_size); break;
-    case Space::Const: place(&module_.const_data_size); break;
+    case Space::Global:
+      place(&module_.global_data_size);
+      break;
+    case Space::Const:
+      place(&module_.const_data_size);
+      break;
     case Space::Shared:
       if (!s.is_extern) place(&module_.shared_static_size);  // extern: see place_extern_shared
       break;
-    case Space::Local: place(&function().local_size); break;
+    case Space::Local:
+      place(&function().local_size);
+      break;
     case Space::Param:
       place(kernel_param ? &function().param_buffer_size : &function().param_frame_size);
       break;
-    case Space::Generic: break;
+    case Space::Generic:
+      break;
   }
 }
 

@@ -1,6 +1,5 @@
 // Decoders for integer and floating-point arithmetic: add, sub, mul, mad,
 // mul24, mad24, div, rem, abs, neg, min, max, fma, copysign.
-#include <cstring>
 
 #include "frontend/parser_decoder.h"
 
@@ -23,7 +22,8 @@ bool take_f32_only(Decoder& d, const char* name, Type t) {
 void float_modifiers(Decoder& d, Type t, bool rounding_required) {
   d.inst.rnd = d.mods.take_rounding(false);
   if (rounding_required && d.inst.rnd == Rounding::None)
-    d.fail("'" + d.name() + "." + type_name(t) + "' needs a rounding modifier (.rn, .rz, .rm, .rp)");
+    d.fail("'" + d.name() + "." + type_name(t) +
+           "' needs a rounding modifier (.rn, .rz, .rm, .rp)");
   d.inst.ftz = take_f32_only(d, "ftz", t);
   d.inst.sat = take_f32_only(d, "sat", t);
 }
@@ -137,7 +137,8 @@ void decode_div(Decoder& d) {
     d.inst.ftz = d.mods.take("ftz");
   } else if (t == Type::F64) {
     d.inst.rnd = d.mods.take_rounding(false);
-    if (d.inst.rnd == Rounding::None) d.fail("'div.f64' needs a rounding modifier (.rn, .rz, .rm, .rp)");
+    if (d.inst.rnd == Rounding::None)
+      d.fail("'div.f64' needs a rounding modifier (.rn, .rz, .rm, .rp)");
   }
   binary_ops(d, t);
 }
@@ -202,11 +203,11 @@ DecodeFn find_arith_decoder(const std::string& name) {
   static const struct {
     const char* name;
     DecodeFn fn;
-  } kTable[] = {{"add", decode_add},       {"sub", decode_sub},     {"mul", decode_mul},
-                {"mad", decode_mad},       {"mul24", decode_mul24}, {"mad24", decode_mad24},
-                {"div", decode_div},       {"rem", decode_rem},     {"abs", decode_abs},
-                {"neg", decode_neg},       {"min", decode_min},     {"max", decode_max},
-                {"fma", decode_fma},       {"copysign", decode_copysign}};
+  } kTable[] = {{"add", decode_add}, {"sub", decode_sub},          {"mul", decode_mul},
+                {"mad", decode_mad}, {"mul24", decode_mul24},      {"mad24", decode_mad24},
+                {"div", decode_div}, {"rem", decode_rem},          {"abs", decode_abs},
+                {"neg", decode_neg}, {"min", decode_min},          {"max", decode_max},
+                {"fma", decode_fma}, {"copysign", decode_copysign}};
   for (const auto& e : kTable)
     if (name == e.name) return e.fn;
   return nullptr;

@@ -80,8 +80,7 @@ void decode_bfi(Decoder& d) {
   Type t = d.inst.type = d.one_type(kBits32or64);
   d.no_pipe();
   d.expect_count(5);
-  d.inst.ops = {d.dst(0, t), d.src(1, t), d.src(2, t), d.src(3, Type::U32),
-                d.src(4, Type::U32)};
+  d.inst.ops = {d.dst(0, t), d.src(1, t), d.src(2, t), d.src(3, Type::U32), d.src(4, Type::U32)};
 }
 
 void decode_popc(Decoder& d) {

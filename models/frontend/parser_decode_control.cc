@@ -128,8 +128,8 @@ void decode_shfl(Decoder& d) {
   if (d.has_pipe()) p = d.dst(1, Type::Pred);
   Operand mask;  // Kind::None without .sync
   if (d.inst.sync) mask = d.src(dsts + 3, Type::B32);
-  d.inst.ops = {d.dst(0, t), p, d.src(dsts, t), d.src(dsts + 1, Type::B32),
-                d.src(dsts + 2, Type::B32), mask};
+  d.inst.ops = {
+      d.dst(0, t), p, d.src(dsts, t), d.src(dsts + 1, Type::B32), d.src(dsts + 2, Type::B32), mask};
 }
 
 void decode_activemask(Decoder& d) {
@@ -146,10 +146,17 @@ DecodeFn find_control_decoder(const std::string& name) {
   static const struct {
     const char* name;
     DecodeFn fn;
-  } kTable[] = {{"bra", decode_bra},       {"call", decode_call},       {"ret", decode_ret},
-                {"exit", decode_exit},     {"bar", decode_bar},         {"barrier", decode_barrier},
-                {"membar", decode_membar}, {"fence", decode_fence},     {"vote", decode_vote},
-                {"shfl", decode_shfl},     {"activemask", decode_activemask}};
+  } kTable[] = {{"bra", decode_bra},
+                {"call", decode_call},
+                {"ret", decode_ret},
+                {"exit", decode_exit},
+                {"bar", decode_bar},
+                {"barrier", decode_barrier},
+                {"membar", decode_membar},
+                {"fence", decode_fence},
+                {"vote", decode_vote},
+                {"shfl", decode_shfl},
+                {"activemask", decode_activemask}};
   for (const auto& e : kTable)
     if (name == e.name) return e.fn;
   return nullptr;

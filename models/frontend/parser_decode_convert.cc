@@ -7,8 +7,8 @@ namespace warptlm::ptx {
 namespace {
 
 constexpr TypeSet kCvtTypes =
-    type_set({Type::U8, Type::U16, Type::U32, Type::U64, Type::S8, Type::S16, Type::S32,
-              Type::S64, Type::F16, Type::F32, Type::F64});
+    type_set({Type::U8, Type::U16, Type::U32, Type::U64, Type::S8, Type::S16, Type::S32, Type::S64,
+              Type::F16, Type::F32, Type::F64});
 constexpr TypeSet kSelectTypes = kBits16to64 | kInt16to64 | kFloat;
 constexpr TypeSet kCompareTypes = kBits16to64 | kInt16to64 | kFloat;
 
@@ -20,10 +20,10 @@ void take_compare(Decoder& d, Type t) {
     const char* name;
     CmpOp op;
     unsigned classes;  // 1 bits, 2 unsigned, 4 signed, 8 float
-  } kCmps[] = {{"eq", CmpOp::Eq, 15}, {"ne", CmpOp::Ne, 15},  {"lt", CmpOp::Lt, 14},
-               {"le", CmpOp::Le, 14}, {"gt", CmpOp::Gt, 14},  {"ge", CmpOp::Ge, 14},
-               {"lo", CmpOp::Lo, 2},  {"ls", CmpOp::Ls, 2},   {"hi", CmpOp::Hi, 2},
-               {"hs", CmpOp::Hs, 2},  {"equ", CmpOp::Equ, 8}, {"neu", CmpOp::Neu, 8},
+  } kCmps[] = {{"eq", CmpOp::Eq, 15},  {"ne", CmpOp::Ne, 15},  {"lt", CmpOp::Lt, 14},
+               {"le", CmpOp::Le, 14},  {"gt", CmpOp::Gt, 14},  {"ge", CmpOp::Ge, 14},
+               {"lo", CmpOp::Lo, 2},   {"ls", CmpOp::Ls, 2},   {"hi", CmpOp::Hi, 2},
+               {"hs", CmpOp::Hs, 2},   {"equ", CmpOp::Equ, 8}, {"neu", CmpOp::Neu, 8},
                {"ltu", CmpOp::Ltu, 8}, {"leu", CmpOp::Leu, 8}, {"gtu", CmpOp::Gtu, 8},
                {"geu", CmpOp::Geu, 8}, {"num", CmpOp::Num, 8}, {"nan", CmpOp::Nan, 8}};
   const Modifier* m = d.mods.take_any({"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
@@ -102,8 +102,8 @@ void decode_cvt(Decoder& d) {
   d.inst.src_type = st;
   SourceLoc rloc;
   Rounding r = d.inst.rnd = d.mods.take_rounding(true, &rloc);
-  bool integer_rounding = r == Rounding::Rni || r == Rounding::Rzi || r == Rounding::Rmi ||
-                          r == Rounding::Rpi;
+  bool integer_rounding =
+      r == Rounding::Rni || r == Rounding::Rzi || r == Rounding::Rmi || r == Rounding::Rpi;
   bool fd = is_float_type(dt), fs = is_float_type(st);
   std::string pair = std::string(".") + type_name(dt) + "." + type_name(st);
   // PTX's rules: float->int needs an integer rounding, int->float and
@@ -161,8 +161,7 @@ void decode_mov(Decoder& d) {
     // Unpacking mov.b64 {%r1, %r2}, %rd1 or packing mov.b64 %rd1, {%r1, %r2}.
     size_t v = dst_vec ? 0 : 1;
     if (dst_vec && src_vec) d.fail(d.raw(1).loc, "'mov' cannot have vectors on both sides");
-    if (!is_bits(t) || t == Type::B8)
-      d.fail("vector 'mov' needs a .b16, .b32 or .b64 type");
+    if (!is_bits(t) || t == Type::B8) d.fail("vector 'mov' needs a .b16, .b32 or .b64 type");
     size_t n = d.raw(v).op.elems.size();
     if (n != 2 && n != 4) d.fail(d.raw(v).loc, "a vector in 'mov' has 2 or 4 elements");
     if (n == 4 && t == Type::B16) d.fail(d.raw(v).loc, "'mov.b16' packs 2 bytes, not 4");

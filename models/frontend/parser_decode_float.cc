@@ -85,14 +85,15 @@ void decode_testp(Decoder& d) {
   static const struct {
     const char* name;
     TestpOp op;
-  } kOps[] = {{"finite", TestpOp::Finite},         {"infinite", TestpOp::Infinite},
-              {"number", TestpOp::Number},         {"notanumber", TestpOp::NotANumber},
-              {"normal", TestpOp::Normal},         {"subnormal", TestpOp::Subnormal}};
+  } kOps[] = {{"finite", TestpOp::Finite}, {"infinite", TestpOp::Infinite},
+              {"number", TestpOp::Number}, {"notanumber", TestpOp::NotANumber},
+              {"normal", TestpOp::Normal}, {"subnormal", TestpOp::Subnormal}};
   const Modifier* m =
       d.mods.take_any({"finite", "infinite", "number", "notanumber", "normal", "subnormal"});
   if (m == nullptr)
-    d.fail("'testp' needs a test (.finite, .infinite, .number, .notanumber, .normal, "
-           ".subnormal)");
+    d.fail(
+        "'testp' needs a test (.finite, .infinite, .number, .notanumber, .normal, "
+        ".subnormal)");
   for (const auto& k : kOps)
     if (m->name == k.name) d.inst.testp = k.op;
   d.no_pipe();
@@ -106,8 +107,8 @@ DecodeFn find_float_decoder(const std::string& name) {
   static const struct {
     const char* name;
     DecodeFn fn;
-  } kTable[] = {{"rcp", decode_rcp}, {"sqrt", decode_sqrt}, {"rsqrt", decode_rsqrt},
-                {"ex2", decode_ex2}, {"lg2", decode_lg2},   {"sin", decode_sin},
+  } kTable[] = {{"rcp", decode_rcp}, {"sqrt", decode_sqrt},  {"rsqrt", decode_rsqrt},
+                {"ex2", decode_ex2}, {"lg2", decode_lg2},    {"sin", decode_sin},
                 {"cos", decode_cos}, {"testp", decode_testp}};
   for (const auto& e : kTable)
     if (name == e.name) return e.fn;

@@ -55,14 +55,18 @@ void decode_ld_st(Decoder& d, bool is_load) {
   d.inst.vec = static_cast<uint8_t>(take_vector(d, t));
   d.no_pipe();
   d.expect_count(2);
-  size_t value = is_load ? 0 : 1, addr = is_load ? 1 : 0;
-  Operand v;
-  if (d.inst.vec > 1)
-    v = d.vector(value, d.inst.vec, t, is_load);
-  else
-    v = is_load ? d.dst(value, t, false) : d.src(value, t);
-  Operand a = d.address(addr);
-  d.inst.ops = is_load ? std::vector<Operand>{v, a} : std::vector<Operand>{a, v};
+  // Checked in source order so the first bad operand is the one reported.
+  auto value = [&](size_t i) {
+    if (d.inst.vec > 1) return d.vector(i, d.inst.vec, t, is_load);
+    return is_load ? d.dst(i, t, false) : d.src(i, t);
+  };
+  if (is_load) {
+    Operand v = value(0);
+    d.inst.ops = {v, d.address(1)};
+  } else {
+    Operand a = d.address(0);
+    d.inst.ops = {a, value(1)};
+  }
 }
 
 void decode_ld(Decoder& d) { decode_ld_st(d, true); }
@@ -95,13 +99,12 @@ Type decode_atomic_common(Decoder& d, bool is_red) {
   if (d.inst.space != Space::Generic && d.inst.space != Space::Global &&
       d.inst.space != Space::Shared)
     d.fail(sloc, "'" + d.name() + "' works on .global, .shared or generic addresses only");
-  const Modifier* sem = d.mods.take_any({"relaxed", "acquire", "release", "acq_rel"});
+  d.mods.take_any({"relaxed", "acquire", "release", "acq_rel"});  // ordering: see file comment
   const Modifier* scope = d.mods.take_any({"cta", "gpu", "sys", "cluster"});
   if (scope != nullptr && scope->name == "cluster")
     d.fail(scope->loc, "the .cluster scope is not supported");
-  (void)sem;
-  const Modifier* m = d.mods.take_any(
-      {"add", "inc", "dec", "min", "max", "and", "or", "xor", "exch", "cas"});
+  const Modifier* m =
+      d.mods.take_any({"add", "inc", "dec", "min", "max", "and", "or", "xor", "exch", "cas"});
   if (m == nullptr) d.fail("'" + d.name() + "' needs an operation such as .add or .cas");
   const AtomOpInfo* info = nullptr;
   for (const auto& k : kAtomOps)

@@ -30,18 +30,28 @@ uint64_t double_bits_to_float_bits(uint64_t f64_bits) {
 
 const char* kind_name(Operand::Kind k) {
   switch (k) {
-    case Operand::Kind::None: return "nothing";
-    case Operand::Kind::Reg: return "a register";
+    case Operand::Kind::None:
+      return "nothing";
+    case Operand::Kind::Reg:
+      return "a register";
     case Operand::Kind::Imm:
     case Operand::Kind::ImmF32:
-    case Operand::Kind::ImmF64: return "a literal";
-    case Operand::Kind::Special: return "a special register";
-    case Operand::Kind::Symbol: return "a variable";
-    case Operand::Kind::Address: return "an address";
-    case Operand::Kind::Vector: return "a vector";
-    case Operand::Kind::Label: return "a label";
-    case Operand::Kind::Function: return "a function";
-    case Operand::Kind::Sink: return "'_'";
+    case Operand::Kind::ImmF64:
+      return "a literal";
+    case Operand::Kind::Special:
+      return "a special register";
+    case Operand::Kind::Symbol:
+      return "a variable";
+    case Operand::Kind::Address:
+      return "an address";
+    case Operand::Kind::Vector:
+      return "a vector";
+    case Operand::Kind::Label:
+      return "a label";
+    case Operand::Kind::Function:
+      return "a function";
+    case Operand::Kind::Sink:
+      return "'_'";
   }
   return "?";
 }
@@ -50,7 +60,12 @@ const char* kind_name(Operand::Kind k) {
 
 Decoder::Decoder(const std::string& source, std::string opname, SourceLoc loc, ModifierList& mods,
                  std::vector<RawOperand>& raw, int pipe, Instruction& inst)
-    : inst(inst), mods(mods), source_(source), name_(std::move(opname)), loc_(loc), raw_(raw),
+    : inst(inst),
+      mods(mods),
+      source_(source),
+      name_(std::move(opname)),
+      loc_(loc),
+      raw_(raw),
       pipe_(pipe) {}
 
 void Decoder::fail(SourceLoc at, const std::string& message) const {
@@ -72,8 +87,7 @@ Type Decoder::one_type(TypeSet allowed) {
   return t;
 }
 
-void Decoder::two_types(TypeSet first_allowed, TypeSet second_allowed, Type* first,
-                        Type* second) {
+void Decoder::two_types(TypeSet first_allowed, TypeSet second_allowed, Type* first, Type* second) {
   auto types = mods.types();
   if (types.size() < 2) fail("'" + name_ + "' needs two type suffixes");
   if (types.size() > 2) fail(types[2]->loc, "'" + name_ + "' takes two type suffixes");
@@ -93,8 +107,8 @@ void Decoder::finish() const {
 
 void Decoder::expect_count(size_t lo, size_t hi) const {
   if (raw_.size() > hi)
-    fail(raw_[hi].loc, "too many operands for '" + name_ + "' (expected " +
-                           std::to_string(hi) + ")");
+    fail(raw_[hi].loc,
+         "too many operands for '" + name_ + "' (expected " + std::to_string(hi) + ")");
   if (raw_.size() < lo)
     fail("'" + name_ + "' needs " + std::to_string(lo) + " operand" + (lo == 1 ? "" : "s") +
          ", got " + std::to_string(raw_.size()));
@@ -157,10 +171,11 @@ Operand Decoder::literal(const RawOperand& r, Type t, size_t i) const {
 Operand Decoder::src(size_t i, Type t, unsigned allow) const {
   const RawOperand& r = raw_[i];
   using K = Operand::Kind;
-  if (r.op.negated && !(allow & kAllowNegate))
-    fail(r.loc, what(i) + " cannot be negated with '!'");
+  if (r.op.negated && !(allow & kAllowNegate)) fail(r.loc, what(i) + " cannot be negated with '!'");
   switch (r.op.kind) {
-    case K::Reg: check_register(r, t, i); return r.op;
+    case K::Reg:
+      check_register(r, t, i);
+      return r.op;
     case K::Imm:
     case K::ImmF32:
     case K::ImmF64:
@@ -180,9 +195,9 @@ Operand Decoder::src(size_t i, Type t, unsigned allow) const {
         fail(r.loc, what(i) + " cannot be the address of a variable (use mov or cvta)");
       return r.op;
     case K::Sink:
-      if (!(allow & kAllowSink)) fail(r.loc, what(i) + " is a source and cannot be '_'");
-      return r.op;
-    default: fail(r.loc, what(i) + " cannot be " + kind_name(r.op.kind));
+      fail(r.loc, what(i) + " is a source and cannot be '_'");
+    default:
+      fail(r.loc, what(i) + " cannot be " + kind_name(r.op.kind));
   }
 }
 

@@ -18,7 +18,7 @@ namespace warptlm::ptx {
 struct RawOperand {
   Operand op;
   SourceLoc loc;
-  std::string name;  // Kind::Label: the label; Kind::Function: the callee
+  std::string name;                  // Kind::Label: the label; Kind::Function: the callee
   std::vector<SourceLoc> elem_locs;  // Kind::Vector: where each element is
 };
 
@@ -28,7 +28,6 @@ enum OperandAllow : unsigned {
   kAllowSpecial = 2,  // %tid.x and friends
   kAllowSymbol = 4,   // the address of a variable
   kAllowNegate = 8,   // !p (predicate operands of setp/set/vote)
-  kAllowSink = 16,    // `_`
 };
 
 class Decoder {

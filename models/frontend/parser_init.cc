@@ -85,8 +85,7 @@ void Parser::parse_initializer(Symbol& s, const std::vector<uint64_t>& dims, uns
   uint64_t elem_size = type_bits(s.type) / 8;
   uint64_t used = 0;  // elements written, one past the highest index
   if (peek().is_punct('{')) {
-    if (extents.empty())
-      fail(peek(), "a scalar variable takes a single value, not a braced list");
+    if (extents.empty()) fail(peek(), "a scalar variable takes a single value, not a braced list");
     parse_init_list(s, extents, 0, 0, &used);
   } else {
     if (!extents.empty()) fail(peek(), "an array initialiser must be enclosed in { }");
@@ -104,7 +103,7 @@ void Parser::parse_initializer(Symbol& s, const std::vector<uint64_t>& dims, uns
 
 void Parser::parse_init_list(Symbol& s, const std::vector<uint64_t>& extents, size_t level,
                              uint64_t first_elem, uint64_t* used) {
-  const Token& open = expect_punct('{', "to open an initialiser list");
+  expect_punct('{', "to open an initialiser list");
   uint64_t stride = product_from(extents, level + 1);
   bool can_nest = level + 1 < extents.size();
   // A list holds either one braced sub-list per row or flat values filling
@@ -137,7 +136,6 @@ void Parser::parse_init_list(Symbol& s, const std::vector<uint64_t>& extents, si
     fail(peek(), "expected ',' or '}' in initialiser, found " + describe(peek()));
   next();
   if (style == 1 && first_elem + n * stride > *used) *used = first_elem + n * stride;
-  (void)open;
 }
 
 void Parser::store_init_value(Symbol& s, uint64_t elem) {
@@ -146,8 +144,7 @@ void Parser::store_init_value(Symbol& s, uint64_t elem) {
   const Token& t = peek();
   if (t.kind == TokKind::Ident)
     fail(t, "address initialisers ('" + t.text + "') are not supported");
-  if (t.kind != TokKind::Number)
-    fail(t, "expected a literal in initialiser, found " + describe(t));
+  if (t.kind != TokKind::Number) fail(t, "expected a literal in initialiser, found " + describe(t));
   next();
   uint64_t value = 0;
   std::string why;

@@ -1,7 +1,5 @@
 #include "frontend/parser_modifiers.h"
 
-#include <cstring>
-
 namespace warptlm::ptx {
 
 Type type_from_name(const std::string& name) {
@@ -73,9 +71,9 @@ Space ModifierList::take_space(SourceLoc* loc) {
   static const struct {
     const char* name;
     Space space;
-  } kSpaces[] = {{"global", Space::Global}, {"shared", Space::Shared},
+  } kSpaces[] = {{"global", Space::Global},      {"shared", Space::Shared},
                  {"shared::cta", Space::Shared}, {"local", Space::Local},
-                 {"param", Space::Param},   {"const", Space::Const}};
+                 {"param", Space::Param},        {"const", Space::Const}};
   for (auto& m : mods_) {
     if (m.used) continue;
     for (const auto& k : kSpaces) {

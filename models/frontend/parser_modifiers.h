@@ -28,8 +28,8 @@ constexpr TypeSet kSigned16to64 = type_set({Type::S16, Type::S32, Type::S64});
 constexpr TypeSet kInt16to64 = kUnsigned16to64 | kSigned16to64;
 constexpr TypeSet kFloat = type_set({Type::F32, Type::F64});
 constexpr TypeSet kMemTypes =
-    type_set({Type::B8, Type::B16, Type::B32, Type::B64, Type::U8, Type::U16, Type::U32,
-              Type::U64, Type::S8, Type::S16, Type::S32, Type::S64, Type::F32, Type::F64});
+    type_set({Type::B8, Type::B16, Type::B32, Type::B64, Type::U8, Type::U16, Type::U32, Type::U64,
+              Type::S8, Type::S16, Type::S32, Type::S64, Type::F32, Type::F64});
 
 // "u32" -> Type::U32, "pred" -> Type::Pred; Type::None for a non-type name.
 Type type_from_name(const std::string& name);

@@ -40,10 +40,17 @@ const SpecialName* find_special(const std::string& name) {
 
 // Special registers of PTX that this model does not provide.
 bool is_unsupported_special(const std::string& name) {
-  static const char* const kPrefixes[] = {
-      "%envreg",        "%globaltimer",  "%pm",           "%dynamic_smem_size",
-      "%total_smem_size", "%reserved_smem", "%aggr_smem_size", "%cluster",
-      "%nclusterid",    "%is_explicit_cluster", "%current_graph_exec"};
+  static const char* const kPrefixes[] = {"%envreg",
+                                          "%globaltimer",
+                                          "%pm",
+                                          "%dynamic_smem_size",
+                                          "%total_smem_size",
+                                          "%reserved_smem",
+                                          "%aggr_smem_size",
+                                          "%cluster",
+                                          "%nclusterid",
+                                          "%is_explicit_cluster",
+                                          "%current_graph_exec"};
   for (const char* p : kPrefixes)
     if (name.rfind(p, 0) == 0) return true;
   return false;
@@ -55,9 +62,9 @@ RawOperand Parser::parse_operand(bool label_context) {
   const Token& t = peek();
   if (t.is_punct('!')) {
     next();
-    RawOperand r = parse_operand(false);
-    if (r.op.kind != Operand::Kind::Reg)
-      fail(t, "'!' must be followed by a predicate register");
+    if (peek().kind != TokKind::Ident) fail(t, "'!' must be followed by a predicate register");
+    RawOperand r = parse_name_operand(next(), false);
+    if (r.op.kind != Operand::Kind::Reg) fail(t, "'!' must be followed by a predicate register");
     r.op.negated = true;
     r.loc = loc_of(t);
     return r;
@@ -88,7 +95,8 @@ RawOperand Parser::parse_number_operand(bool negative) {
     case NumKind::Int:
       r.op.kind = Operand::Kind::Imm;
       if (negative) {
-        if (t.bits > (uint64_t(1) << 63)) fail(t, "negative literal '-" + t.text + "' is out of range");
+        if (t.bits > (uint64_t(1) << 63))
+          fail(t, "negative literal '-" + t.text + "' is out of range");
         r.op.imm = ~t.bits + 1;
       }
       break;
@@ -146,8 +154,9 @@ RawOperand Parser::parse_name_operand(const Token& name, bool label_context) {
     fail(name, "special register '" + name.text + "' is not supported");
   if (header_index_.count(name.text) != 0)
     fail(name, "function '" + name.text + "' used as a value: function pointers are not supported");
-  fail(name, std::string(name.text[0] == '%' ? "undeclared register '" : "undeclared identifier '") +
-                 name.text + "'");
+  fail(name,
+       std::string(name.text[0] == '%' ? "undeclared register '" : "undeclared identifier '") +
+           name.text + "'");
 }
 
 RawOperand Parser::parse_address() {
@@ -162,9 +171,9 @@ RawOperand Parser::parse_address() {
     if (e == nullptr) {
       if (header_index_.count(base.text) != 0)
         fail(base, "cannot take the address of function '" + base.text + "'");
-      fail(base, std::string(base.text[0] == '%' ? "undeclared register '"
-                                                  : "undeclared identifier '") +
-                     base.text + "'");
+      fail(base,
+           std::string(base.text[0] == '%' ? "undeclared register '" : "undeclared identifier '") +
+               base.text + "'");
     }
     if (e->kind == Entity::Kind::Reg) {
       const RegDecl& reg = function().regs[e->index];
@@ -258,7 +267,8 @@ void Parser::parse_call_operands(std::vector<RawOperand>* ops) {
     expect_punct(',', "after the return value list");
   }
   const Token& callee = peek();
-  if (callee.kind != TokKind::Ident) fail(callee, "expected a function name, found " + describe(callee));
+  if (callee.kind != TokKind::Ident)
+    fail(callee, "expected a function name, found " + describe(callee));
   if (const Entity* e = lookup(callee.text)) {
     if (e->kind == Entity::Kind::Reg)
       fail(callee, "indirect calls through a register are not supported");
@@ -274,11 +284,11 @@ void Parser::parse_call_operands(std::vector<RawOperand>* ops) {
   args.op.kind = Operand::Kind::Vector;
   if (accept_punct(',')) {
     if (!peek().is_punct('('))
-      fail(peek(), "expected the argument list '(...)'; call prototypes and jump tables are not "
-                   "supported");
+      fail(peek(),
+           "expected the argument list '(...)'; call prototypes and jump tables are not "
+           "supported");
     args = parse_param_name_list("argument");
-    if (peek().is_punct(','))
-      fail(peek(), "call prototypes (indirect calls) are not supported");
+    if (peek().is_punct(',')) fail(peek(), "call prototypes (indirect calls) are not supported");
   }
   ops->push_back(std::move(rets));
   ops->push_back(std::move(target));

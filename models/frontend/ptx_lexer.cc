@@ -11,13 +11,11 @@ namespace warptlm {
 namespace {
 
 bool is_follow(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_' || c == '$';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '$';
 }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 unsigned hex_value(char c) {
   if (is_digit(c)) return c - '0';
   return (c | 0x20) - 'a' + 10;
@@ -25,8 +23,7 @@ unsigned hex_value(char c) {
 
 class Lexer {
  public:
-  Lexer(const std::string& text, const std::string& source)
-      : text_(text), source_(source) {}
+  Lexer(const std::string& text, const std::string& source) : text_(text), source_(source) {}
 
   std::vector<Token> run() {
     std::vector<Token> out;
@@ -220,7 +217,8 @@ class Lexer {
 
   void decode_integer_or_bits(Token& t) const {
     std::string s = t.text;
-    if (s.size() >= 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D')) {
+    if (s.size() >= 2 && s[0] == '0' &&
+        (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D')) {
       size_t digits = (s[1] == 'f' || s[1] == 'F') ? 8 : 16;
       if (s.size() != 2 + digits) malformed(t);
       uint64_t v = 0;
@@ -275,9 +273,12 @@ std::vector<Token> lex_ptx(const std::string& text, const std::string& source_na
 
 std::string describe(const Token& token) {
   switch (token.kind) {
-    case TokKind::End: return "end of input";
-    case TokKind::String: return "string \"" + token.text + "\"";
-    default: return "'" + token.text + "'";
+    case TokKind::End:
+      return "end of input";
+    case TokKind::String:
+      return "string \"" + token.text + "\"";
+    default:
+      return "'" + token.text + "'";
   }
 }
 

@@ -41,7 +41,10 @@ void Parser::parse_module_item() {
     return;
   }
   if (first.text == ".file" || first.text == ".loc") return skip_line_directive(next());
-  if (first.text == ".section") return skip_section(next());
+  if (first.text == ".section") {
+    next();
+    return skip_section();
+  }
 
   // Linkage qualifiers, then what they qualify.
   bool is_extern = false;
@@ -53,18 +56,17 @@ void Parser::parse_module_item() {
   const Token& kw = peek();
   if (kw.is_directive(".entry") || kw.is_directive(".func")) {
     next();
-    return parse_function(kw.text == ".entry", is_extern, kw);
+    return parse_function(kw.text == ".entry", is_extern);
   }
   if (kw.is_directive(".global") || kw.is_directive(".const")) {
     next();
     if (is_extern)
-      fail(kw, "'.extern " + kw.text + "' variables (defined in another module) are not "
-                   "supported");
-    return parse_variable(kw.text == ".global" ? Space::Global : Space::Const, false, kw);
+      fail(kw, "'.extern " + kw.text + "' variables (defined elsewhere) are not supported");
+    return parse_variable(kw.text == ".global" ? Space::Global : Space::Const, false);
   }
   if (kw.is_directive(".shared")) {
     next();
-    return parse_variable(Space::Shared, is_extern, kw);
+    return parse_variable(Space::Shared, is_extern);
   }
   if (kw.is_directive(".local")) fail(kw, "module-scope .local variables are not supported");
   if (kw.is_directive(".reg")) fail(kw, "registers must be declared inside a function");
@@ -75,20 +77,17 @@ void Parser::parse_module_item() {
 }
 
 void Parser::parse_target() {
-  const Token& kw = next();
+  next();  // .target
   const Token& arch = expect_ident("a target architecture after .target");
   if (arch.text.rfind("sm_", 0) != 0 && arch.text.rfind("compute_", 0) != 0)
     fail(arch, "unknown target '" + arch.text + "'");
   module_.target = arch.text;
   while (accept_punct(',')) {
     const Token& opt = expect_ident("a target option");
-    if (opt.text == "map_f64_to_f32")
-      fail(opt, "target option 'map_f64_to_f32' is not supported");
-    if (opt.text != "debug" && opt.text != "texmode_unified" &&
-        opt.text != "texmode_independent")
+    if (opt.text == "map_f64_to_f32") fail(opt, "target option 'map_f64_to_f32' is not supported");
+    if (opt.text != "debug" && opt.text != "texmode_unified" && opt.text != "texmode_independent")
       fail(opt, "unknown target option '" + opt.text + "'");
   }
-  (void)kw;
 }
 
 void Parser::skip_line_directive(const Token& keyword) {
@@ -96,7 +95,7 @@ void Parser::skip_line_directive(const Token& keyword) {
   while (peek().kind != TokKind::End && peek().line == keyword.line) next();
 }
 
-void Parser::skip_section(const Token& keyword) {
+void Parser::skip_section() {
   // DWARF sections (.debug_info, ...) are data for debuggers only.
   const Token& name = next();
   if (name.kind != TokKind::Directive && name.kind != TokKind::Ident)
@@ -109,20 +108,19 @@ void Parser::skip_section(const Token& keyword) {
     if (t.is_punct('{')) ++depth;
     if (t.is_punct('}')) --depth;
   }
-  (void)keyword;
 }
 
-void Parser::parse_function(bool is_entry, bool is_extern, const Token& keyword) {
+void Parser::parse_function(bool is_entry, bool is_extern) {
   FunctionHeader header;
   header.is_entry = is_entry;
   if (peek().is_punct('(')) {
     if (is_entry) fail(peek(), "a kernel (.entry) cannot have return values");
-    header.rets = parse_param_list(false);
+    header.rets = parse_param_list();
   }
   const Token& name = expect_ident("a function name");
   header.name = name.text;
   header.loc = loc_of(name);
-  if (peek().is_punct('(')) header.params = parse_param_list(is_entry);
+  if (peek().is_punct('(')) header.params = parse_param_list();
   parse_performance_directives(header);
 
   auto known = header_index_.find(header.name);
@@ -139,8 +137,8 @@ void Parser::parse_function(bool is_entry, bool is_extern, const Token& keyword)
   }
   const Token& open = peek();
   if (!open.is_punct('{'))
-    fail(open, "expected '{' or ';' after the header of '" + header.name + "', found " +
-                   describe(open));
+    fail(open,
+         "expected '{' or ';' after the header of '" + header.name + "', found " + describe(open));
   if (is_extern) fail(open, "an .extern function cannot have a body");
   next();
   size_t index;
@@ -156,7 +154,6 @@ void Parser::parse_function(bool is_entry, bool is_extern, const Token& keyword)
   begin_function(headers_[index]);
   parse_body(open);
   finish_function();
-  (void)keyword;
 }
 
 void Parser::check_redeclaration(const FunctionHeader& old_h, const FunctionHeader& new_h,
@@ -181,8 +178,7 @@ void Parser::parse_performance_directives(const FunctionHeader& header) {
     if (d.text == ".maxntid" || d.text == ".reqntid") {
       expect_integer("a thread count");
       for (int i = 0; i < 2 && accept_punct(','); ++i) expect_integer("a thread count");
-    } else if (d.text == ".minnctapersm" || d.text == ".maxnctapersm" ||
-               d.text == ".maxnreg") {
+    } else if (d.text == ".minnctapersm" || d.text == ".maxnctapersm" || d.text == ".maxnreg") {
       expect_integer("a count after " + d.text);
     } else if (d.text == ".noreturn") {
       if (header.is_entry) fail(d, ".noreturn applies to .func only");
@@ -227,18 +223,18 @@ void Parser::begin_function(FunctionHeader& header) {
     return id;
   };
   for (const auto& r : header.rets) function().rets.push_back(materialise(r, false));
-  for (const auto& p : header.params)
-    function().params.push_back(materialise(p, header.is_entry));
+  for (const auto& p : header.params) function().params.push_back(materialise(p, header.is_entry));
 }
 
 void Parser::link_calls() {
   for (const auto& call : calls_) {
     auto it = header_index_.find(call.callee);
-    if (it == header_index_.end()) fail(call.loc, "call to undeclared function '" + call.callee + "'");
+    if (it == header_index_.end())
+      fail(call.loc, "call to undeclared function '" + call.callee + "'");
     const FunctionHeader& h = headers_[it->second];
     if (h.defined < 0)
-      fail(call.loc, "call to '" + call.callee +
-                         "', which is declared but never defined in this module");
+      fail(call.loc,
+           "call to '" + call.callee + "', which is declared but never defined in this module");
     if (h.is_entry) fail(call.loc, "cannot call kernel '" + call.callee + "'");
     Instruction& inst = module_.code[call.inst];
     size_t nrets = inst.ops[0].elems.size(), nargs = inst.ops[2].elems.size();

@@ -41,7 +41,10 @@ class Analysis {
         guard_(m.code.size(), kP) {
     ModuleFrameFacts facts = compute_frame_facts(m);
     facts_ = std::move(facts.functions);
+    global_escape_ = facts.global_escape;
+    foreign_d_.assign(m.functions.size(), false);
     for (uint32_t f = 0; f < m.functions.size(); ++f) {
+      callees_.push_back(reachable_callees(f));
       const auto& params = m.functions[f].params;
       for (size_t i = 0; i < params.size(); ++i) formal_of_.at(params[i]) = int32_t(i);
       state_size_.push_back(m.functions[f].regs.size());
@@ -72,9 +75,47 @@ class Analysis {
       if (in.op != Opcode::Call) continue;
       for (const Operand& v : in.ops)
         for (const Operand& e : v.elems)
-          if (e.kind == Operand::Kind::Symbol && call_slot_.at(e.symbol) < 0)
+          if (e.kind == Operand::Kind::Symbol && call_slot_.at(e.symbol) < 0 &&
+              m_.symbols[e.symbol].function == static_cast<int32_t>(f))
             call_slot_[e.symbol] = static_cast<int32_t>(state_size_[f]++);
     }
+  }
+
+  // f and every function it may call, directly or not.
+  std::vector<uint32_t> reachable_callees(uint32_t f) const {
+    std::vector<bool> seen(m_.functions.size(), false);
+    std::vector<uint32_t> out{f}, work{f};
+    seen[f] = true;
+    while (!work.empty()) {
+      const Function& fn = m_.functions[work.back()];
+      work.pop_back();
+      for (Pc pc = fn.begin; pc < fn.end; pc += kInstrBytes)
+        for (const Operand& op : m_.at(pc).ops)
+          if (op.kind == Operand::Kind::Function && !seen.at(op.func)) {
+            seen[op.func] = true;
+            out.push_back(op.func);
+            work.push_back(op.func);
+          }
+    }
+    return out;
+  }
+
+  // Can data have been written into f's frame through a pointer to it held
+  // elsewhere? Only if the frame escaped and a function that may hold the
+  // pointer (a callee, or anyone once frame addresses reached memory) stored
+  // D through a foreign pointer.
+  bool foreign_write(uint32_t f) const {
+    if (!facts_[f].escaped) return false;
+    if (global_escape_)
+      return std::find(foreign_d_.begin(), foreign_d_.end(), true) != foreign_d_.end();
+    for (uint32_t g : callees_[f])
+      if (foreign_d_[g]) return true;
+    return false;
+  }
+
+  // The state index of call-site .param symbol `sym` in function f, or -1.
+  int32_t slot_of(uint32_t f, uint64_t sym) const {
+    return m_.symbols.at(sym).function == static_cast<int32_t>(f) ? call_slot_[sym] : -1;
   }
 
   // Is a mask of function f data-dependent in at least one calling context?
@@ -121,7 +162,7 @@ class Analysis {
     const Function& fn = m_.functions[f];
     AddressFact a = operand_fact(m_, facts_[f], addr);
     if (a.kind == AddressFact::Param) {
-      if (call_slot_[a.value] >= 0) return state[call_slot_[a.value]];
+      if (int32_t slot = slot_of(f, a.value); slot >= 0) return state[slot];
       Mask t = sym_[a.value];
       int32_t formal = formal_of_[a.value];
       if (!fn.is_entry && formal >= 0 && fn.params[formal] == a.value) t |= formal_bit(formal);
@@ -130,7 +171,7 @@ class Analysis {
     if (fn.is_entry) return kP;  // some kernel parameter
     Mask t = kP;
     for (size_t i = 0; i < fn.params.size(); ++i) t |= formal_bit(i);
-    for (uint32_t s : param_symbols(f)) t |= call_slot_[s] >= 0 ? state[call_slot_[s]] : sym_[s];
+    for (uint32_t s : param_symbols(f)) t |= slot_of(f, s) >= 0 ? state[slot_of(f, s)] : sym_[s];
     return t;
   }
 
@@ -157,7 +198,7 @@ class Analysis {
 
   Mask frame_load(uint32_t f, int64_t from, int64_t to) const {
     // An escaped frame may have been written through a pointer elsewhere.
-    if (facts_[f].escaped && foreign_d_) return kD;
+    if (foreign_write(f)) return kD;
     Mask t = smashed_[f];
     const auto& slots = slots_[f];
     for (int64_t b = from; b < to && size_t(b) < slots.size(); ++b) t |= slots[b];
@@ -188,9 +229,9 @@ class Analysis {
              std::vector<Mask>& state) {
     AddressFact a = operand_fact(m_, facts_[f], addr);
     if (in.space == Space::Param) {
-      if (a.kind == AddressFact::Param && call_slot_[a.value] >= 0) {
+      if (a.kind == AddressFact::Param && slot_of(f, a.value) >= 0) {
         // A store of the whole symbol replaces its taint; a partial one adds.
-        Mask& slot = state[call_slot_[a.value]];
+        Mask& slot = state[slot_of(f, a.value)];
         bool whole =
             !in.has_guard && addr.offset == 0 && access_bytes(in) >= m_.symbols[a.value].size;
         slot = whole ? value : (slot | value);
@@ -199,8 +240,8 @@ class Analysis {
       if (a.kind == AddressFact::Param) return raise(sym_[a.value], value);
       bool changed = false;
       for (uint32_t s : param_symbols(f)) {
-        if (call_slot_[s] >= 0)
-          state[call_slot_[s]] |= value;
+        if (slot_of(f, s) >= 0)
+          state[slot_of(f, s)] |= value;
         else
           changed |= raise(sym_[s], value);
       }
@@ -218,9 +259,9 @@ class Analysis {
     // An unknown own-frame address may hit any slot; a pointer that may lead
     // into another function's frame may hit any escaped frame.
     bool changed = a.may_be_frame() && raise(smashed_[f], value);
-    if ((a.kind == AddressFact::Foreign || a.kind == AddressFact::Top) && !foreign_d_ &&
+    if ((a.kind == AddressFact::Foreign || a.kind == AddressFact::Top) && !foreign_d_[f] &&
         resolve(f, value))
-      foreign_d_ = changed = true;
+      foreign_d_[f] = changed = true;
     return changed;
   }
 
@@ -238,8 +279,8 @@ class Analysis {
     }
     bool changed = false;
     auto set_ret = [&](const Operand& r, Mask t) {
-      if (r.kind == Operand::Kind::Symbol && call_slot_.at(r.symbol) >= 0)
-        state[call_slot_[r.symbol]] = t;
+      if (r.kind == Operand::Kind::Symbol && slot_of(f, r.symbol) >= 0)
+        state[slot_of(f, r.symbol)] = t;
       else if (r.kind == Operand::Kind::Symbol)
         changed |= raise(sym_.at(r.symbol), t);
       if (r.kind == Operand::Kind::Reg && r.reg < state.size()) state[r.reg] = t;
@@ -256,7 +297,7 @@ class Analysis {
       const Operand& a = args->elems[i];
       Mask t = operand_mask(a, state);
       if (a.kind == Operand::Kind::Symbol)
-        t = call_slot_.at(a.symbol) >= 0 ? state[call_slot_[a.symbol]] : sym_[a.symbol];
+        t = slot_of(f, a.symbol) >= 0 ? state[slot_of(f, a.symbol)] : sym_.at(a.symbol);
       arg_masks.push_back(t);
       if (resolve(f, t)) changed |= raise(formal_d_[g], formal_bit(i));
     }
@@ -337,16 +378,18 @@ class Analysis {
 
   const Module& m_;
   const std::vector<FunctionCfg>& cfgs_;
-  std::vector<FrameFacts> facts_;         // per function
-  std::vector<std::vector<Mask>> slots_;  // per function, per frame byte
-  std::vector<Mask> smashed_;             // per function: stored at unknown frame addresses
-  bool foreign_d_ = false;                // a D value was stored through a foreign pointer
-  std::vector<Mask> formal_d_;            // per function: formal bits some caller passes D
-  std::vector<Mask> sym_;                 // per symbol: stored into it (.param)
-  std::vector<int32_t> formal_of_;        // per symbol: formal index in its function, or -1
-  std::vector<int32_t> call_slot_;        // per symbol: its state index if a call passes it
-  std::vector<size_t> state_size_;        // per function: registers + call .param slots
-  std::vector<Mask> guard_;               // per instruction: its guard's mask
+  std::vector<FrameFacts> facts_;               // per function
+  std::vector<std::vector<Mask>> slots_;        // per function, per frame byte
+  std::vector<Mask> smashed_;                   // per function: stored at unknown frame addresses
+  std::vector<bool> foreign_d_;                 // per function: stored D through a foreign pointer
+  bool global_escape_ = false;                  // frame addresses were stored to memory
+  std::vector<std::vector<uint32_t>> callees_;  // per function: itself and what it may call
+  std::vector<Mask> formal_d_;                  // per function: formal bits some caller passes D
+  std::vector<Mask> sym_;                       // per symbol: stored into it (.param)
+  std::vector<int32_t> formal_of_;              // per symbol: formal index in its function, or -1
+  std::vector<int32_t> call_slot_;              // per symbol: its state index if a call passes it
+  std::vector<size_t> state_size_;              // per function: registers + call .param slots
+  std::vector<Mask> guard_;                     // per instruction: its guard's mask
 };
 
 }  // namespace

@@ -123,19 +123,29 @@ void exec_bits(const Exec& x) {
   if (t == Type::None || is_float(t)) x.unsupported("needs a predicate or integer type");
   const unsigned n = type_bits(t);
   switch (in.op) {
-    case Opcode::And: return binary(x, t, t, [](u64 a, u64 b) { return a & b; });
-    case Opcode::Or: return binary(x, t, t, [](u64 a, u64 b) { return a | b; });
-    case Opcode::Xor: return binary(x, t, t, [](u64 a, u64 b) { return a ^ b; });
-    case Opcode::Not: return unary(x, t, t, [](u64 a) { return ~a; });
-    case Opcode::Cnot: return unary(x, t, t, [](u64 a) { return u64(a == 0); });
-    default: break;
+    case Opcode::And:
+      return binary(x, t, t, [](u64 a, u64 b) { return a & b; });
+    case Opcode::Or:
+      return binary(x, t, t, [](u64 a, u64 b) { return a | b; });
+    case Opcode::Xor:
+      return binary(x, t, t, [](u64 a, u64 b) { return a ^ b; });
+    case Opcode::Not:
+      return unary(x, t, t, [](u64 a) { return ~a; });
+    case Opcode::Cnot:
+      return unary(x, t, t, [](u64 a) { return u64(a == 0); });
+    default:
+      break;
   }
   if (t == Type::Pred) x.unsupported("not defined for .pred");
   switch (in.op) {
-    case Opcode::Shl: return shift(x, t, true);
-    case Opcode::Shr: return shift(x, t, false);
-    case Opcode::Bfe: return bfe(x, t);
-    case Opcode::Bfi: return bfi(x, t);
+    case Opcode::Shl:
+      return shift(x, t, true);
+    case Opcode::Shr:
+      return shift(x, t, false);
+    case Opcode::Bfe:
+      return bfe(x, t);
+    case Opcode::Bfi:
+      return bfi(x, t);
     case Opcode::Popc:
       return unary(x, t, Type::U32, [n](u64 a) { return u64(__builtin_popcountll(zext(a, n))); });
     case Opcode::Clz:
@@ -143,9 +153,12 @@ void exec_bits(const Exec& x) {
         const u64 v = zext(a, n);
         return v == 0 ? u64(n) : u64(__builtin_clzll(v) - (64 - n));
       });
-    case Opcode::Brev: return unary(x, t, t, [n](u64 a) { return reverse(a, n); });
-    case Opcode::Prmt: return prmt(x);
-    default: x.unsupported("not a bit-manipulation opcode");
+    case Opcode::Brev:
+      return unary(x, t, t, [n](u64 a) { return reverse(a, n); });
+    case Opcode::Prmt:
+      return prmt(x);
+    default:
+      x.unsupported("not a bit-manipulation opcode");
   }
 }
 

@@ -29,7 +29,8 @@ double as_double(u64 bits, Type t, bool ftz) {
       const float f = from_bits<float>(bits);
       return ftz ? flush(f) : f;
     }
-    default: return from_bits<double>(bits);
+    default:
+      return from_bits<double>(bits);
   }
 }
 
@@ -51,38 +52,64 @@ class Comparator {
   bool icmp(u64 a, u64 b) const {
     const bool lt = signed_ ? int64_t(a) < int64_t(b) : a < b;
     switch (op_) {
-      case CmpOp::Eq: return a == b;
-      case CmpOp::Ne: return a != b;
-      case CmpOp::Lt: return lt;
-      case CmpOp::Le: return lt || a == b;
-      case CmpOp::Gt: return !lt && a != b;
-      case CmpOp::Ge: return !lt;
-      case CmpOp::Lo: return a < b;
-      case CmpOp::Ls: return a <= b;
-      case CmpOp::Hi: return a > b;
-      case CmpOp::Hs: return a >= b;
-      default: return false;
+      case CmpOp::Eq:
+        return a == b;
+      case CmpOp::Ne:
+        return a != b;
+      case CmpOp::Lt:
+        return lt;
+      case CmpOp::Le:
+        return lt || a == b;
+      case CmpOp::Gt:
+        return !lt && a != b;
+      case CmpOp::Ge:
+        return !lt;
+      case CmpOp::Lo:
+        return a < b;
+      case CmpOp::Ls:
+        return a <= b;
+      case CmpOp::Hi:
+        return a > b;
+      case CmpOp::Hs:
+        return a >= b;
+      default:
+        return false;
     }
   }
   bool fcmp(u64 ab, u64 bb) const {
     const double a = as_double(ab, t_, ftz_), b = as_double(bb, t_, ftz_);
     const bool unord = std::isnan(a) || std::isnan(b);
     switch (op_) {
-      case CmpOp::Eq: return a == b;
-      case CmpOp::Ne: return !unord && a != b;
-      case CmpOp::Lt: return a < b;
-      case CmpOp::Le: return a <= b;
-      case CmpOp::Gt: return a > b;
-      case CmpOp::Ge: return a >= b;
-      case CmpOp::Equ: return unord || a == b;
-      case CmpOp::Neu: return a != b;
-      case CmpOp::Ltu: return unord || a < b;
-      case CmpOp::Leu: return unord || a <= b;
-      case CmpOp::Gtu: return unord || a > b;
-      case CmpOp::Geu: return unord || a >= b;
-      case CmpOp::Num: return !unord;
-      case CmpOp::Nan: return unord;
-      default: return false;
+      case CmpOp::Eq:
+        return a == b;
+      case CmpOp::Ne:
+        return !unord && a != b;
+      case CmpOp::Lt:
+        return a < b;
+      case CmpOp::Le:
+        return a <= b;
+      case CmpOp::Gt:
+        return a > b;
+      case CmpOp::Ge:
+        return a >= b;
+      case CmpOp::Equ:
+        return unord || a == b;
+      case CmpOp::Neu:
+        return a != b;
+      case CmpOp::Ltu:
+        return unord || a < b;
+      case CmpOp::Leu:
+        return unord || a <= b;
+      case CmpOp::Gtu:
+        return unord || a > b;
+      case CmpOp::Geu:
+        return unord || a >= b;
+      case CmpOp::Num:
+        return !unord;
+      case CmpOp::Nan:
+        return unord;
+      default:
+        return false;
     }
   }
   CmpOp op_;
@@ -92,10 +119,14 @@ class Comparator {
 
 bool combine(BoolOp op, bool t, bool c) {
   switch (op) {
-    case BoolOp::And: return t && c;
-    case BoolOp::Or: return t || c;
-    case BoolOp::Xor: return t != c;
-    default: return t;
+    case BoolOp::And:
+      return t && c;
+    case BoolOp::Or:
+      return t || c;
+    case BoolOp::Xor:
+      return t != c;
+    default:
+      return t;
   }
 }
 
@@ -165,17 +196,29 @@ void testp(const Exec& x) {
   const Source a = x.src(1, t);
   for_lanes(x.executed, [&](unsigned lane) {
     const int c = std::fpclassify(as_double(a(lane), t, false));
-    const bool sub = t == Type::F32 ? is_subnormal(from_bits<float>(a(lane)))
-                                    : c == FP_SUBNORMAL;
+    const bool sub = t == Type::F32 ? is_subnormal(from_bits<float>(a(lane))) : c == FP_SUBNORMAL;
     bool r = false;
     switch (op) {
-      case TestpOp::Finite: r = c != FP_INFINITE && c != FP_NAN; break;
-      case TestpOp::Infinite: r = c == FP_INFINITE; break;
-      case TestpOp::Number: r = c != FP_NAN; break;
-      case TestpOp::NotANumber: r = c == FP_NAN; break;
-      case TestpOp::Normal: r = !sub && (c == FP_NORMAL || c == FP_ZERO); break;
-      case TestpOp::Subnormal: r = sub; break;
-      case TestpOp::None: break;
+      case TestpOp::Finite:
+        r = c != FP_INFINITE && c != FP_NAN;
+        break;
+      case TestpOp::Infinite:
+        r = c == FP_INFINITE;
+        break;
+      case TestpOp::Number:
+        r = c != FP_NAN;
+        break;
+      case TestpOp::NotANumber:
+        r = c == FP_NAN;
+        break;
+      case TestpOp::Normal:
+        r = !sub && (c == FP_NORMAL || c == FP_ZERO);
+        break;
+      case TestpOp::Subnormal:
+        r = sub;
+        break;
+      case TestpOp::None:
+        break;
     }
     p(lane, r);
   });
@@ -185,12 +228,18 @@ void testp(const Exec& x) {
 
 void exec_compare_select(const Exec& x) {
   switch (x.inst.op) {
-    case Opcode::Setp: return setp(x);
-    case Opcode::Set: return set(x);
-    case Opcode::Selp: return selp(x);
-    case Opcode::Slct: return slct(x);
-    case Opcode::Testp: return testp(x);
-    default: x.unsupported("not a compare/select opcode");
+    case Opcode::Setp:
+      return setp(x);
+    case Opcode::Set:
+      return set(x);
+    case Opcode::Selp:
+      return selp(x);
+    case Opcode::Slct:
+      return slct(x);
+    case Opcode::Testp:
+      return testp(x);
+    default:
+      x.unsupported("not a compare/select opcode");
   }
 }
 

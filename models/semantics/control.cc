@@ -38,12 +38,19 @@ Outcome exec_control(const Exec& x) {
       out.target = x.module.functions[callee.func].begin;
       return out;
     }
-    case Opcode::Ret: out.control = Control::Ret; return out;
-    case Opcode::Exit: out.control = Control::Exit; return out;
-    case Opcode::Bar: return barrier(x, out);
+    case Opcode::Ret:
+      out.control = Control::Ret;
+      return out;
+    case Opcode::Exit:
+      out.control = Control::Exit;
+      return out;
+    case Opcode::Bar:
+      return barrier(x, out);
     case Opcode::Membar:
-    case Opcode::Reconverge: return out;  // no effect on data in a functional model
-    default: x.unsupported("not a control opcode");
+    case Opcode::Reconverge:
+      return out;  // no effect on data in a functional model
+    default:
+      x.unsupported("not a control opcode");
   }
 }
 

@@ -94,9 +94,7 @@ void cvt(const Exec& x) {
   if (is_int(st) && is_int(dt)) {
     if (r != Rounding::None) x.unsupported("rounding modifier on an integer conversion");
     const bool s = is_signed(st);
-    return for_lanes(x.executed, [&](unsigned l) {
-      d(l, sat ? clamp_int(a(l), s, dt) : a(l));
-    });
+    return for_lanes(x.executed, [&](unsigned l) { d(l, sat ? clamp_int(a(l), s, dt) : a(l)); });
   }
   if (is_float(st) && is_int(dt)) {
     if (r == Rounding::None) r = Rounding::Rzi;

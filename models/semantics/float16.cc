@@ -23,8 +23,8 @@ uint16_t f16_from_double(double v, Rounding mode) {
   if (a == 0) return sign;
   if (mode == Rounding::None) mode = Rounding::Rn;
   // Overflow goes to infinity unless the mode rounds toward zero for this sign.
-  const bool away_ok = mode == Rounding::Rn || (mode == Rounding::Rp && !neg) ||
-                       (mode == Rounding::Rm && neg);
+  const bool away_ok =
+      mode == Rounding::Rn || (mode == Rounding::Rp && !neg) || (mode == Rounding::Rm && neg);
   const uint16_t overflow = sign | (away_ok ? 0x7c00 : 0x7bff);
 
   int ex = 0;
@@ -38,10 +38,18 @@ uint16_t f16_from_double(double v, Rounding mode) {
   const double frac = n - whole;  // exact
   bool up = false;
   switch (mode) {
-    case Rounding::Rz: up = false; break;
-    case Rounding::Rm: up = neg && frac > 0; break;
-    case Rounding::Rp: up = !neg && frac > 0; break;
-    default: up = frac > 0.5 || (frac == 0.5 && std::fmod(whole, 2.0) != 0); break;
+    case Rounding::Rz:
+      up = false;
+      break;
+    case Rounding::Rm:
+      up = neg && frac > 0;
+      break;
+    case Rounding::Rp:
+      up = !neg && frac > 0;
+      break;
+    default:
+      up = frac > 0.5 || (frac == 0.5 && std::fmod(whole, 2.0) != 0);
+      break;
   }
   double m = whole + (up ? 1 : 0);
   if (m == 0) return sign;

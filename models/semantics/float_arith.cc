@@ -55,18 +55,24 @@ class FloatFamily {
   void run() {
     const Instruction& in = x_.inst;
     switch (in.op) {
-      case Opcode::Add: return binary(ieee_mode(x_), [](F a, F b) { return a + b; });
-      case Opcode::Sub: return binary(ieee_mode(x_), [](F a, F b) { return a - b; });
+      case Opcode::Add:
+        return binary(ieee_mode(x_), [](F a, F b) { return a + b; });
+      case Opcode::Sub:
+        return binary(ieee_mode(x_), [](F a, F b) { return a - b; });
       case Opcode::Mul:
         if (in.mul != MulMode::None) x_.unsupported(".lo/.hi/.wide on a float type");
         return binary(ieee_mode(x_), [](F a, F b) { return a * b; });
       case Opcode::Mad:
         if (in.mul != MulMode::None) x_.unsupported(".lo/.hi/.wide on a float type");
         return fma();
-      case Opcode::Fma: return fma();
-      case Opcode::Div: return div();
-      case Opcode::Abs: return sign_op(~kSign, 0);
-      case Opcode::Neg: return sign_op(~u64(0), kSign);
+      case Opcode::Fma:
+        return fma();
+      case Opcode::Div:
+        return div();
+      case Opcode::Abs:
+        return sign_op(~kSign, 0);
+      case Opcode::Neg:
+        return sign_op(~u64(0), kSign);
       case Opcode::Min:
       case Opcode::Max: {
         const bool is_max = in.op == Opcode::Max, nan_wins = in.nan;
@@ -79,13 +85,20 @@ class FloatFamily {
         if (in.approx) return unary([](F a) { return std::sqrt(a); });
         return unary_rounded([](F a, F) { return std::sqrt(a); });
       case Opcode::Rsqrt:
-        return unary([](F a) { return static_cast<F>(1.0L / std::sqrt(static_cast<long double>(a))); });
-      case Opcode::Ex2: return transcendental([](double a) { return std::exp2(a); });
-      case Opcode::Lg2: return transcendental([](double a) { return std::log2(a); });
-      case Opcode::Sin: return transcendental([](double a) { return std::sin(a); });
-      case Opcode::Cos: return transcendental([](double a) { return std::cos(a); });
-      case Opcode::Copysign: return copysign();
-      default: x_.unsupported("not a floating-point opcode");
+        return unary(
+            [](F a) { return static_cast<F>(1.0L / std::sqrt(static_cast<long double>(a))); });
+      case Opcode::Ex2:
+        return transcendental([](double a) { return std::exp2(a); });
+      case Opcode::Lg2:
+        return transcendental([](double a) { return std::log2(a); });
+      case Opcode::Sin:
+        return transcendental([](double a) { return std::sin(a); });
+      case Opcode::Cos:
+        return transcendental([](double a) { return std::cos(a); });
+      case Opcode::Copysign:
+        return copysign();
+      default:
+        x_.unsupported("not a floating-point opcode");
     }
   }
 
@@ -117,8 +130,7 @@ class FloatFamily {
     const Rounding r = ieee_mode(x_);
     const Dest d = x_.dst(0, kType);
     const Source a = x_.src(1, kType);
-    for_lanes(x_.executed,
-              [&](unsigned lane) { d(lane, out(rounded(r, op, one, in(a(lane))))); });
+    for_lanes(x_.executed, [&](unsigned lane) { d(lane, out(rounded(r, op, one, in(a(lane))))); });
   }
   template <class Op>
   void unary(Op op) {
@@ -164,16 +176,14 @@ class FloatFamily {
   void sign_op(u64 and_mask, u64 xor_mask) {
     const Dest d = x_.dst(0, kType);
     const Source a = x_.src(1, kType);
-    for_lanes(x_.executed, [&](unsigned lane) {
-      d(lane, (to_bits(in(a(lane))) & and_mask) ^ xor_mask);
-    });
+    for_lanes(x_.executed,
+              [&](unsigned lane) { d(lane, (to_bits(in(a(lane))) & and_mask) ^ xor_mask); });
   }
   // copysign d, a, b: the magnitude of b with the sign of a.
   void copysign() {
     const Dest d = x_.dst(0, kType);
     const Source a = x_.src(1, kType), b = x_.src(2, kType);
-    for_lanes(x_.executed,
-              [&](unsigned lane) { d(lane, (b(lane) & ~kSign) | (a(lane) & kSign)); });
+    for_lanes(x_.executed, [&](unsigned lane) { d(lane, (b(lane) & ~kSign) | (a(lane) & kSign)); });
   }
 
   const Exec& x_;
@@ -215,7 +225,8 @@ void f16_family(const Exec& x) {
         d(l, neg ? h ^ 0x8000u : h & 0x7fffu);
       });
     }
-    default: break;
+    default:
+      break;
   }
   const Source b = x.src(2, Type::F16);
   switch (in.op) {
@@ -252,7 +263,8 @@ void f16_family(const Exec& x) {
         d(l, out(v, r));
       });
     }
-    default: x.unsupported("not defined for .f16");
+    default:
+      x.unsupported("not defined for .f16");
   }
 }
 
@@ -260,10 +272,14 @@ void f16_family(const Exec& x) {
 
 void exec_float_arith(const Exec& x) {
   switch (x.inst.type) {
-    case Type::F32: return FloatFamily<float>(x).run();
-    case Type::F64: return FloatFamily<double>(x).run();
-    case Type::F16: return f16_family(x);
-    default: x.unsupported("needs a floating-point type");
+    case Type::F32:
+      return FloatFamily<float>(x).run();
+    case Type::F64:
+      return FloatFamily<double>(x).run();
+    case Type::F16:
+      return f16_family(x);
+    default:
+      x.unsupported("needs a floating-point type");
   }
 }
 

@@ -88,10 +88,14 @@ inline bool is_directed(Rounding r) {
 }
 inline int fe_mode(Rounding r) {
   switch (r) {
-    case Rounding::Rz: return FE_TOWARDZERO;
-    case Rounding::Rm: return FE_DOWNWARD;
-    case Rounding::Rp: return FE_UPWARD;
-    default: return FE_TONEAREST;
+    case Rounding::Rz:
+      return FE_TOWARDZERO;
+    case Rounding::Rm:
+      return FE_DOWNWARD;
+    case Rounding::Rp:
+      return FE_UPWARD;
+    default:
+      return FE_TONEAREST;
   }
 }
 
@@ -132,9 +136,12 @@ inline F rounded_convert(Rounding r, V v) {
 // .rpi); exact, independent of the FPU mode.
 inline double round_integral(double v, Rounding r) {
   switch (r) {
-    case Rounding::Rzi: return std::trunc(v);
-    case Rounding::Rmi: return std::floor(v);
-    case Rounding::Rpi: return std::ceil(v);
+    case Rounding::Rzi:
+      return std::trunc(v);
+    case Rounding::Rmi:
+      return std::floor(v);
+    case Rounding::Rpi:
+      return std::ceil(v);
     default: {  // Rni: nearest, ties to even
       const double f = std::floor(v);
       const double d = v - f;

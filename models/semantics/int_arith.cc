@@ -134,9 +134,7 @@ void unary(const Exec& x, Type t, bool neg) {
 
 void min_max(const Exec& x, Type t, bool is_max) {
   if (is_signed(t)) {
-    return binary(x, t, [is_max](u64 a, u64 b) {
-      return (i64(a) < i64(b)) != is_max ? a : b;
-    });
+    return binary(x, t, [is_max](u64 a, u64 b) { return (i64(a) < i64(b)) != is_max ? a : b; });
   }
   binary(x, t, [is_max](u64 a, u64 b) { return (a < b) != is_max ? a : b; });
 }
@@ -161,17 +159,28 @@ void exec_int_arith(const Exec& x) {
       }
       return binary(x, t, [sub](u64 a, u64 b) { return sub ? a - b : a + b; });
     }
-    case Opcode::Mul: return mul_mad(x, t, false);
-    case Opcode::Mad: return mul_mad(x, t, true);
-    case Opcode::Mul24: return mul24(x, t, false);
-    case Opcode::Mad24: return mul24(x, t, true);
-    case Opcode::Div: return div_rem(x, t, false);
-    case Opcode::Rem: return div_rem(x, t, true);
-    case Opcode::Abs: return unary(x, t, false);
-    case Opcode::Neg: return unary(x, t, true);
-    case Opcode::Min: return min_max(x, t, false);
-    case Opcode::Max: return min_max(x, t, true);
-    default: x.unsupported("not an integer arithmetic opcode");
+    case Opcode::Mul:
+      return mul_mad(x, t, false);
+    case Opcode::Mad:
+      return mul_mad(x, t, true);
+    case Opcode::Mul24:
+      return mul24(x, t, false);
+    case Opcode::Mad24:
+      return mul24(x, t, true);
+    case Opcode::Div:
+      return div_rem(x, t, false);
+    case Opcode::Rem:
+      return div_rem(x, t, true);
+    case Opcode::Abs:
+      return unary(x, t, false);
+    case Opcode::Neg:
+      return unary(x, t, true);
+    case Opcode::Min:
+      return min_max(x, t, false);
+    case Opcode::Max:
+      return min_max(x, t, true);
+    default:
+      x.unsupported("not an integer arithmetic opcode");
   }
 }
 

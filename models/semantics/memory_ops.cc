@@ -8,10 +8,8 @@
 // (Generic is resolved by the environment). Atomics are performed lane by
 // lane in that order, so the old values returned are deterministic. Memory is
 // little endian.
-#include <algorithm>
 #include <cstring>
 #include <sstream>
-#include <vector>
 
 #include "semantics/families.h"
 #include "semantics/float_util.h"
@@ -76,60 +74,64 @@ unsigned element_size(const Exec& x, Type t) {
   return bits / 8;
 }
 
-// The registers of a ld destination / st source: one, or a vector of vec.
-const std::vector<Operand>& elements(const Exec& x, const Operand& op,
-                                     std::vector<Operand>& single) {
+// The registers of a ld destination / st source: one, or a vector of .vec
+// elements (at most 4). Returns the element count; no heap allocation.
+constexpr unsigned kMaxVec = 4;
+unsigned elements(const Exec& x, const Operand& op, const Operand* out[kMaxVec]) {
   const unsigned vec = x.inst.vec;
-  if (op.kind == Operand::Kind::Vector) {
-    if (op.elems.size() != vec) x.unsupported("vector size does not match .v" + std::to_string(vec));
-    return op.elems;
+  if (op.kind != Operand::Kind::Vector) {
+    if (vec != 1) x.unsupported(".v2/.v4 needs a {vector} operand");
+    out[0] = &op;
+    return 1;
   }
-  if (vec != 1) x.unsupported(".v2/.v4 needs a {vector} operand");
-  single.assign(1, op);
-  return single;
+  if (op.elems.size() != vec || vec > kMaxVec)
+    x.unsupported("vector size does not match .v" + std::to_string(vec));
+  for (unsigned i = 0; i < vec; ++i) out[i] = &op.elems[i];
+  return vec;
 }
 
 void load(const Exec& x) {
   const Type t = x.inst.type;
   const unsigned es = element_size(x, t);
-  std::vector<Operand> single;
-  const auto& regs = elements(x, x.op(0), single);
-  std::vector<Dest> dests;
-  for (const Operand& e : regs) dests.emplace_back(x, e, t);
+  const Operand* regs[kMaxVec];
+  const unsigned n = elements(x, x.op(0), regs);
+  Dest dests[kMaxVec];
+  for (unsigned i = 0; i < n; ++i) dests[i] = Dest(x, *regs[i], t);
   const AddressOperand addr(x, x.op(1));
-  const unsigned size = es * static_cast<unsigned>(dests.size());
-  uint8_t buf[64];
+  const unsigned size = es * n;
+  uint8_t buf[kMaxVec * 8];
   for_lanes(x.executed, [&](unsigned lane) {
     const u64 a = addr(lane);
     check_aligned(x, a, size, lane);
     x.env.load(x.inst.space, lane, a, buf, size);
-    for (size_t i = 0; i < dests.size(); ++i) dests[i](lane, extend(read_le(buf + i * es, es), t));
+    for (unsigned i = 0; i < n; ++i) dests[i](lane, extend(read_le(buf + i * es, es), t));
   });
 }
 
 void store(const Exec& x) {
   const Type t = x.inst.type;
   const unsigned es = element_size(x, t);
-  std::vector<Operand> single;
-  const auto& vals = elements(x, x.op(1), single);
-  std::vector<Source> srcs;
-  std::vector<bool> sunk;
-  for (const Operand& e : vals) {
-    sunk.push_back(e.kind == Operand::Kind::Sink);
-    srcs.push_back(sunk.back() ? Source() : Source(x, e, t));
+  const Operand* vals[kMaxVec];
+  const unsigned n = elements(x, x.op(1), vals);
+  Source srcs[kMaxVec];
+  bool sunk[kMaxVec] = {};
+  bool any_sink = false;
+  for (unsigned i = 0; i < n; ++i) {
+    sunk[i] = vals[i]->kind == Operand::Kind::Sink;
+    any_sink |= sunk[i];
+    if (!sunk[i]) srcs[i] = Source(x, *vals[i], t);
   }
-  const bool any_sink = std::find(sunk.begin(), sunk.end(), true) != sunk.end();
   const AddressOperand addr(x, x.op(0));
-  const unsigned size = es * static_cast<unsigned>(srcs.size());
-  uint8_t buf[64];
+  const unsigned size = es * n;
+  uint8_t buf[kMaxVec * 8];
   for_lanes(x.executed, [&](unsigned lane) {
     const u64 a = addr(lane);
     check_aligned(x, a, size, lane);
-    for (size_t i = 0; i < srcs.size(); ++i) {
+    for (unsigned i = 0; i < n; ++i) {
       if (!sunk[i]) write_le(buf + i * es, srcs[i](lane), es);
     }
     if (!any_sink) return x.env.store(x.inst.space, lane, a, buf, size);
-    for (size_t i = 0; i < srcs.size(); ++i) {  // `_` elements leave memory alone
+    for (unsigned i = 0; i < n; ++i) {  // `_` elements leave memory alone
       if (!sunk[i]) x.env.store(x.inst.space, lane, a + i * es, buf + i * es, es);
     }
   });
@@ -144,21 +146,30 @@ u64 atomic_update(AtomOp op, Type t, bool ftz, u64 old, u64 b, u64 c) {
         const float fa = from_bits<float>(old), fb = from_bits<float>(b);
         return finish(ftz ? flush(fa) + flush(fb) : fa + fb, ftz, false);
       }
-      if (t == Type::F64) return finish(from_bits<double>(old) + from_bits<double>(b), false, false);
+      if (t == Type::F64)
+        return finish(from_bits<double>(old) + from_bits<double>(b), false, false);
       return old + b;
     case AtomOp::Min:
     case AtomOp::Max: {
       const bool lt = is_signed(t) ? int64_t(old) < int64_t(b) : old < b;
       return (lt == (op == AtomOp::Min)) ? old : b;
     }
-    case AtomOp::Inc: return old >= b ? 0 : old + 1;
-    case AtomOp::Dec: return (old == 0 || old > b) ? b : old - 1;
-    case AtomOp::And: return old & b;
-    case AtomOp::Or: return old | b;
-    case AtomOp::Xor: return old ^ b;
-    case AtomOp::Exch: return b;
-    case AtomOp::Cas: return zext(old, n) == zext(b, n) ? c : old;
-    case AtomOp::None: break;
+    case AtomOp::Inc:
+      return old >= b ? 0 : old + 1;
+    case AtomOp::Dec:
+      return (old == 0 || old > b) ? b : old - 1;
+    case AtomOp::And:
+      return old & b;
+    case AtomOp::Or:
+      return old | b;
+    case AtomOp::Xor:
+      return old ^ b;
+    case AtomOp::Exch:
+      return b;
+    case AtomOp::Cas:
+      return zext(old, n) == zext(b, n) ? c : old;
+    case AtomOp::None:
+      break;
   }
   return old;
 }
@@ -168,17 +179,30 @@ void check_atomic(const Exec& x, AtomOp op, Type t) {
   const bool fl = is_float(t);
   bool ok = false;
   switch (op) {
-    case AtomOp::Add: ok = (n == 32 || n == 64) && t != Type::B32 && t != Type::B64; break;
+    case AtomOp::Add:
+      ok = (n == 32 || n == 64) && t != Type::B32 && t != Type::B64;
+      break;
     case AtomOp::Min:
-    case AtomOp::Max: ok = !fl && !is_bits(t) && (n == 32 || n == 64); break;
+    case AtomOp::Max:
+      ok = !fl && !is_bits(t) && (n == 32 || n == 64);
+      break;
     case AtomOp::Inc:
-    case AtomOp::Dec: ok = t == Type::U32; break;
+    case AtomOp::Dec:
+      ok = t == Type::U32;
+      break;
     case AtomOp::And:
     case AtomOp::Or:
-    case AtomOp::Xor: ok = !fl && (n == 32 || n == 64); break;
-    case AtomOp::Exch: ok = n == 32 || n == 64; break;
-    case AtomOp::Cas: ok = n == 16 || n == 32 || n == 64; break;
-    case AtomOp::None: break;
+    case AtomOp::Xor:
+      ok = !fl && (n == 32 || n == 64);
+      break;
+    case AtomOp::Exch:
+      ok = n == 32 || n == 64;
+      break;
+    case AtomOp::Cas:
+      ok = n == 16 || n == 32 || n == 64;
+      break;
+    case AtomOp::None:
+      break;
   }
   if (!ok) x.unsupported("atomic operation not defined for this type");
   if (x.inst.op == Opcode::Red && (op == AtomOp::Exch || op == AtomOp::Cas))
@@ -216,11 +240,15 @@ void atomic(const Exec& x) {
 
 void exec_memory(const Exec& x) {
   switch (x.inst.op) {
-    case Opcode::Ld: return load(x);
-    case Opcode::St: return store(x);
+    case Opcode::Ld:
+      return load(x);
+    case Opcode::St:
+      return store(x);
     case Opcode::Atom:
-    case Opcode::Red: return atomic(x);
-    default: x.unsupported("not a memory opcode");
+    case Opcode::Red:
+      return atomic(x);
+    default:
+      x.unsupported("not a memory opcode");
   }
 }
 

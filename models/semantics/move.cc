@@ -1,16 +1,17 @@
 // mov: register/immediate/special/address moves and vector pack/unpack.
-#include <vector>
-
 #include "semantics/families.h"
 
 namespace warptlm::sem {
 
 namespace {
 
+constexpr size_t kMaxElems = 8;  // mov.b64 {8 x b8} at most
+
 // Element width of a pack/unpack of `count` elements into type t.
 unsigned element_bits(const Exec& x, Type t, size_t count) {
   const unsigned total = type_bits(t);
-  if (count < 2 || total % count != 0) x.unsupported("bad vector size for pack/unpack");
+  if (count < 2 || count > kMaxElems || total % count != 0)
+    x.unsupported("bad vector size for pack/unpack");
   const unsigned bits = total / static_cast<unsigned>(count);
   if (bits_type(bits) == Type::None) x.unsupported("bad element width for pack/unpack");
   return bits;
@@ -21,12 +22,13 @@ void unpack(const Exec& x, Type t) {
   const auto& elems = x.op(0).elems;
   const unsigned bits = element_bits(x, t, elems.size());
   const Type et = bits_type(bits);
-  std::vector<Dest> dests;
-  for (const Operand& e : elems) dests.emplace_back(x, e, et);
+  Dest dests[kMaxElems];
+  const size_t n = elems.size();
+  for (size_t i = 0; i < n; ++i) dests[i] = Dest(x, elems[i], et);
   const Source a = x.src(1, t);
   for_lanes(x.executed, [&](unsigned lane) {
     const uint64_t v = a(lane);
-    for (size_t i = 0; i < dests.size(); ++i) dests[i](lane, v >> (bits * i));
+    for (size_t i = 0; i < n; ++i) dests[i](lane, v >> (bits * i));
   });
 }
 
@@ -35,12 +37,13 @@ void pack(const Exec& x, Type t) {
   const auto& elems = x.op(1).elems;
   const unsigned bits = element_bits(x, t, elems.size());
   const Type et = bits_type(bits);
-  std::vector<Source> srcs;
-  for (const Operand& e : elems) srcs.emplace_back(x, e, et);
+  Source srcs[kMaxElems];
+  const size_t n = elems.size();
+  for (size_t i = 0; i < n; ++i) srcs[i] = Source(x, elems[i], et);
   const Dest d = x.dst(0, t);
   for_lanes(x.executed, [&](unsigned lane) {
     uint64_t v = 0;
-    for (size_t i = 0; i < srcs.size(); ++i) v |= zext(srcs[i](lane), bits) << (bits * i);
+    for (size_t i = 0; i < n; ++i) v |= zext(srcs[i](lane), bits) << (bits * i);
     d(lane, extend(v, t));
   });
 }

@@ -9,23 +9,35 @@ namespace warptlm::sem {
 
 Type bits_type(unsigned bits) {
   switch (bits) {
-    case 8: return Type::B8;
-    case 16: return Type::B16;
-    case 32: return Type::B32;
-    case 64: return Type::B64;
-    default: return Type::None;
+    case 8:
+      return Type::B8;
+    case 16:
+      return Type::B16;
+    case 32:
+      return Type::B32;
+    case 64:
+      return Type::B64;
+    default:
+      return Type::None;
   }
 }
 
 Type wide_type(Type t) {
   switch (t) {
-    case Type::U16: return Type::U32;
-    case Type::U32: return Type::U64;
-    case Type::S16: return Type::S32;
-    case Type::S32: return Type::S64;
-    case Type::B16: return Type::B32;
-    case Type::B32: return Type::B64;
-    default: return Type::None;
+    case Type::U16:
+      return Type::U32;
+    case Type::U32:
+      return Type::U64;
+    case Type::S16:
+      return Type::S32;
+    case Type::S32:
+      return Type::S64;
+    case Type::B16:
+      return Type::B32;
+    case Type::B32:
+      return Type::B64;
+    default:
+      return Type::None;
   }
 }
 
@@ -35,9 +47,12 @@ namespace {
 // (16, 32 or 64 bits), rounding to nearest when the literal is wider.
 uint64_t float_encoding(double v, unsigned bits) {
   switch (bits) {
-    case 16: return f16_from_double(v, Rounding::Rn);
-    case 32: return to_bits(static_cast<float>(v));
-    default: return to_bits(v);
+    case 16:
+      return f16_from_double(v, Rounding::Rn);
+    case 32:
+      return to_bits(static_cast<float>(v));
+    default:
+      return to_bits(v);
   }
 }
 
@@ -73,8 +88,7 @@ uint64_t immediate(const Exec& x, const Operand& op, Type t) {
 
 Source::Source(const Exec& x, const Operand& op, Type t) {
   if (t == Type::None) x.unsupported("instruction has no operand type");
-  bits_ = static_cast<uint8_t>(type_bits(t));
-  sign_ = is_signed(t);
+  ext_ = Extender(type_bits(t), is_signed(t));
   if (op.negated) {
     if (t != Type::Pred) x.unsupported("`!` on a non-predicate operand");
     flip_ = 1;
@@ -102,8 +116,14 @@ Source::Source(const Exec& x, const Operand& op, Type t) {
       symbol_ = op.symbol;
       offset_ = op.offset;
       break;
-    default: x.unsupported("this operand kind cannot be a source here");
+    default:
+      x.unsupported("this operand kind cannot be a source here");
   }
+}
+
+uint64_t Source::fetch(unsigned lane) const {
+  if (kind_ == Kind::Special) return env_->special(sreg_, comp_, lane);
+  return env_->symbol_address(symbol_, lane) + static_cast<uint64_t>(offset_);
 }
 
 Dest::Dest(const Exec& x, const Operand& op, Type t) {
@@ -113,8 +133,7 @@ Dest::Dest(const Exec& x, const Operand& op, Type t) {
   const Type reg = op.reg_type == Type::None ? t : op.reg_type;
   const unsigned tbits = type_bits(t), rbits = type_bits(reg);
   lanes_ = x.regs.lanes(op.reg);
-  bits_ = static_cast<uint8_t>(tbits);
-  sign_ = is_signed(t) && tbits < rbits;
+  ext_ = Extender(tbits, is_signed(t) && tbits < rbits);
   reg_mask_ = low_mask(rbits);
 }
 

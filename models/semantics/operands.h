@@ -44,33 +44,36 @@ inline void for_lanes(LaneMask m, F&& f) {
 
 struct Exec;
 
+// Branchless extension from a width: ((v & mask) ^ sbit) - sbit, with sbit
+// the sign bit of the width for sign extension and 0 for zero extension.
+struct Extender {
+  uint64_t mask = ~uint64_t(0);
+  uint64_t sbit = 0;
+  Extender() = default;
+  Extender(unsigned bits, bool sign)
+      : mask(low_mask(bits)), sbit(sign && bits ? uint64_t(1) << (bits - 1) : 0) {}
+  uint64_t operator()(uint64_t v) const { return ((v & mask) ^ sbit) - sbit; }
+};
+
 // A source operand resolved for one instruction. Reading it for a lane gives
 // the value in the convention above, converted to the requested type.
+// Registers and constants are read inline; specials and symbol addresses go
+// through the environment.
 class Source {
  public:
   Source() = default;
   Source(const Exec& x, const Operand& op, Type t);
   uint64_t operator()(unsigned lane) const {
-    switch (kind_) {
-      case Kind::Const: return value_;
-      case Kind::Reg: return fix(lanes_[lane]);
-      case Kind::Special: return fix(env_->special(sreg_, comp_, lane));
-      case Kind::Symbol:
-        return fix(env_->symbol_address(symbol_, lane) + static_cast<uint64_t>(offset_));
-    }
-    return 0;
+    if (kind_ == Kind::Reg) return ext_(lanes_[lane]) ^ flip_;
+    if (kind_ == Kind::Const) return value_;
+    return ext_(fetch(lane)) ^ flip_;
   }
-  bool is_const() const { return kind_ == Kind::Const; }
 
  private:
   enum class Kind : uint8_t { Const, Reg, Special, Symbol };
-  uint64_t fix(uint64_t raw) const {
-    const uint64_t v = sign_ ? sext(raw, bits_) : zext(raw, bits_);
-    return v ^ flip_;
-  }
+  uint64_t fetch(unsigned lane) const;  // special register or symbol address
   Kind kind_ = Kind::Const;
-  bool sign_ = false;
-  uint8_t bits_ = 64;
+  Extender ext_;
   uint64_t flip_ = 0;  // 1 for a negated predicate `!p`
   uint64_t value_ = 0;
   const uint64_t* lanes_ = nullptr;
@@ -90,16 +93,12 @@ class Dest {
   Dest() = default;
   Dest(const Exec& x, const Operand& op, Type t);
   void operator()(unsigned lane, uint64_t v) const {
-    if (!lanes_) return;
-    v = sign_ ? sext(v, bits_) : zext(v, bits_);
-    lanes_[lane] = v & reg_mask_;
+    if (lanes_) lanes_[lane] = ext_(v) & reg_mask_;
   }
-  bool discards() const { return lanes_ == nullptr; }
 
  private:
   uint64_t* lanes_ = nullptr;
-  bool sign_ = false;
-  uint8_t bits_ = 64;
+  Extender ext_;
   uint64_t reg_mask_ = ~uint64_t(0);
 };
 

@@ -26,7 +26,9 @@ Outcome execute(const Module& module, const Instruction& inst, const WarpRegiste
                 LaneMask active, WarpEnvironment& env) {
   const sem::Exec x{module, inst, regs, env, guard_mask(inst, regs, active)};
   switch (inst.op) {
-    case Opcode::Mov: sem::exec_move(x); break;
+    case Opcode::Mov:
+      sem::exec_move(x);
+      break;
     case Opcode::Add:
     case Opcode::Sub:
     case Opcode::Mul:
@@ -43,7 +45,9 @@ Outcome execute(const Module& module, const Instruction& inst, const WarpRegiste
       break;
     case Opcode::Mul24:
     case Opcode::Mad24:
-    case Opcode::Rem: sem::exec_int_arith(x); break;
+    case Opcode::Rem:
+      sem::exec_int_arith(x);
+      break;
     case Opcode::Fma:
     case Opcode::Rcp:
     case Opcode::Sqrt:
@@ -52,7 +56,9 @@ Outcome execute(const Module& module, const Instruction& inst, const WarpRegiste
     case Opcode::Lg2:
     case Opcode::Sin:
     case Opcode::Cos:
-    case Opcode::Copysign: sem::exec_float_arith(x); break;
+    case Opcode::Copysign:
+      sem::exec_float_arith(x);
+      break;
     case Opcode::And:
     case Opcode::Or:
     case Opcode::Xor:
@@ -65,29 +71,41 @@ Outcome execute(const Module& module, const Instruction& inst, const WarpRegiste
     case Opcode::Popc:
     case Opcode::Clz:
     case Opcode::Brev:
-    case Opcode::Prmt: sem::exec_bits(x); break;
+    case Opcode::Prmt:
+      sem::exec_bits(x);
+      break;
     case Opcode::Setp:
     case Opcode::Set:
     case Opcode::Selp:
     case Opcode::Slct:
-    case Opcode::Testp: sem::exec_compare_select(x); break;
+    case Opcode::Testp:
+      sem::exec_compare_select(x);
+      break;
     case Opcode::Cvt:
-    case Opcode::Cvta: sem::exec_convert(x); break;
+    case Opcode::Cvta:
+      sem::exec_convert(x);
+      break;
     case Opcode::Ld:
     case Opcode::St:
     case Opcode::Atom:
-    case Opcode::Red: sem::exec_memory(x); break;
+    case Opcode::Red:
+      sem::exec_memory(x);
+      break;
     case Opcode::Vote:
     case Opcode::Shfl:
-    case Opcode::Activemask: sem::exec_warp(x); break;
+    case Opcode::Activemask:
+      sem::exec_warp(x);
+      break;
     case Opcode::Bar:
     case Opcode::Membar:
     case Opcode::Bra:
     case Opcode::Call:
     case Opcode::Ret:
     case Opcode::Exit:
-    case Opcode::Reconverge: return sem::exec_control(x);
-    case Opcode::Count_: x.unsupported("not an opcode");
+    case Opcode::Reconverge:
+      return sem::exec_control(x);
+    case Opcode::Count_:
+      x.unsupported("not an opcode");
   }
   Outcome out;
   out.executed = x.executed;

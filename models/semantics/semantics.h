@@ -25,7 +25,11 @@ class MemoryFault : public std::runtime_error {
   enum class Reason { OutOfBounds, Misaligned, ReadOnly };
   MemoryFault(Reason reason, Space space, uint64_t address, unsigned size, unsigned lane,
               const std::string& what)
-      : std::runtime_error(what), reason(reason), space(space), address(address), size(size),
+      : std::runtime_error(what),
+        reason(reason),
+        space(space),
+        address(address),
+        size(size),
         lane(lane) {}
   Reason reason;
   Space space;
@@ -57,8 +61,7 @@ class WarpEnvironment {
   // through address_map). Bounds are checked here; alignment is checked by the
   // semantics before calling. Throw MemoryFault.
   virtual void load(Space space, unsigned lane, uint64_t addr, void* dst, unsigned size) = 0;
-  virtual void store(Space space, unsigned lane, uint64_t addr, const void* src,
-                     unsigned size) = 0;
+  virtual void store(Space space, unsigned lane, uint64_t addr, const void* src, unsigned size) = 0;
 };
 
 // The registers of the warp's current frame, lane-major per register:
@@ -79,10 +82,10 @@ struct Outcome {
   LaneMask executed = 0;  // lanes that executed it (active and guard true)
   // Branch: lanes that take it (== executed); the others fall through.
   // Call: lanes that call; Ret/Exit: lanes that return / exit.
-  Pc target = 0;                // Branch target / Call: callee entry pc
-  uint32_t callee = 0;          // Call: function index
-  uint32_t barrier_id = 0;      // Barrier
-  uint32_t barrier_count = 0;   // Barrier: expected threads, 0 = whole CTA
+  Pc target = 0;               // Branch target / Call: callee entry pc
+  uint32_t callee = 0;         // Call: function index
+  uint32_t barrier_id = 0;     // Barrier
+  uint32_t barrier_count = 0;  // Barrier: expected threads, 0 = whole CTA
 };
 
 // Executes `inst` on the lanes of `active` whose guard predicate holds

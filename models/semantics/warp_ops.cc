@@ -37,10 +37,18 @@ void vote(const Exec& x) {
   });
   u64 r = 0;
   switch (mode) {
-    case VoteMode::All: r = votes == x.executed; break;
-    case VoteMode::Any: r = votes != 0; break;
-    case VoteMode::Uni: r = votes == x.executed || votes == 0; break;
-    default: r = votes & 0xffffffffull; break;
+    case VoteMode::All:
+      r = votes == x.executed;
+      break;
+    case VoteMode::Any:
+      r = votes != 0;
+      break;
+    case VoteMode::Uni:
+      r = votes == x.executed || votes == 0;
+      break;
+    default:
+      r = votes & 0xffffffffull;
+      break;
   }
   for_lanes(x.executed, [&](unsigned lane) { d(lane, r); });
 }
@@ -73,10 +81,22 @@ void shfl(const Exec& x) {
     int64_t j = l;
     bool ok = false;
     switch (mode) {
-      case ShflMode::Up: j = l - bval; ok = j >= max_lane; break;
-      case ShflMode::Down: j = l + bval; ok = j <= max_lane; break;
-      case ShflMode::Bfly: j = l ^ bval; ok = j <= max_lane; break;
-      default: j = min_lane | (bval & ~seg); ok = j <= max_lane; break;
+      case ShflMode::Up:
+        j = l - bval;
+        ok = j >= max_lane;
+        break;
+      case ShflMode::Down:
+        j = l + bval;
+        ok = j <= max_lane;
+        break;
+      case ShflMode::Bfly:
+        j = l ^ bval;
+        ok = j <= max_lane;
+        break;
+      default:
+        j = min_lane | (bval & ~seg);
+        ok = j <= max_lane;
+        break;
     }
     ok = ok && j >= 0 && j < int64_t(w);
     out[lane] = src[ok ? j : l];
@@ -98,10 +118,14 @@ void activemask(const Exec& x) {
 
 void exec_warp(const Exec& x) {
   switch (x.inst.op) {
-    case Opcode::Vote: return vote(x);
-    case Opcode::Shfl: return shfl(x);
-    case Opcode::Activemask: return activemask(x);
-    default: x.unsupported("not a warp opcode");
+    case Opcode::Vote:
+      return vote(x);
+    case Opcode::Shfl:
+      return shfl(x);
+    case Opcode::Activemask:
+      return activemask(x);
+    default:
+      x.unsupported("not a warp opcode");
   }
 }
 

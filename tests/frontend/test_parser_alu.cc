@@ -163,9 +163,9 @@ TEST(PtxAlu, FloatFunctions) {
   const struct {
     const char* name;
     TestpOp op;
-  } tests[] = {{"finite", TestpOp::Finite},   {"infinite", TestpOp::Infinite},
-               {"number", TestpOp::Number},   {"notanumber", TestpOp::NotANumber},
-               {"normal", TestpOp::Normal},   {"subnormal", TestpOp::Subnormal}};
+  } tests[] = {{"finite", TestpOp::Finite}, {"infinite", TestpOp::Infinite},
+               {"number", TestpOp::Number}, {"notanumber", TestpOp::NotANumber},
+               {"normal", TestpOp::Normal}, {"subnormal", TestpOp::Subnormal}};
   for (const auto& t : tests) {
     Instruction i = one(std::string("testp.") + t.name + ".f32 %p1, %f1");
     EXPECT_EQ(i.op, Opcode::Testp);
@@ -198,9 +198,9 @@ TEST(PtxAlu, SetpSetSelpSlct) {
   const struct {
     const char* text;
     CmpOp op;
-  } cmps[] = {{"eq.b32", CmpOp::Eq},  {"ne.s64", CmpOp::Ne},  {"le.u16", CmpOp::Le},
-              {"ge.f64", CmpOp::Ge},  {"gt.u32", CmpOp::Gt},  {"lo.u32", CmpOp::Lo},
-              {"ls.u64", CmpOp::Ls},  {"hi.u32", CmpOp::Hi},  {"hs.u32", CmpOp::Hs},
+  } cmps[] = {{"eq.b32", CmpOp::Eq},   {"ne.s64", CmpOp::Ne},   {"le.u16", CmpOp::Le},
+              {"ge.f64", CmpOp::Ge},   {"gt.u32", CmpOp::Gt},   {"lo.u32", CmpOp::Lo},
+              {"ls.u64", CmpOp::Ls},   {"hi.u32", CmpOp::Hi},   {"hs.u32", CmpOp::Hs},
               {"equ.f32", CmpOp::Equ}, {"neu.f32", CmpOp::Neu}, {"ltu.f32", CmpOp::Ltu},
               {"leu.f64", CmpOp::Leu}, {"geu.f32", CmpOp::Geu}, {"num.f32", CmpOp::Num},
               {"nan.f64", CmpOp::Nan}};
@@ -208,8 +208,11 @@ TEST(PtxAlu, SetpSetSelpSlct) {
     std::string t = c.text;
     bool f64 = t.find("f64") != std::string::npos, s64 = t.find("64") != std::string::npos;
     bool s16 = t.find("16") != std::string::npos, f32 = t.find("f32") != std::string::npos;
-    std::string regs = f64 ? "%fd1, %fd2" : f32 ? "%f1, %f2" : s64 ? "%rd1, %rd2"
-                                              : s16 ? "%rs1, %rs2" : "%r1, %r2";
+    std::string regs = f64   ? "%fd1, %fd2"
+                       : f32 ? "%f1, %f2"
+                       : s64 ? "%rd1, %rd2"
+                       : s16 ? "%rs1, %rs2"
+                             : "%r1, %r2";
     EXPECT_EQ(one("setp." + t + " %p1, " + regs).cmp, c.op) << t;
   }
   Instruction set = one("set.eq.and.u32.f32 %r1, %f1, %f2, !%p1");
@@ -248,12 +251,13 @@ TEST(PtxAlu, ConversionsAndMoves) {
   const struct {
     const char* text;
     Rounding rnd;
-  } ok[] = {{"cvt.rzi.s32.f32 %r1, %f1", Rounding::Rzi},  {"cvt.rni.u64.f64 %rd1, %fd1", Rounding::Rni},
-            {"cvt.rmi.s16.f32 %rs1, %f1", Rounding::Rmi}, {"cvt.rpi.f32.f32 %f1, %f2", Rounding::Rpi},
-            {"cvt.rz.f32.f64 %f1, %fd1", Rounding::Rz},   {"cvt.rm.f64.u64 %fd1, %rd1", Rounding::Rm},
-            {"cvt.f64.f32 %fd1, %f1", Rounding::None},    {"cvt.u32.u64 %r1, %rd1", Rounding::None},
-            {"cvt.s64.s32 %rd1, %r1", Rounding::None},    {"cvt.u8.u32 %rs1, %r1", Rounding::None},
-            {"cvt.rn.f16.f32 %rs1, %f1", Rounding::Rn},   {"cvt.f32.f16 %f1, %rs1", Rounding::None}};
+  } ok[] = {
+      {"cvt.rzi.s32.f32 %r1, %f1", Rounding::Rzi},  {"cvt.rni.u64.f64 %rd1, %fd1", Rounding::Rni},
+      {"cvt.rmi.s16.f32 %rs1, %f1", Rounding::Rmi}, {"cvt.rpi.f32.f32 %f1, %f2", Rounding::Rpi},
+      {"cvt.rz.f32.f64 %f1, %fd1", Rounding::Rz},   {"cvt.rm.f64.u64 %fd1, %rd1", Rounding::Rm},
+      {"cvt.f64.f32 %fd1, %f1", Rounding::None},    {"cvt.u32.u64 %r1, %rd1", Rounding::None},
+      {"cvt.s64.s32 %rd1, %r1", Rounding::None},    {"cvt.u8.u32 %rs1, %r1", Rounding::None},
+      {"cvt.rn.f16.f32 %rs1, %f1", Rounding::Rn},   {"cvt.f32.f16 %f1, %rs1", Rounding::None}};
   for (const auto& o : ok) EXPECT_EQ(one(o.text).rnd, o.rnd) << o.text;
   Instruction sat = one("cvt.rni.sat.ftz.s32.f32 %r1, %f1");
   EXPECT_TRUE(sat.sat);

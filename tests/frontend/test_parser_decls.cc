@@ -121,7 +121,8 @@ TEST(PtxDecls, ModuleVariablesAndInitialisers) {
   const Symbol& g = symbol(m, "grid");
   EXPECT_EQ(g.size, 24u);
   EXPECT_EQ(g.offset, 8u);  // after table (5 bytes), aligned to 4
-  EXPECT_EQ(g.init, bytes({1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(g.init,
+            bytes({1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
   EXPECT_EQ(m.const_data_size, 32u);
 
   EXPECT_EQ(symbol(m, "flat").init, bytes({1, 2, 3, 0}));
@@ -151,13 +152,35 @@ TEST(PtxDecls, InitialiserErrors) {
   expect_ptx_error(h + ".global .u32 a[2] = {1, 2, 3};\n", 3, 28, "too many initialisers for 'a'");
   expect_ptx_error(h + ".global .u64 p = generic(a);\n", 3, 18, "address initialisers");
   expect_ptx_error(h + ".global .u8 b = 256;\n", 3, 17, "does not fit in .u8");
-  expect_ptx_error(h + ".global .u32 c = 1.5;\n", 3, 18, "floating-point literal cannot initialise");
+  expect_ptx_error(h + ".global .u32 c = 1.5;\n", 3, 18,
+                   "floating-point literal cannot initialise");
   expect_ptx_error(h + ".global .u32 d[2][2] = {{1, 2, 3}};\n", 3, 32, "too many initialisers");
   expect_ptx_error(h + ".global .u32 e[2] = {{1}};\n", 3, 22, "too many levels of braces");
   expect_ptx_error(h + ".global .u32 f[2][2] = {1, {2}};\n", 3, 28, "mixes values and { } lists");
   expect_ptx_error(h + ".global .u32 g[];\n", 3, 14, "needs a size or an initialiser");
   expect_ptx_error(h + ".shared .u32 s = 1;\n", 3, 16, "only .global and .const");
   expect_ptx_error(h + ".global .u32 x = 1 2;\n", 3, 20, "expected ';' after variable declaration");
+}
+
+TEST(PtxDecls, FunctionScopeStaticsLiveInTheModuleSegments) {
+  Module m = parse_ptx(R"(.version 7.0
+.target sm_70
+.global .u32 first = 1;
+.entry k()
+{
+  .global .align 8 .u64 hidden = 5;
+  .const .f32 table[2] = {1.0, 2.0};
+  ret;
+}
+)");
+  const Symbol& h = symbol(m, "hidden");
+  EXPECT_EQ(h.space, Space::Global);
+  EXPECT_EQ(h.function, 0);
+  EXPECT_EQ(h.offset, 8u);
+  EXPECT_EQ(h.init, bytes({5, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(symbol(m, "table").space, Space::Const);
+  EXPECT_EQ(m.global_data_size, 16u);
+  EXPECT_EQ(m.const_data_size, 8u);
 }
 
 TEST(PtxDecls, SharedStaticAndDynamic) {
@@ -183,6 +206,12 @@ TEST(PtxDecls, SharedStaticAndDynamic) {
   EXPECT_EQ(dyn.size, 0u);
   EXPECT_EQ(dyn.align, 16u);
   EXPECT_EQ(dyn.offset, 48u);  // 40 rounded up to 16
+
+  Module inner =
+      test::parse_kernel("  .extern .shared .align 8 .b8 smem[];\n  .shared .b8 pad[3];\n  ret;");
+  EXPECT_EQ(symbol(inner, "smem").function, 0);
+  EXPECT_TRUE(symbol(inner, "smem").is_extern);
+  EXPECT_EQ(symbol(inner, "smem").offset, 8u);
 }
 
 TEST(PtxDecls, LocalDepotAndGenericStackPointer) {
@@ -268,7 +297,6 @@ TEST(PtxDecls, FunctionFrameHoldsReturnsParamsAndCallSiteParams) {
 TEST(PtxDecls, DeclarationErrors) {
   expect_body_error("  .reg .v4 .f32 %v;", 1, 8, "vector registers");
   expect_body_error("  .reg %r1;", 1, 8, "expected a register type after .reg");
-  expect_body_error("  .global .u32 g;", 1, 3, "must be declared at module scope");
   expect_body_error("  .local .pred q;", 1, 10, ".pred is only a register type");
   expect_body_error("  .local .align 3 .b8 x[4];", 1, 17, "alignment must be a power of two");
   expect_body_error("  .local .b8 x[0];", 1, 15, "array size must be positive");

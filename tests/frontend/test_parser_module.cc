@@ -132,6 +132,36 @@ TEST(PtxModule, CallBeforeDefinitionWithoutPrototype) {
   EXPECT_EQ(m.code[1].ops[1].target, m.functions[1].begin);
 }
 
+TEST(PtxModule, CalleeOnItsOwnLineMayShareAnOpcodeName) {
+  Module m = parse_ptx(R"(.version 7.0
+.target sm_70
+.func (.param .b32 r) max(.param .b32 a)
+{
+  st.param.b32 [r], 1;
+  ret;
+}
+.entry k()
+{
+  .param .b32 q;
+  {
+  .param .b32 p0;
+  .param .b32 r0;
+  call.uni (r0),
+  max,
+  (p0);
+  }
+  call.uni
+  max,
+  (q);
+  ret;
+}
+)");
+  ASSERT_EQ(m.functions.size(), 2u);
+  EXPECT_EQ(m.code[2].op, Opcode::Call);
+  EXPECT_EQ(m.code[2].ops[1].func, 0u);
+  EXPECT_EQ(m.code[3].ops[1].func, 0u);
+}
+
 TEST(PtxModule, CallErrors) {
   const std::string head = ".version 7.0\n.target sm_70\n.address_size 64\n";
   expect_ptx_error(head + ".extern .func ext();\n.entry k()\n{\n  call ext;\n  ret;\n}\n", 7, 8,
@@ -167,8 +197,8 @@ TEST(PtxModule, PerformanceDirectivesAndPragmasAreAccepted) {
 }
 )");
   EXPECT_EQ(m.code.size(), 1u);
-  expect_ptx_error(".version 7.0\n.target sm_90\n.entry k()\n.maxclusterrank 2\n{\n ret;\n}\n",
-                   4, 1, "unsupported function directive '.maxclusterrank'");
+  expect_ptx_error(".version 7.0\n.target sm_90\n.entry k()\n.maxclusterrank 2\n{\n ret;\n}\n", 4,
+                   1, "unsupported function directive '.maxclusterrank'");
   expect_ptx_error(".version 7.0\n.target sm_90\n.entry k()\n.noreturn\n{\n ret;\n}\n", 4, 1,
                    ".noreturn applies to .func only");
 }

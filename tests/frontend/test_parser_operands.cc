@@ -81,13 +81,20 @@ TEST(PtxOperands, SpecialRegisters) {
     const char* text;
     SpecialReg reg;
     uint8_t comp;
-  } cases[] = {{"%tid.x", SpecialReg::Tid, 0},       {"%tid.y", SpecialReg::Tid, 1},
-               {"%tid.z", SpecialReg::Tid, 2},       {"%ntid.x", SpecialReg::Ntid, 0},
-               {"%ctaid.y", SpecialReg::Ctaid, 1},   {"%nctaid.z", SpecialReg::Nctaid, 2},
-               {"%laneid", SpecialReg::Laneid, 0},   {"%warpid", SpecialReg::Warpid, 0},
-               {"%nwarpid", SpecialReg::Nwarpid, 0}, {"%smid", SpecialReg::Smid, 0},
-               {"%nsmid", SpecialReg::Nsmid, 0},     {"%gridid", SpecialReg::Gridid, 0},
-               {"%clock", SpecialReg::Clock, 0},     {"%lanemask_eq", SpecialReg::LanemaskEq, 0},
+  } cases[] = {{"%tid.x", SpecialReg::Tid, 0},
+               {"%tid.y", SpecialReg::Tid, 1},
+               {"%tid.z", SpecialReg::Tid, 2},
+               {"%ntid.x", SpecialReg::Ntid, 0},
+               {"%ctaid.y", SpecialReg::Ctaid, 1},
+               {"%nctaid.z", SpecialReg::Nctaid, 2},
+               {"%laneid", SpecialReg::Laneid, 0},
+               {"%warpid", SpecialReg::Warpid, 0},
+               {"%nwarpid", SpecialReg::Nwarpid, 0},
+               {"%smid", SpecialReg::Smid, 0},
+               {"%nsmid", SpecialReg::Nsmid, 0},
+               {"%gridid", SpecialReg::Gridid, 0},
+               {"%clock", SpecialReg::Clock, 0},
+               {"%lanemask_eq", SpecialReg::LanemaskEq, 0},
                {"%lanemask_le", SpecialReg::LanemaskLe, 0},
                {"%lanemask_lt", SpecialReg::LanemaskLt, 0},
                {"%lanemask_ge", SpecialReg::LanemaskGe, 0},
@@ -170,7 +177,8 @@ TEST(PtxOperands, SymbolsAsValues) {
   EXPECT_EQ(mov32.ops[1].kind, Operand::Kind::Symbol);
   Instruction cvta = decode_one(decls, "cvta.shared.u64 %rd1, buf");
   EXPECT_EQ(cvta.ops[1].kind, Operand::Kind::Symbol);
-  expect_body_error(decls + "\nadd.u64 %rd1, buf, 4;", 2, 15, "cannot be the address of a variable");
+  expect_body_error(decls + "\nadd.u64 %rd1, buf, 4;", 2, 15,
+                    "cannot be the address of a variable");
   expect_body_error(decls + "\nmov.f32 %f1, buf;", 2, 14, "cannot be the address of a variable");
 }
 
@@ -184,6 +192,8 @@ TEST(PtxOperands, NegatedPredicates) {
   expect_body_error(std::string(kStdRegs) + "\nand.pred %p1, !%p2, %p3;", 2, 15,
                     "cannot be negated");
   expect_body_error(std::string(kStdRegs) + "\nsetp.eq.and.s32 %p1, %r1, %r2, !5;", 2, 32,
+                    "'!' must be followed by a predicate register");
+  expect_body_error(std::string(kStdRegs) + "\nsetp.eq.and.s32 %p1, %r1, %r2, !!%p2;", 2, 32,
                     "'!' must be followed by a predicate register");
 }
 

@@ -66,7 +66,7 @@ TEST(Bits, BfeExtractsAndClamps) {
   EXPECT_EQ(bfe(h, Type::U32, 0xf0000000, 28, 8), 0xfu);
   EXPECT_EQ(bfe(h, Type::S32, 0xf0000000, 40, 4), 0xffffffffu);  // start past msb: sign fill
   EXPECT_EQ(bfe(h, Type::U32, 0xf0000000, 40, 4), 0u);
-  EXPECT_EQ(bfe(h, Type::S32, 0x12345678, 0, 0), 0u);  // len 0 gives 0
+  EXPECT_EQ(bfe(h, Type::S32, 0x12345678, 0, 0), 0u);            // len 0 gives 0
   EXPECT_EQ(bfe(h, Type::U32, 0x12345678, 0x108, 0x104), 0x6u);  // only b[7:0], c[7:0]
   EXPECT_EQ(bfe(h, Type::S64, 0x8000000000000000, 60, 10), 0xfffffffffffffff8ull);
   EXPECT_EQ(bfe(h, Type::U64, 0x8000000000000000, 60, 10), 0x8u);
@@ -77,8 +77,8 @@ TEST(Bits, BfiInsertsAndClamps) {
   Harness h;
   EXPECT_EQ(bfi(h, Type::B32, 0xff, 0, 8, 4), 0xf00u);
   EXPECT_EQ(bfi(h, Type::B32, 0xffffffff, 0x12345678, 28, 8), 0xf2345678u);  // clipped at msb
-  EXPECT_EQ(bfi(h, Type::B32, 0xff, 0x12345678, 40, 4), 0x12345678u);  // start past msb: b
-  EXPECT_EQ(bfi(h, Type::B32, 0xf, 0x12345678, 4, 0), 0x12345678u);    // len 0: b
+  EXPECT_EQ(bfi(h, Type::B32, 0xff, 0x12345678, 40, 4), 0x12345678u);        // start past msb: b
+  EXPECT_EQ(bfi(h, Type::B32, 0xf, 0x12345678, 4, 0), 0x12345678u);          // len 0: b
   EXPECT_EQ(bfi(h, Type::B64, 0xabcd, 0, 60, 16), 0xd000000000000000ull);
   EXPECT_EQ(bfi(h, Type::B32, 0x1, 0, 0x100, 0x101), 1u);  // pos/len use only 8 bits
 }

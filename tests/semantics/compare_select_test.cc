@@ -96,10 +96,13 @@ TEST(CompareSelect, BoolOpCombinesWithNegatedPredicate) {
 
 uint64_t set(Type dt, Type st, CmpOp op, uint64_t a, uint64_t b) {
   Harness h;
-  return h.eval(Opcode::Set, dt, {a, b}, [&](Instruction& i) {
-    i.src_type = st;
-    i.cmp = op;
-  }, dt, st);
+  return h.eval(
+      Opcode::Set, dt, {a, b},
+      [&](Instruction& i) {
+        i.src_type = st;
+        i.cmp = op;
+      },
+      dt, st);
 }
 
 TEST(CompareSelect, SetWritesMaskOrOne) {
@@ -142,8 +145,7 @@ TEST(CompareSelect, Selp) {
 
 uint64_t slct(Type ct, uint64_t c, bool ftz = false) {
   Harness h;
-  const uint32_t d = h.reg(Type::U32), a = h.reg(Type::U32), b = h.reg(Type::U32),
-                 cr = h.reg(ct);
+  const uint32_t d = h.reg(Type::U32), a = h.reg(Type::U32), b = h.reg(Type::U32), cr = h.reg(ct);
   h.set(a, 0, 1);
   h.set(b, 0, 2);
   h.set(cr, 0, c);
@@ -167,7 +169,8 @@ TEST(CompareSelect, Slct) {
 
 uint64_t testp(Type t, TestpOp op, uint64_t a) {
   Harness h;
-  return h.eval(Opcode::Testp, t, {a}, [op](Instruction& i) { i.testp = op; }, Type::Pred);
+  return h.eval(
+      Opcode::Testp, t, {a}, [op](Instruction& i) { i.testp = op; }, Type::Pred);
 }
 
 TEST(CompareSelect, Testp) {

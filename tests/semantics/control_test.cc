@@ -36,10 +36,10 @@ TEST(Control, CallRetExit) {
   Harness h;
   h.module.functions.resize(2);
   h.module.functions[1].begin = 0x100;
-  const Outcome call = h.run(Harness::make(Opcode::Call, Type::None,
-                                           {Harness::vec({}), Harness::function(1),
-                                            Harness::vec({})}),
-                             0b1001);
+  const Outcome call =
+      h.run(Harness::make(Opcode::Call, Type::None,
+                          {Harness::vec({}), Harness::function(1), Harness::vec({})}),
+            0b1001);
   EXPECT_EQ(call.control, Control::Call);
   EXPECT_EQ(call.callee, 1u);
   EXPECT_EQ(call.target, 0x100u);
@@ -51,9 +51,9 @@ TEST(Control, CallRetExit) {
   EXPECT_EQ(ex.control, Control::Exit);
   EXPECT_EQ(ex.executed, 0b1111u);  // active mask is limited to the warp
   const uint32_t r = h.reg(Type::U64);
-  EXPECT_THROW(h.run(Harness::make(Opcode::Call, Type::None,
-                                   {Harness::vec({}), h.r(r), Harness::vec({})})),
-               UnsupportedInstruction);
+  EXPECT_THROW(
+      h.run(Harness::make(Opcode::Call, Type::None, {Harness::vec({}), h.r(r), Harness::vec({})})),
+      UnsupportedInstruction);
 }
 
 TEST(Control, Barriers) {
@@ -72,8 +72,7 @@ TEST(Control, Barriers) {
     h.set(id, l, 10 + l);
     h.set(n, l, 32 * (l + 1));
   }
-  const Outcome b2 =
-      h.run(Harness::make(Opcode::Bar, Type::None, {h.r(id), h.r(n)}), 0b1100);
+  const Outcome b2 = h.run(Harness::make(Opcode::Bar, Type::None, {h.r(id), h.r(n)}), 0b1100);
   EXPECT_EQ(b2.barrier_id, 12u);
   EXPECT_EQ(b2.barrier_count, 96u);
   EXPECT_EQ(b2.executed, 0b1100u);

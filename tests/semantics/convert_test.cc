@@ -12,12 +12,15 @@ namespace {
 uint64_t cvt(Type dt, Type st, uint64_t a, Rounding r = Rounding::None, bool sat = false,
              bool ftz = false, Type reg = Type::None) {
   Harness h;
-  return h.eval(Opcode::Cvt, dt, {a}, [&](Instruction& i) {
-    i.src_type = st;
-    i.rnd = r;
-    i.sat = sat;
-    i.ftz = ftz;
-  }, reg == Type::None ? dt : reg, st);
+  return h.eval(
+      Opcode::Cvt, dt, {a},
+      [&](Instruction& i) {
+        i.src_type = st;
+        i.rnd = r;
+        i.sat = sat;
+        i.ftz = ftz;
+      },
+      reg == Type::None ? dt : reg, st);
 }
 
 TEST(Convert, IntToIntExtendsAndTruncates) {
@@ -28,10 +31,8 @@ TEST(Convert, IntToIntExtendsAndTruncates) {
   EXPECT_EQ(cvt(Type::U64, Type::U32, 0xfffffffe), 0xfffffffeull);
   EXPECT_EQ(cvt(Type::U8, Type::U32, 0x1234, Rounding::None, false, false, Type::U32), 0x34u);
   // An s8 result in an s32 register is sign-extended to the register.
-  EXPECT_EQ(cvt(Type::S8, Type::S32, 0x1280, Rounding::None, false, false, Type::S32),
-            0xffffff80u);
-  EXPECT_EQ(cvt(Type::U16, Type::S64, 0xffffffffffff1234, Rounding::None, false, false,
-                Type::U32),
+  EXPECT_EQ(cvt(Type::S8, Type::S32, 0x1280, Rounding::None, false, false, Type::S32), 0xffffff80u);
+  EXPECT_EQ(cvt(Type::U16, Type::S64, 0xffffffffffff1234, Rounding::None, false, false, Type::U32),
             0x1234u);
 }
 

@@ -110,15 +110,13 @@ TEST(FloatArith, FtzAndSat) {
 
 TEST(FloatArith, FmaAndMadAreFused) {
   Harness h;
-  const uint64_t a = 0x3f800800;  // 1 + 2^-12; a*a = 1 + 2^-11 + 2^-24
+  const uint64_t a = 0x3f800800;      // 1 + 2^-12; a*a = 1 + 2^-11 + 2^-24
   const uint64_t exact = 0x3a000400;  // 2^-11 + 2^-24
   EXPECT_EQ(h.eval(Opcode::Fma, Type::F32, {a, a, fbits(-1.0f)}, rnd(Rounding::Rn)), exact);
   EXPECT_EQ(h.eval(Opcode::Mad, Type::F32, {a, a, fbits(-1.0f)}), exact);
-  EXPECT_EQ(h.eval(Opcode::Fma, Type::F32, {fbits(1.0f), fbits(1.0f), kHalfUlp},
-                   rnd(Rounding::Rp)),
+  EXPECT_EQ(h.eval(Opcode::Fma, Type::F32, {fbits(1.0f), fbits(1.0f), kHalfUlp}, rnd(Rounding::Rp)),
             kOnePlusUlp);
-  EXPECT_EQ(h.eval(Opcode::Fma, Type::F32, {fbits(1.0f), fbits(1.0f), kHalfUlp},
-                   rnd(Rounding::Rz)),
+  EXPECT_EQ(h.eval(Opcode::Fma, Type::F32, {fbits(1.0f), fbits(1.0f), kHalfUlp}, rnd(Rounding::Rz)),
             fbits(1.0f));
   const uint64_t tiny = dbits(std::ldexp(1.0, -60));
   EXPECT_EQ(h.eval(Opcode::Fma, Type::F64, {dbits(1.0), dbits(1.0), tiny}, rnd(Rounding::Rp)),
@@ -237,7 +235,7 @@ TEST(FloatArith, ApproxWithinDocumentedBounds) {
 
 TEST(FloatArith, HalfPrecision) {
   Harness h;
-  const uint64_t one = 0x3c00, half_ulp = 0x1000;  // 2^-11
+  const uint64_t one = 0x3c00, half_ulp = 0x1000;                   // 2^-11
   EXPECT_EQ(h.eval(Opcode::Add, Type::F16, {one, half_ulp}), one);  // tie -> even
   EXPECT_EQ(h.eval(Opcode::Add, Type::F16, {one, half_ulp}, rnd(Rounding::Rp)), 0x3c01u);
   EXPECT_EQ(h.eval(Opcode::Add, Type::F16, {0x7bff, 0x4c00}), 0x7c00u);  // 65504 + 16 -> inf

@@ -98,9 +98,7 @@ class FakeEnv : public WarpEnvironment {
 // One warp with its register file (one function frame) and environment.
 class Harness {
  public:
-  explicit Harness(unsigned warp_size = 4) : warp_size_(warp_size) {
-    module.functions.resize(1);
-  }
+  explicit Harness(unsigned warp_size = 4) : warp_size_(warp_size) { module.functions.resize(1); }
 
   uint32_t reg(Type t) {
     auto& regs = module.functions[0].regs;

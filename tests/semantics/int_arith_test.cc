@@ -63,15 +63,14 @@ TEST(IntArith, MulWideWritesDoubleWidth) {
   Harness h;
   EXPECT_EQ(h.eval(Opcode::Mul, Type::S32, {0xfffffffe, 3}, mode(MulMode::Wide), Type::S64),
             0xfffffffffffffffaull);
-  EXPECT_EQ(h.eval(Opcode::Mul, Type::U32, {0xffffffff, 0xffffffff}, mode(MulMode::Wide),
-                   Type::U64),
-            0xfffffffe00000001ull);
+  EXPECT_EQ(
+      h.eval(Opcode::Mul, Type::U32, {0xffffffff, 0xffffffff}, mode(MulMode::Wide), Type::U64),
+      0xfffffffe00000001ull);
   EXPECT_EQ(h.eval(Opcode::Mul, Type::U16, {0xffff, 0xffff}, mode(MulMode::Wide), Type::U32),
             0xfffe0001u);
   EXPECT_EQ(h.eval(Opcode::Mul, Type::S16, {0x8000, 0x8000}, mode(MulMode::Wide), Type::S32),
             0x40000000u);
-  EXPECT_THROW(h.eval(Opcode::Mul, Type::U64, {1, 1}, mode(MulMode::Wide)),
-               UnsupportedInstruction);
+  EXPECT_THROW(h.eval(Opcode::Mul, Type::U64, {1, 1}, mode(MulMode::Wide)), UnsupportedInstruction);
 }
 
 TEST(IntArith, Mad) {
@@ -81,9 +80,9 @@ TEST(IntArith, Mad) {
   // mad.hi.s32 wraps; mad.hi.sat.s32 clamps: hi(0x7fffffff^2) = 0x3fffffff.
   EXPECT_EQ(h.eval(Opcode::Mad, Type::S32, {0x7fffffff, 0x7fffffff, 0x7fffffff}, mode(MulMode::Hi)),
             0xbffffffeu);
-  EXPECT_EQ(h.eval(Opcode::Mad, Type::S32, {0x7fffffff, 0x7fffffff, 0x7fffffff},
-                   mode_sat(MulMode::Hi)),
-            0x7fffffffu);
+  EXPECT_EQ(
+      h.eval(Opcode::Mad, Type::S32, {0x7fffffff, 0x7fffffff, 0x7fffffff}, mode_sat(MulMode::Hi)),
+      0x7fffffffu);
   EXPECT_EQ(h.eval(Opcode::Mad, Type::S32, {kMin32, 0x7fffffff, kMin32}, mode_sat(MulMode::Hi)),
             kMin32);
 }
@@ -110,8 +109,9 @@ TEST(IntArith, Mul24AndMad24) {
   EXPECT_EQ(h.eval(Opcode::Mul24, Type::S32, {0x00ffffff, 2}, lo), 0xfffffffeu);  // -1 * 2
   EXPECT_EQ(h.eval(Opcode::Mul24, Type::S32, {0x00ffffff, 2}, hi), 0xffffffffu);
   EXPECT_EQ(h.eval(Opcode::Mad24, Type::U32, {0xffffff, 0xffffff, 1}, lo), 0xfe000002u);
-  EXPECT_EQ(h.eval(Opcode::Mad24, Type::S32, {0x7fffff, 0x7fffff, 0x7fffffff}, mode_sat(MulMode::Hi)),
-            0x7fffffffu);
+  EXPECT_EQ(
+      h.eval(Opcode::Mad24, Type::S32, {0x7fffff, 0x7fffff, 0x7fffffff}, mode_sat(MulMode::Hi)),
+      0x7fffffffu);
   EXPECT_EQ(h.eval(Opcode::Mad24, Type::S32, {0x7fffff, 0x7fffff, 1}, mode_sat(MulMode::Hi)),
             0x3fffff01u);
 }
@@ -123,9 +123,9 @@ TEST(IntArith, DivisionByZeroFollowsHardware) {
   EXPECT_EQ(h.eval(Opcode::Rem, Type::U32, {7, 0}), 7u);
   EXPECT_EQ(h.eval(Opcode::Div, Type::U16, {0, 0}), 0xffffu);
   EXPECT_EQ(h.eval(Opcode::Div, Type::U64, {9, 0}), ~0ull);
-  EXPECT_EQ(h.eval(Opcode::Div, Type::S32, {5, 0}), 0xffffffffu);      // -1
-  EXPECT_EQ(h.eval(Opcode::Div, Type::S32, {0, 0}), 0xffffffffu);      // -1
-  EXPECT_EQ(h.eval(Opcode::Div, Type::S32, {0xfffffffb, 0}), 1u);      // -5 / 0 = 1
+  EXPECT_EQ(h.eval(Opcode::Div, Type::S32, {5, 0}), 0xffffffffu);  // -1
+  EXPECT_EQ(h.eval(Opcode::Div, Type::S32, {0, 0}), 0xffffffffu);  // -1
+  EXPECT_EQ(h.eval(Opcode::Div, Type::S32, {0xfffffffb, 0}), 1u);  // -5 / 0 = 1
   EXPECT_EQ(h.eval(Opcode::Rem, Type::S32, {0xfffffffb, 0}), 0xfffffffbu);
   EXPECT_EQ(h.eval(Opcode::Div, Type::S64, {~0ull, 0}), 1u);
 }

@@ -56,11 +56,11 @@ TEST(MemoryOps, VectorLoadWithSink) {
   Harness h;
   for (uint32_t i = 0; i < 4; ++i) h.env.poke<uint32_t>(Space::Global, 0x40 + 4 * i, 10 + i);
   const uint32_t r0 = h.reg(Type::U32), r1 = h.reg(Type::U32), r3 = h.reg(Type::U32);
-  h.run(mem_inst(Opcode::Ld, Type::U32, Space::Global,
-                 {Harness::vec({h.r(r0), h.r(r1), Harness::sink(), h.r(r3)}),
-                  Harness::abs_addr(0x40)},
-                 4),
-        1);
+  h.run(
+      mem_inst(
+          Opcode::Ld, Type::U32, Space::Global,
+          {Harness::vec({h.r(r0), h.r(r1), Harness::sink(), h.r(r3)}), Harness::abs_addr(0x40)}, 4),
+      1);
   EXPECT_EQ(h.get(r0, 0), 10u);
   EXPECT_EQ(h.get(r1, 0), 11u);
   EXPECT_EQ(h.get(r3, 0), 13u);
@@ -88,8 +88,8 @@ TEST(MemoryOps, StoresScalarVectorImmediateAndSink) {
   EXPECT_EQ(h.env.peek<uint32_t>(Space::Global, 0x80), 0x1234beefu);
   h.env.poke<uint32_t>(Space::Global, 0x94, 0xcafef00d);
   h.run(mem_inst(Opcode::St, Type::B32, Space::Global,
-                 {h.addr(a, 0x10), Harness::vec({h.r(w), Harness::sink(), Harness::imm(7),
-                                                 Harness::imm(-1)})},
+                 {h.addr(a, 0x10),
+                  Harness::vec({h.r(w), Harness::sink(), Harness::imm(7), Harness::imm(-1)})},
                  4),
         1);
   EXPECT_EQ(h.env.peek<uint32_t>(Space::Global, 0x90), 0x11223344u);
@@ -198,8 +198,7 @@ TEST(MemoryOps, AtomicIncDecWrap) {
 TEST(MemoryOps, AtomicCasExchMinMaxLogic) {
   Harness h;
   h.env.poke<uint32_t>(Space::Global, 0x200, 5);
-  EXPECT_EQ(atom(h, AtomOp::Cas, Type::B32, {5, 5, 10, 11}, {10, 11, 12, 13}),
-            V({5, 10, 10, 12}));
+  EXPECT_EQ(atom(h, AtomOp::Cas, Type::B32, {5, 5, 10, 11}, {10, 11, 12, 13}), V({5, 10, 10, 12}));
   EXPECT_EQ(h.env.peek<uint32_t>(Space::Global, 0x200), 12u);
   h.env.poke<uint64_t>(Space::Global, 0x200, 0x1122334455667788ull);
   EXPECT_EQ(atom(h, AtomOp::Exch, Type::B64, {1, 2, 3, 4}), V({0x1122334455667788ull, 1, 2, 3}));
@@ -207,7 +206,8 @@ TEST(MemoryOps, AtomicCasExchMinMaxLogic) {
   EXPECT_EQ(atom(h, AtomOp::Min, Type::S32, {3, 0xfffffffe, 5, 0xffffffff}),
             V({0, 0, 0xfffffffe, 0xfffffffe}));
   h.env.poke<uint32_t>(Space::Global, 0x200, 0);
-  EXPECT_EQ(atom(h, AtomOp::Max, Type::U32, {3, 0xfffffffe, 5, 1}), V({0, 3, 0xfffffffe, 0xfffffffe}));
+  EXPECT_EQ(atom(h, AtomOp::Max, Type::U32, {3, 0xfffffffe, 5, 1}),
+            V({0, 3, 0xfffffffe, 0xfffffffe}));
   h.env.poke<uint32_t>(Space::Global, 0x200, 0xff);
   atom(h, AtomOp::And, Type::B32, {0xf0f, ~0ull, ~0ull, ~0ull});
   EXPECT_EQ(h.env.peek<uint32_t>(Space::Global, 0x200), 0x0fu);
@@ -238,8 +238,8 @@ TEST(MemoryOps, ReductionHasNoDestination) {
   h.env.poke<uint64_t>(Space::Shared, 0x200, 10);
   const uint32_t b = h.reg(Type::U64);
   for (unsigned l = 0; l < 4; ++l) h.set(b, l, l + 1);
-  Instruction in = mem_inst(Opcode::Red, Type::U64, Space::Shared,
-                            {Harness::abs_addr(0x200), h.r(b)});
+  Instruction in =
+      mem_inst(Opcode::Red, Type::U64, Space::Shared, {Harness::abs_addr(0x200), h.r(b)});
   in.atom = AtomOp::Add;
   h.run(in, 0b0110);
   EXPECT_EQ(h.env.peek<uint64_t>(Space::Shared, 0x200), 15u);
@@ -252,8 +252,8 @@ TEST(MemoryOps, AtomicErrors) {
   EXPECT_THROW(atom(h, AtomOp::Inc, Type::U64, {1, 1, 1, 1}), UnsupportedInstruction);
   EXPECT_THROW(atom(h, AtomOp::Min, Type::F32, {1, 1, 1, 1}), UnsupportedInstruction);
   const uint32_t d = h.reg(Type::U32), b = h.reg(Type::U32);
-  Instruction in = mem_inst(Opcode::Atom, Type::U32, Space::Global,
-                            {h.r(d), Harness::abs_addr(0x202), h.r(b)});
+  Instruction in =
+      mem_inst(Opcode::Atom, Type::U32, Space::Global, {h.r(d), Harness::abs_addr(0x202), h.r(b)});
   in.atom = AtomOp::Add;
   EXPECT_THROW(h.run(in), MemoryFault);
 }

@@ -90,9 +90,9 @@ TEST(MoveOperands, VectorPackUnpack) {
   h.run(Harness::make(Opcode::Mov, Type::B64, {Harness::vec({h.r(lo), h.r(hi)}), h.r(wide)}), 1);
   EXPECT_EQ(h.get(lo, 0), 0x05060708u);
   EXPECT_EQ(h.get(hi, 0), 0x01020304u);
-  h.run(Harness::make(Opcode::Mov, Type::B64, {Harness::vec({Harness::sink(), h.r(lo)}),
-                                               h.r(wide)}),
-        1);
+  h.run(
+      Harness::make(Opcode::Mov, Type::B64, {Harness::vec({Harness::sink(), h.r(lo)}), h.r(wide)}),
+      1);
   EXPECT_EQ(h.get(lo, 0), 0x01020304u);
   h.run(Harness::make(Opcode::Mov, Type::B32,
                       {h.r(w32), Harness::vec({Harness::imm(0xbeef), Harness::imm(0x1dead)})}),

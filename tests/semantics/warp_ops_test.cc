@@ -15,7 +15,7 @@ Instruction vote_inst(Harness& h, VoteMode m, uint32_t d, uint32_t p, bool negat
 TEST(WarpOps, VoteOverExecutedLanesOnly) {
   Harness h(8);
   const uint32_t d = h.reg(Type::Pred), p = h.reg(Type::Pred);
-  const LaneMask active = 0b10110110;  // lanes 1 2 4 5 7
+  const LaneMask active = 0b10110110;                               // lanes 1 2 4 5 7
   for (unsigned l = 0; l < 8; ++l) h.set(p, l, (active >> l) & 1);  // true exactly there
   h.run(vote_inst(h, VoteMode::All, d, p), active);
   EXPECT_EQ(h.get(d, 1), 1u);
@@ -79,9 +79,9 @@ struct Shfl {
     for (unsigned l = 0; l < w; ++l) h.set(a, l, 100 + l);
   }
   void run(ShflMode m, int64_t b, int64_t c, LaneMask active = ~LaneMask(0)) {
-    Instruction in = Harness::make(Opcode::Shfl, Type::B32,
-                                   {h.r(d), h.r(p), h.r(a), Harness::imm(b), Harness::imm(c),
-                                    Harness::none()});
+    Instruction in =
+        Harness::make(Opcode::Shfl, Type::B32,
+                      {h.r(d), h.r(p), h.r(a), Harness::imm(b), Harness::imm(c), Harness::none()});
     in.shfl = m;
     h.run(in, active);
   }

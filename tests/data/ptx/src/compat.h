@@ -23,14 +23,18 @@
 __device__ inline int atomicAdd(int* p, int v) { return __nvvm_atom_add_gen_i(p, v); }
 __device__ inline float atomicAdd(float* p, float v) { return __nvvm_atom_add_gen_f(p, v); }
 __device__ inline int atomicMax(int* p, int v) { return __nvvm_atom_max_gen_i(p, v); }
-__device__ inline unsigned atomicMin(unsigned* p, unsigned v) { return __nvvm_atom_min_gen_ui(p, v); }
+__device__ inline unsigned atomicMin(unsigned* p, unsigned v) {
+  return __nvvm_atom_min_gen_ui(p, v);
+}
 __device__ inline int atomicExch(int* p, int v) { return __nvvm_atom_xchg_gen_i(p, v); }
 __device__ inline int atomicCAS(int* p, int c, int v) { return __nvvm_atom_cas_gen_i(p, c, v); }
 __device__ inline int atomicOr(int* p, int v) { return __nvvm_atom_or_gen_i(p, v); }
 __device__ inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) {
   return __nvvm_atom_add_gen_ll((long long*)p, (long long)v);
 }
-__device__ inline unsigned atomicInc(unsigned* p, unsigned v) { return __nvvm_atom_inc_gen_ui(p, v); }
+__device__ inline unsigned atomicInc(unsigned* p, unsigned v) {
+  return __nvvm_atom_inc_gen_ui(p, v);
+}
 __device__ inline int __shfl_down_sync(unsigned m, int v, unsigned d) {
   return __nvvm_shfl_sync_down_i32(m, v, d, 0x1f);
 }
@@ -43,10 +47,13 @@ __device__ inline int __shfl_xor_sync(unsigned m, int v, int l) {
 __device__ inline int __shfl_sync(unsigned m, int v, int l) {
   return __nvvm_shfl_sync_idx_i32(m, v, l, 0x1f);
 }
-__device__ inline unsigned __ballot_sync(unsigned m, int p) { return __nvvm_vote_ballot_sync(m, p); }
+__device__ inline unsigned __ballot_sync(unsigned m, int p) {
+  return __nvvm_vote_ballot_sync(m, p);
+}
 __device__ inline int __all_sync(unsigned m, int p) { return __nvvm_vote_all_sync(m, p); }
 __device__ inline int __any_sync(unsigned m, int p) { return __nvvm_vote_any_sync(m, p); }
-__device__ inline unsigned __activemask() { unsigned m;
+__device__ inline unsigned __activemask() {
+  unsigned m;
   asm volatile("activemask.b32 %0;" : "=r"(m));
   return m;
 }
@@ -68,5 +75,7 @@ __device__ inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(x); }
 __device__ inline unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
 __device__ inline int __mul24(int a, int b) { return __nvvm_mul24_i(a, b); }
 __device__ inline int __mulhi(int a, int b) { return __nvvm_mulhi_i(a, b); }
-__device__ inline unsigned __byte_perm(unsigned a, unsigned b, unsigned s) { return __nvvm_prmt(a, b, s); }
+__device__ inline unsigned __byte_perm(unsigned a, unsigned b, unsigned s) {
+  return __nvvm_prmt(a, b, s);
+}
 #endif

@@ -22,10 +22,17 @@ __global__ void divergent(int* out, const int* in, int n) {
     ++steps;
   }
   switch (t & 3) {
-    case 0: acc += 10; break;
-    case 1: acc -= 3; break;
-    case 2: acc *= 2; break;
-    default: acc ^= 0x55;
+    case 0:
+      acc += 10;
+      break;
+    case 1:
+      acc -= 3;
+      break;
+    case 2:
+      acc *= 2;
+      break;
+    default:
+      acc ^= 0x55;
   }
   out[t] = acc + steps;
 }

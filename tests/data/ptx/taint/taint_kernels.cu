@@ -54,6 +54,32 @@ __global__ void p_on_helper_of_tid(int* out) {
   if (scale(tid) > 9) out[tid] = 2;
 }
 
+__device__ __attribute__((noinline)) void fill(int* a, int n, int v) {
+  for (int i = 0; i < n; ++i) a[i] = v + i;
+}
+
+__device__ __attribute__((noinline)) void fill_loaded(int* a, int n, const int* in) {
+  for (int i = 0; i < n; ++i) a[i] = in[i];
+}
+
+// P: a local array that a device function fills from a parameter (its
+// address escapes into the call), indexed by the thread.
+__global__ void p_local_array(int* out, int n) {
+  int a[8];
+  fill(a, 8, n);
+  int t = global_tid();
+  if (a[t & 7] > 3) out[t] = 1;
+}
+
+// D: the same with an array filled from memory (the branch inside
+// fill_loaded's loop is P: it compares the counter with 8).
+__global__ void d_local_array(int* out, const int* in) {
+  int a[8];
+  fill_loaded(a, 8, in);
+  int t = global_tid();
+  if (a[t & 7] > 3) out[t] = 1;
+}
+
 // Mixed, loop-free, so -O0 and -O3 keep the same conditional branches:
 // P, D, P, D, P.
 __global__ void mixed(int* out, const int* in, int n) {

@@ -1,0 +1,88 @@
+// Structural errors: each is a PtxError at the offending token, never a
+// silent skip. (Opcode-specific errors are tested with each opcode family.)
+#include <gtest/gtest.h>
+
+#include "parser_test_util.h"
+
+namespace warptlm {
+namespace {
+
+using test::expect_body_error;
+using test::expect_ptx_error;
+
+TEST(PtxErrors, Instructions) {
+  expect_body_error("  frobnicate.u32 %r1;", 1, 3, "unknown instruction 'frobnicate'");
+  expect_body_error("  .reg .b32 %r1;\n  mov.u32 %r1, 1\n  ret;", 3, 3,
+                    "expected ';' after instruction 'mov.u32', found 'ret'");
+  expect_body_error("  ret\n  exit;", 2, 3, "expected ';' after instruction 'ret', found 'exit'");
+  expect_body_error("  .reg .b32 %r<3>;\n  add.s32 %r1, , %r2;", 2, 16,
+                    "expected an operand, found ','");
+  expect_body_error("  .reg .b32 %r1;\n  ld .global.u32 %r1, [%r1];", 2, 6,
+                    "expected an operand, found '.global'");
+  expect_body_error("  .reg .b32 %r1;\n  mov.u32 %r1, -%r1;", 2, 17, "expected a number after '-'");
+  expect_body_error("  .reg .b32 %r1;\n  mov.u32 %r1, 0x1G;", 2, 16, "malformed number '0x1G'");
+  expect_body_error("  @ ;", 1, 5, "expected a predicate register after '@'");
+  expect_body_error("  ;", 1, 3, "expected an instruction, label or declaration, found ';'");
+  expect_body_error("  .entry x;", 1, 3, "unexpected directive '.entry' in function body");
+}
+
+TEST(PtxErrors, Labels) {
+  expect_body_error("L1:\n  ret;\nL1:\n  ret;", 3, 1,
+                    "duplicate label 'L1' (first defined at line 6)");
+  expect_body_error("  bra.uni $L__BB0_9;\n  ret;", 1, 11,
+                    "undefined label '$L__BB0_9' in function 'k'");
+  expect_body_error(
+      "  bra.uni END;\n  ret;\nEND:", 1, 11,
+      "branch to label 'END' at the end of function 'k' with no instruction after it");
+  // Labels are per function.
+  expect_ptx_error(
+      ".version 7.0\n.target sm_70\n.func f()\n{\nA:\n ret;\n}\n.func g()\n{\n bra A;\n}\n", 10, 6,
+      "undefined label 'A' in function 'g'");
+}
+
+TEST(PtxErrors, BracesAndComments) {
+  expect_ptx_error(".version 7.0\n.target sm_70\n.entry k()\n{\n  ret;\n", 4, 1,
+                   "unterminated body of function 'k': missing '}'");
+  expect_ptx_error(".version 7.0\n.target sm_70\n.entry k()\n{\n  {\n  ret;\n", 5, 3,
+                   "unterminated '{': missing '}'");
+  expect_ptx_error(".version 7.0\n.target sm_70\n.entry k()\n{\n  ret; /* oops\n}\n", 5, 8,
+                   "unterminated /* comment");
+  expect_ptx_error(".version 7.0\n}\n", 2, 1, "expected a directive at module scope, found '}'");
+  expect_ptx_error(".version 7.0\n.entry k()\nret;\n", 3, 1,
+                   "expected '{' or ';' after the header");
+}
+
+TEST(PtxErrors, ModuleDirectives) {
+  expect_ptx_error(".version seven\n", 1, 10, "expected a version number");
+  expect_ptx_error(".version 7\n", 1, 10, "expected a version number");
+  expect_ptx_error(".version 7.0\n.target gfx90a\n", 2, 9, "unknown target 'gfx90a'");
+  expect_ptx_error(".version 7.0\n.target sm_70, map_f64_to_f32\n", 2, 16,
+                   "'map_f64_to_f32' is not supported");
+  expect_ptx_error(".version 7.0\n.target sm_70, fast\n", 2, 16, "unknown target option 'fast'");
+  expect_ptx_error(".version 7.0\n.address_size 48\n", 2, 15, "address size must be 32 or 64");
+  expect_ptx_error(".version 7.0\n.alias a, b;\n", 2, 1,
+                   "unknown or unsupported directive '.alias' at module scope");
+  expect_ptx_error(".version 7.0\nmov.u32 %r1, 1;\n", 2, 1, "expected a directive at module scope");
+  expect_ptx_error(".version 7.0\n.visible ret;\n", 2, 10, "expected a declaration after linkage");
+  expect_ptx_error(".version 7.0\n.entry k() -> x\n", 2, 12, "expected '{' or ';'");
+  expect_ptx_error(".version 7.0\n.entry (.param .b32 r) k()\n", 2, 8,
+                   "a kernel (.entry) cannot have return values");
+  expect_ptx_error(".version 7.0\n.extern .func f()\n{\n ret;\n}\n", 3, 1,
+                   "an .extern function cannot have a body");
+  expect_ptx_error(".version 7.0\n.func f(.param .b32 a[])\n", 2, 22,
+                   "parameter arrays need a size");
+  expect_ptx_error(".version 7.0\n.func f(.param .b32 a = 1)\n", 2, 23,
+                   "parameters cannot have initialisers");
+}
+
+TEST(PtxErrors, NamesAndFunctionPointers) {
+  const std::string h = ".version 7.0\n.target sm_70\n.func f()\n{\n ret;\n}\n";
+  expect_ptx_error(h + ".entry k()\n{\n .reg .b64 %rd1;\n mov.u64 %rd1, f;\n}\n", 10, 16,
+                   "function 'f' used as a value: function pointers are not supported");
+  expect_ptx_error(h + ".entry k()\n{\n .reg .b64 %rd1;\n ld.u64 %rd1, [f];\n}\n", 10, 16,
+                   "cannot take the address of function 'f'");
+  expect_ptx_error(h + ".entry k()\n{\n call.uni k, ();\n}\n", 9, 11, "cannot call kernel 'k'");
+}
+
+}  // namespace
+}  // namespace warptlm
