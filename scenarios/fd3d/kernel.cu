@@ -10,6 +10,12 @@
 // Integer arithmetic: the coefficients are the standard 8th-order
 // second-derivative weights times 5040 (3 c0 for the three axes), so every
 // result is exact.
+//
+// The tile is volatile: clang 14 otherwise treats __syncthreads() as not
+// touching the (non-escaping, uninitialised) shared array and forwards a
+// thread's own halo store to a later read of the same element, which after
+// the barrier holds a value another thread stored (the compiled kernel then
+// reads garbage for the threads that skipped the halo load).
 #include "../common/cuda_shim.h"
 
 #define FD_RADIUS 4
@@ -19,7 +25,7 @@
 // out: the interior, nz planes of ny rows of nx values. nx and ny are
 // multiples of FD_TILE.
 extern "C" __global__ void fd3d_stencil(const int* in, int* out, int nx, int ny, int nz) {
-  __shared__ int tile[FD_TILE + 2 * FD_RADIUS][FD_TILE + 2 * FD_RADIUS];
+  __shared__ volatile int tile[FD_TILE + 2 * FD_RADIUS][FD_TILE + 2 * FD_RADIUS];
   const int c0 = -43050, c1 = 8064, c2 = -1008, c3 = 128, c4 = -9;
   int tx = (int)tid_x(), ty = (int)tid_y();
   int x = (int)ctaid_x() * FD_TILE + tx;

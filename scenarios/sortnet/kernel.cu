@@ -4,8 +4,9 @@
 // 2 * run. The first step of a merge (stride == run) compares the two halves
 // element by element; the later steps compare an element with the one
 // `stride` after it, but only where both lie in the same merged run: that
-// ownership test is the programmatic branch of SORTNW (the idle comparators
-// are the last ones of every run, the same lanes in every warp). The swap
+// ownership test is the programmatic branch of SORTNW (in every group of
+// `run` threads the last `stride` idle: a fixed lane pattern, aligned across
+// warps while run <= the warp size). The swap
 // itself, `(key_a > key_b) == dir`, is the data-dependent branch the SLP
 // paper quotes for SORTNW. Even CTAs sort ascending, odd CTAs descending.
 #include "../common/cuda_shim.h"
@@ -15,8 +16,8 @@
 
 // Orders (a, b) ascending when dir is 1, descending when dir is 0, moving the
 // values with their keys.
-__device__ static inline void compare_exchange(unsigned* key, unsigned* val, unsigned a,
-                                               unsigned b, unsigned dir) {
+__device__ static inline void compare_exchange(unsigned* key, unsigned* val, unsigned a, unsigned b,
+                                               unsigned dir) {
   unsigned ka = key[a], kb = key[b];
   if ((ka > kb) == dir) {
     unsigned va = val[a];
@@ -52,8 +53,7 @@ extern "C" __global__ void oddeven_merge_sort(unsigned* keys, unsigned* vals) {
       } else {
         unsigned a = pos + stride, b = a + stride;
         // Both ends inside the same merged run of 2 * run elements.
-        if ((a & ~(2 * run - 1)) == (b & ~(2 * run - 1)))
-          compare_exchange(s_key, s_val, a, b, dir);
+        if ((a & ~(2 * run - 1)) == (b & ~(2 * run - 1))) compare_exchange(s_key, s_val, a, b, dir);
       }
       __syncthreads();
     }

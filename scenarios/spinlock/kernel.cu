@@ -25,6 +25,7 @@
 // branch) while its warp-mates spin forever on the lock it holds. Which
 // traversal order a reconvergence scheme picks decides whether it finishes.
 #include "../common/cuda_shim.h"
+// After cuda_shim.h, which defines __device__.
 #include "../common/atomics.h"
 
 // The critical section: a read-modify-write of count[b] and total[b] and one
