@@ -1,5 +1,6 @@
 // Every scenario, run through the parser, finalizer and functional executor
-// at warp sizes 8 and 32, matches its host reference.
+// at warp sizes 8 and 32 under every registered reconvergence scheme, matches
+// its host reference. A newly registered scheme is picked up automatically.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -9,16 +10,19 @@
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
 #include "scenario.h"
+#include "simt/reconvergence_unit.h"
 
 namespace warptlm::scenarios {
 namespace {
 
-using RunParam = std::tuple<size_t, unsigned>;  // index into all(), warp size
+// index into all(), warp size, index into reconvergence_names()
+using RunParam = std::tuple<size_t, unsigned, size_t>;
 
 class ScenarioRun : public ::testing::TestWithParam<RunParam> {
  protected:
   const Scenario& scenario() const { return all()[std::get<0>(GetParam())]; }
   unsigned warp_size() const { return std::get<1>(GetParam()); }
+  std::string scheme() const { return reconvergence_names()[std::get<2>(GetParam())]; }
 
   // Runs the scenario at size n and returns the statistics; fails the test
   // when the outputs differ from the host reference.
@@ -29,9 +33,10 @@ class ScenarioRun : public ::testing::TestWithParam<RunParam> {
     LaunchSpec out = in;
     ExecConfig config;
     config.warp_size = warp_size();
+    config.reconvergence = scheme();
     RunStats stats = run_functional(program, s.entry, out, config);
     CheckResult r = s.check(in, out);
-    EXPECT_TRUE(r.passed) << s.name << " n=" << n << " seed=" << seed << ": " << r.message;
+    EXPECT_TRUE(r.passed) << s.name << " (" << scheme() << ") n=" << n << " seed=" << seed << ": " << r.message;
     return stats;
   }
 };
@@ -48,12 +53,14 @@ TEST_P(ScenarioRun, TestSizeMatchesReferenceAndDiverges) {
 TEST_P(ScenarioRun, SmallestSizeMatchesReference) { run_and_check(scenario().min_n, 2); }
 
 std::string run_name(const ::testing::TestParamInfo<RunParam>& info) {
-  return all()[std::get<0>(info.param)].name + "_warp" + std::to_string(std::get<1>(info.param));
+  return all()[std::get<0>(info.param)].name + "_warp" + std::to_string(std::get<1>(info.param)) +
+         "_" + reconvergence_names()[std::get<2>(info.param)];
 }
 
 INSTANTIATE_TEST_SUITE_P(All, ScenarioRun,
                          ::testing::Combine(::testing::Range<size_t>(0, all().size()),
-                                            ::testing::Values(8u, 32u)),
+                                            ::testing::Values(8u, 32u),
+                                            ::testing::Range<size_t>(0, reconvergence_names().size())),
                          run_name);
 
 }  // namespace
