@@ -1,9 +1,28 @@
 // The built-in scenarios, one factory per folder; registry.cc lists them.
 #pragma once
 
+#include <string>
+#include <utility>
+
 #include "scenario.h"
 
 namespace warptlm::scenarios {
+
+// What every factory below starts from: the scenario's name, which is also its
+// folder under scenarios/ (source_dir), and its three functions. The factory
+// adds the description, the kernel entry and the allowed sizes.
+inline Scenario builtin_scenario(const std::string& name,
+                                 decltype(Scenario::make_launch) make_launch,
+                                 decltype(Scenario::check) check,
+                                 decltype(Scenario::expected) expected) {
+  Scenario s;
+  s.name = name;
+  s.source_dir = name;
+  s.make_launch = std::move(make_launch);
+  s.check = std::move(check);
+  s.expected = std::move(expected);
+  return s;
+}
 
 Scenario make_reduction();
 Scenario make_bitonic();

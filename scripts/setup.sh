@@ -13,6 +13,11 @@ PACKAGES=(
   libgtest-dev googletest                # unit tests
   libsystemc-dev                         # the SystemC/TLM timing model
   python3 python3-numpy                  # .npy test data, Python package
+  python3-dev pybind11-dev python3-pybind11       # the warptlm._core extension
+  python3-pandas python3-yaml python3-tqdm        # results, sweep files, progress bars
+  python3-matplotlib                              # `python3 -m warptlm plot`
+  python3-dask python3-distributed                # sweeps on a Dask cluster
+  python3-pytest                                  # the Python tests (run by CTest)
 )
 
 missing=()

@@ -38,9 +38,14 @@ unsigned lowest_lane(LaneMask m) {
 class GridRunner {
  public:
   GridRunner(const Program& program, const Function& kernel, KernelMemory& mem,
-             const LaunchSpec& launch, const ExecConfig& config)
-      : program_(program), module_(program.module), kernel_(kernel), mem_(mem), launch_(launch),
-        config_(config) {}
+             const LaunchSpec& launch, const ExecConfig& config, TraceSink* trace)
+      : program_(program),
+        module_(program.module),
+        kernel_(kernel),
+        mem_(mem),
+        launch_(launch),
+        config_(config),
+        trace_(trace) {}
 
   RunStats run() {
     stats_.warp_size = config_.warp_size;
@@ -57,7 +62,8 @@ class GridRunner {
   void push_frame(Warp& w, uint32_t function, Pc call_pc, LaneMask lanes);
   void pop_frame(Warp& w);
   void arrive(Warp& w, const Outcome& o, Pc pc);
-  [[noreturn]] void fault(const Warp& w, Pc pc, unsigned lane, const std::string& what) const;
+  [[noreturn]] void fault(const Warp& w, Pc pc, unsigned lane, const std::string& what,
+                          const MemoryFault* memory = nullptr) const;
 
   const Program& program_;
   const Module& module_;
@@ -65,6 +71,8 @@ class GridRunner {
   KernelMemory& mem_;
   const LaunchSpec& launch_;
   const ExecConfig& config_;
+  TraceSink* trace_;
+  uint32_t warp_base_ = 0;  // global id of the current CTA's warp 0, for the trace
   RunStats stats_;
   CtaContext cta_;
   std::vector<Warp> warps_;
@@ -72,7 +80,23 @@ class GridRunner {
   std::vector<Path> paths_;
 };
 
-void GridRunner::fault(const Warp& w, Pc pc, unsigned lane, const std::string& what) const {
+void GridRunner::fault(const Warp& w, Pc pc, unsigned lane, const std::string& what,
+                       const MemoryFault* memory) const {
+  FaultSite site;
+  site.kernel = kernel_.name;
+  site.pc = pc;
+  if (lane < w.tid.size()) {
+    site.has_thread = true;
+    site.tid = w.tid[lane];
+    site.ctaid = cta_.ctaid;
+    site.warp = w.index;
+    site.lane = lane;
+  }
+  if (memory) {
+    site.has_address = true;
+    site.space = memory->space;
+    site.address = memory->address;
+  }
   std::ostringstream os;
   os << "kernel '" << kernel_.name << "': ";
   if (pc / kInstrBytes < module_.code.size()) {
@@ -86,7 +110,7 @@ void GridRunner::fault(const Warp& w, Pc pc, unsigned lane, const std::string& w
     os << ", thread " << dim(w.tid[lane]) << " of CTA " << dim(cta_.ctaid) << " (warp " << w.index
        << ", lane " << lane << ")";
   os << ": " << what;
-  throw KernelFault(os.str());
+  throw KernelFault(os.str(), std::move(site));
 }
 
 void GridRunner::push_frame(Warp& w, uint32_t function, Pc call_pc, LaneMask lanes) {
@@ -178,11 +202,18 @@ void GridRunner::step(Warp& w) {
   try {
     o = execute(module_, in, WarpRegisters{w.frames.back().regs.data(), w.size}, p.mask, env);
   } catch (const MemoryFault& mf) {
-    fault(w, p.pc, mf.lane, std::string(mf.reason == MemoryFault::Reason::Misaligned ? "misaligned " : "") +
-                                "memory fault: " + mf.what());
+    fault(w, p.pc, mf.lane,
+          std::string(mf.reason == MemoryFault::Reason::Misaligned ? "misaligned " : "") +
+              "memory fault: " + mf.what(),
+          &mf);
   } catch (const std::runtime_error& e) {
     fault(w, p.pc, lowest_lane(p.mask), e.what());
   }
+  // `trap` aborts the whole kernel, as on the device (cudaErrorLaunchFailure).
+  if (o.control == Control::Trap) fault(w, p.pc, lowest_lane(o.executed), "trap executed");
+  if (trace_)
+    trace_->issued(
+        TraceRecord{stats_.warp_instructions, 0, warp_base_ + w.index, p.split, p.pc, p.mask});
   ++stats_.warp_instructions;
   stats_.thread_instructions += popcount(p.mask);
   ++w.issued;
@@ -231,6 +262,9 @@ void GridRunner::run_cta(const Dim3& ctaid) {
   cta_.ntid = b;
   cta_.nctaid = launch_.grid;
   cta_.warps = static_cast<unsigned>((threads + ws - 1) / ws);
+  const Dim3& g = launch_.grid;
+  warp_base_ = static_cast<uint32_t>(
+      (ctaid.x + uint64_t(ctaid.y) * g.x + uint64_t(ctaid.z) * g.x * g.y) * cta_.warps);
   cta_.shared.assign(module_.shared_static_size + launch_.shared_bytes, 0);
   barrier_arrived_.assign(1, 0);
   warps_.clear();
@@ -299,7 +333,7 @@ void ExecConfig::validate() const {
 }
 
 RunStats run_functional(const Program& program, const std::string& entry, LaunchSpec& launch,
-                        const ExecConfig& config) {
+                        const ExecConfig& config, TraceSink* trace) {
   config.validate();
   const Module& module = program.module;
   const Function* kernel = module.find_function(entry);
@@ -332,7 +366,7 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
   }
   mem.params = build_param_buffer(module, *kernel, launch, addresses);
 
-  GridRunner runner(program, *kernel, mem, launch, config);
+  GridRunner runner(program, *kernel, mem, launch, config, trace);
   RunStats stats = runner.run();
   for (size_t i = 0; i < launch.buffers.size(); ++i)
     mem.global.read(addresses[i], launch.buffers[i].bytes.data(), launch.buffers[i].bytes.size());

@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "exec/launch.h"
 #include "exec/run_stats.h"
+#include "exec/trace.h"
 #include "frontend/program.h"
 
 namespace warptlm {
@@ -21,19 +23,36 @@ struct ExecConfig {
   void validate() const;
 };
 
+// Where a kernel fault happened, for tools that report it field by field
+// (the Python KernelError); what() says the same in words.
+struct FaultSite {
+  std::string kernel;
+  Pc pc = kExitPc;          // kExitPc when unknown
+  bool has_thread = false;  // tid, ctaid, warp and lane are set
+  Dim3 tid, ctaid;
+  uint32_t warp = 0, lane = 0;
+  bool has_address = false;  // a memory fault: space and address are set
+  Space space = Space::Global;
+  uint64_t address = 0;
+};
+
 // A fault inside a kernel: bad memory access, barrier deadlock, runaway
 // kernel, unsupported operation. what() names kernel, PC, thread and address.
 class KernelFault : public std::runtime_error {
  public:
   explicit KernelFault(const std::string& what) : std::runtime_error(what) {}
+  KernelFault(const std::string& what, FaultSite site)
+      : std::runtime_error(what), site(std::move(site)) {}
+  FaultSite site;
 };
 
 // Runs kernel `entry` of `program` over launch.grid x launch.block threads.
 // Buffers are copied to device memory before the run and back into
 // launch.buffers after it. Throws std::invalid_argument for a bad launch
 // (unknown kernel, wrong argument count/types, bad geometry) and KernelFault
-// for faults during the run.
+// for faults during the run. With a `trace` sink, every issued warp
+// instruction is reported to it in issue order.
 RunStats run_functional(const Program& program, const std::string& entry, LaunchSpec& launch,
-                        const ExecConfig& config = {});
+                        const ExecConfig& config = {}, TraceSink* trace = nullptr);
 
 }  // namespace warptlm

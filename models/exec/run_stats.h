@@ -2,8 +2,9 @@
 #pragma once
 
 #include <cstdint>
-
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 namespace warptlm {
 
@@ -23,5 +24,13 @@ struct RunStats {
   }
   nlohmann::json to_json() const;
 };
+
+// Every statistic to_json() writes, in its order, with its meaning: what the
+// Python package and CLIs list. A new statistic gets a line here.
+struct StatInfo {
+  std::string name;
+  std::string meaning;
+};
+const std::vector<StatInfo>& run_stat_infos();
 
 }  // namespace warptlm

@@ -63,6 +63,10 @@ uint64_t FunctionalWarpEnvironment::special(SpecialReg sreg, unsigned comp, unsi
     case SpecialReg::LanemaskLt: return bit - 1;
     case SpecialReg::LanemaskGe: return full_mask(ws) & ~(bit - 1);
     case SpecialReg::LanemaskGt: return full_mask(ws) & ~(bit | (bit - 1));
+    // Shared memory is static (module) plus the launch's dynamic bytes, exactly:
+    // the functional model has no allocation granularity to round up to.
+    case SpecialReg::DynamicSmemSize: return cta_.shared.size() - module_.shared_static_size;
+    case SpecialReg::TotalSmemSize: return cta_.shared.size();
   }
   return 0;
 }

@@ -25,7 +25,9 @@ void add_edge(FunctionCfg& cfg, uint32_t from, uint32_t to) {
 }  // namespace
 
 bool is_block_terminator(const Instruction& in) {
-  return in.op == Opcode::Bra || in.op == Opcode::Ret || in.op == Opcode::Exit;
+  // trap ends the thread (the whole kernel, in fact) like exit.
+  return in.op == Opcode::Bra || in.op == Opcode::Ret || in.op == Opcode::Exit ||
+         in.op == Opcode::Trap;
 }
 
 int32_t block_containing(const FunctionCfg& cfg, Pc pc) {
@@ -73,7 +75,7 @@ FunctionCfg build_cfg(const Module& module, uint32_t function) {
     if (last.op == Opcode::Bra)
       add_edge(cfg, i, static_cast<uint32_t>(block_containing(cfg, branch_target(last))));
     else if (is_block_terminator(last))
-      b.exits = true;  // ret / exit, guarded or not
+      b.exits = true;  // ret / exit / trap, guarded or not
     if (falls_through) {
       if (has_next)
         add_edge(cfg, i, i + 1);

@@ -9,7 +9,7 @@
 
 namespace warptlm {
 
-// True for the instructions that end a basic block: bra, ret and exit
+// True for the instructions that end a basic block: bra, ret, exit and trap
 // (guarded or not). call returns to the next instruction, so it does not.
 bool is_block_terminator(const Instruction& in);
 
@@ -19,8 +19,8 @@ bool is_block_terminator(const Instruction& in);
 // instruction after a terminator. Edges:
 //   bra (unguarded, .uni or not)  -> target only
 //   @p bra (even bra.uni)         -> target and fall-through
-//   ret / exit                    -> virtual exit
-//   @p ret / @p exit              -> fall-through and virtual exit
+//   ret / exit / trap             -> virtual exit
+//   @p ret / @p exit / @p trap    -> fall-through and virtual exit
 //   falling off the function end  -> virtual exit
 // Throws std::invalid_argument on a branch target outside the function.
 FunctionCfg build_cfg(const Module& module, uint32_t function);

@@ -39,7 +39,7 @@ const char* special_name(SpecialReg s) {
       "%tid",        "%ntid",       "%ctaid",      "%nctaid",     "%laneid",
       "%warpid",     "%nwarpid",    "%smid",       "%nsmid",      "%gridid",
       "%clock",      "%clock64",    "%lanemask_eq", "%lanemask_le", "%lanemask_lt",
-      "%lanemask_ge", "%lanemask_gt"};
+      "%lanemask_ge", "%lanemask_gt", "%dynamic_smem_size", "%total_smem_size"};
   return names[static_cast<unsigned>(s)];
 }
 
@@ -51,7 +51,7 @@ const char* opcode_name(Opcode op) {
       "selp", "set",  "slct",  "cvt",   "cvta",  "fma",   "rcp",   "sqrt", "rsqrt",
       "ex2",  "lg2",  "sin",   "cos",   "copysign", "testp", "ld", "st",  "atom",
       "red",  "bar",  "membar", "bra",  "call",  "ret",   "exit",  "vote", "shfl",
-      "activemask", "reconverge"};
+      "activemask", "shf", "bfind", "lop3", "bmsk", "redux", "trap", "reconverge"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<unsigned>(Opcode::Count_),
                 "opcode names out of sync");
   return names[static_cast<unsigned>(op)];

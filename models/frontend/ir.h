@@ -44,6 +44,8 @@ enum class SpecialReg : uint8_t {
   Laneid, Warpid, Nwarpid, Smid, Nsmid, Gridid,
   Clock, Clock64,
   LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
+  DynamicSmemSize,  // %dynamic_smem_size: the launch's dynamic shared bytes
+  TotalSmemSize,    // %total_smem_size: static + dynamic shared bytes of the CTA
 };
 const char* special_name(SpecialReg s);
 
@@ -53,6 +55,7 @@ enum class Opcode : uint8_t {
   Setp, Selp, Set, Slct, Cvt, Cvta, Fma, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin,
   Cos, Copysign, Testp, Ld, St, Atom, Red, Bar, Membar, Bra, Call, Ret, Exit,
   Vote, Shfl, Activemask,
+  Shf, Bfind, Lop3, Bmsk, Redux, Trap,
   // Explicit reconvergence marker inserted by the finalizer at an IPDOM (the
   // explicit paired-path-comparison scheme compares paths only here). Has no
   // effect on data; counts as a dynamic instruction.
@@ -135,6 +138,20 @@ struct Operand {
 //   prmt:               d, a, b, c
 //   bfe:                d, a, b, c;  bfi: d, f, a, b, c
 //   mad / fma / mad24:  d, a, b, c
+//   with the carry flag (add.cc, addc, sub.cc, subc, mad.cc, madc: carry_in
+//   or carry_out set), the carry flag is an operand like any register, so
+//   data-flow analyses see it, at fixed positions:
+//     add / sub:        d, CF-out, a, b, CF-in
+//     mad:              d, CF-out, a, b, c, CF-in
+//   where CF-out is Kind::None without .cc and CF-in Kind::None for add/sub/
+//   mad (no `c` suffix); both name the function's hidden carry register
+//   (kCarryFlagReg).
+//   shf:                d, a, b, c            (shift_right, shift_clamp)
+//   bfind:              d, a                  (shiftamt)
+//   lop3:               d, a, b, c, immLut    (immLut an Imm 0..255)
+//   bmsk:               d, a, b               (shift_clamp)
+//   redux:              d, a, membermask      (reduction in `atom`)
+//   trap:               (none)
 struct Instruction {
   Opcode op = Opcode::Mov;
   Type type = Type::None;      // the (last) type suffix; cvt: destination type
@@ -146,7 +163,7 @@ struct Instruction {
   MulMode mul = MulMode::None;   // mul/mad: .lo/.hi/.wide
   CmpOp cmp = CmpOp::None;       // setp/set
   BoolOp boolop = BoolOp::None;  // setp/set: .and/.or/.xor
-  AtomOp atom = AtomOp::None;
+  AtomOp atom = AtomOp::None;    // atom/red; redux: the reduction (Add/Min/Max/And/Or/Xor)
   VoteMode vote = VoteMode::None;
   ShflMode shfl = ShflMode::None;
   TestpOp testp = TestpOp::None;
@@ -157,7 +174,11 @@ struct Instruction {
   bool is_volatile = false;
   bool sync = false;      // vote.sync / shfl.sync / barrier.sync / bar.sync
   bool aligned = false;   // barrier.sync.aligned
-  bool shift_clamp = false;  // shf.clamp (unused by the current opcode set)
+  bool shift_clamp = false;  // shf.clamp / bmsk.clamp (otherwise .wrap)
+  bool shift_right = false;  // shf.r (otherwise shf.l)
+  bool shiftamt = false;     // bfind.shiftamt
+  bool carry_in = false;     // addc / subc / madc: reads the carry flag
+  bool carry_out = false;    // .cc: writes the carry flag
   bool has_guard = false;
   bool guard_negated = false;  // @!p
   uint32_t guard_reg = 0;
@@ -167,6 +188,14 @@ struct Instruction {
   SourceLoc loc;
   std::string text;       // the source text of the instruction, for traces and errors
 };
+
+// The name of the hidden register that holds a function's carry flag (PTX's
+// CC.CF): a per-lane predicate the parser declares on the first carry
+// instruction. It cannot clash with a PTX name ('.' is not allowed in
+// identifiers) and is not in scope, so only carry instructions reach it.
+// Like any register it belongs to the current call frame: PTX does not
+// preserve CC across calls.
+inline constexpr char kCarryFlagReg[] = "%cc.cf";
 
 struct RegDecl {
   std::string name;  // "%r12", "%SP"

@@ -11,19 +11,20 @@ namespace {
 // can say "not supported" rather than "unknown".
 bool is_known_unsupported(const std::string& op) {
   static const char* const kNames[] = {
-      "addc",       "subc",         "madc",      "sad",           "fns",          "bmsk",
-      "bfind",      "szext",        "shf",       "lop3",          "dp4a",         "dp2a",
-      "mma",        "wmma",         "ldmatrix",  "stmatrix",      "ldu",          "prefetch",
-      "prefetchu",  "cp",           "isspacep",  "istypep",       "tex",          "tld4",
-      "txq",        "suld",         "sust",      "sured",         "suq",          "trap",
-      "brkpt",      "nanosleep",    "pmevent",   "brx",           "match",        "redux",
-      "mapa",       "getctarank",   "elect",     "tanh",          "mbarrier",     "alloca",
-      "stacksave",  "stackrestore", "discard",   "applypriority", "createpolicy", "griddepcontrol",
-      "setmaxnreg", "wgmma",        "multimem",  "tensormap",     "vabsdiff",     "vadd",
-      "vsub",       "vmad",         "vmax",      "vmin",          "vset",         "vshl",
-      "vshr",       "vabsdiff2",    "vabsdiff4", "vadd2",         "vadd4",        "vsub2",
-      "vsub4",      "vmax2",        "vmax4",     "vmin2",         "vmin4",        "vset2",
-      "vset4",      "vavrg2",       "vavrg4"};
+      "sad",      "fns",           "szext",        "dp4a",           "dp2a",
+      "mma",      "wmma",          "ldmatrix",     "stmatrix",       "ldu",
+      "prefetch", "prefetchu",     "cp",           "isspacep",       "istypep",
+      "tex",      "tld4",          "txq",          "suld",           "sust",
+      "sured",    "suq",           "brkpt",        "nanosleep",      "pmevent",
+      "brx",      "match",         "mapa",         "getctarank",     "elect",
+      "tanh",     "mbarrier",      "alloca",       "stacksave",      "stackrestore",
+      "discard",  "applypriority", "createpolicy", "griddepcontrol", "setmaxnreg",
+      "wgmma",    "multimem",      "tensormap",    "vabsdiff",       "vadd",
+      "vsub",     "vmad",          "vmax",         "vmin",           "vset",
+      "vshl",     "vshr",          "vabsdiff2",    "vabsdiff4",      "vadd2",
+      "vadd4",    "vsub2",         "vsub4",        "vmax2",          "vmax4",
+      "vmin2",    "vmin4",         "vset2",        "vset4",          "vavrg2",
+      "vavrg4"};
   for (const char* n : kNames)
     if (op == n) return true;
   return false;
@@ -171,7 +172,8 @@ void Parser::parse_instruction() {
   next();
   inst.text = instruction_text(first, end);
 
-  Decoder decoder(source_, op.text, loc_of(op), mods, raw, pipe, inst);
+  Decoder decoder(source_, op.text, loc_of(op), mods, raw, pipe, inst,
+                  [this] { return carry_flag_reg(); });
   decode(decoder);
   decoder.finish();
 
@@ -186,6 +188,16 @@ void Parser::parse_instruction() {
   }
   if (op.text == "call") calls_.push_back({index, raw[1].name, raw[1].loc});
   module_.code.push_back(std::move(inst));
+}
+
+uint32_t Parser::carry_flag_reg() {
+  // PTX's CC.CF as a hidden per-function predicate register: semantics stay
+  // pure over registers and the data-flow analyses see the carry chain.
+  if (carry_reg_ < 0) {
+    carry_reg_ = static_cast<int64_t>(function().regs.size());
+    function().regs.push_back(RegDecl{kCarryFlagReg, Type::Pred});
+  }
+  return static_cast<uint32_t>(carry_reg_);
 }
 
 std::string Parser::instruction_text(size_t first_tok, size_t end_tok) const {
@@ -216,6 +228,7 @@ void Parser::finish_function() {
   label_locs_.clear();
   pop_scope();  // parameters
   fn_ = -1;
+  carry_reg_ = -1;
 }
 
 }  // namespace warptlm::ptx

@@ -112,6 +112,7 @@ class Parser {
   void parse_instruction();
   std::string instruction_text(size_t first_tok, size_t end_tok) const;
   void finish_function();
+  uint32_t carry_flag_reg();
 
   // ---- operands (parser_operands.cc) ----
   RawOperand parse_operand(bool label_context);
@@ -143,6 +144,7 @@ class Parser {
 
   // The function being parsed.
   int32_t fn_ = -1;
+  int64_t carry_reg_ = -1;  // its hidden carry register, once declared
   struct PendingBranch {
     size_t inst;
     size_t op;

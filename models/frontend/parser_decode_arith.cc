@@ -1,5 +1,7 @@
 // Decoders for integer and floating-point arithmetic: add, sub, mul, mad,
-// mul24, mad24, div, rem, abs, neg, min, max, fma, copysign.
+// mul24, mad24, div, rem, abs, neg, min, max, fma, copysign, and the
+// extended-precision forms with the carry flag: add.cc, addc, sub.cc, subc,
+// mad.cc, madc.
 
 #include "frontend/parser_decoder.h"
 
@@ -28,9 +30,31 @@ void float_modifiers(Decoder& d, Type t, bool rounding_required) {
   d.inst.sat = take_f32_only(d, "sat", t);
 }
 
-void reject_carry(Decoder& d) {
-  if (const Modifier* m = d.mods.take_any({"cc"}))
-    d.fail(m->loc, "'" + d.name() + ".cc' (carry flag) is not supported");
+// The carry flag's types: PTX defines .cc, addc, subc and madc for 32- and
+// 64-bit integers only.
+constexpr TypeSet kCarryTypes = type_set({Type::U32, Type::S32, Type::U64, Type::S64});
+
+// .cc (write the carry flag): taken and checked against the type; true if
+// present. `carry_in` is set for addc/subc/madc, which read it.
+bool take_carry_out(Decoder& d, Type t, bool carry_in) {
+  const Modifier* m = d.mods.take_any({"cc"});
+  if (m == nullptr && !carry_in) return false;
+  if (!in_set(kCarryTypes, t)) {
+    const std::string what = "'" + d.name() + (m ? ".cc" : "") +
+                             "' (carry flag) takes .u32, .s32, .u64 or .s64, not ." + type_name(t);
+    if (m) d.fail(m->loc, what);
+    d.fail(what);
+  }
+  return m != nullptr;
+}
+
+// Operands of a carry instruction: d, CF-out, sources..., CF-in (ir.h).
+void carry_ops(Decoder& d, Type t, size_t sources) {
+  d.no_pipe();
+  d.expect_count(sources + 1);
+  d.inst.ops = {d.dst(0, t), d.inst.carry_out ? d.carry_flag() : Operand{}};
+  for (size_t i = 1; i <= sources; ++i) d.inst.ops.push_back(d.src(i, t));
+  d.inst.ops.push_back(d.inst.carry_in ? d.carry_flag() : Operand{});
 }
 
 // .lo/.hi/.wide; `wide_ok` false for mul24/mad24.
@@ -59,7 +83,9 @@ void ternary_ops(Decoder& d, Type t) {
 
 void decode_add_sub(Decoder& d) {
   Type t = d.inst.type = d.one_type(kInt16to64 | kFloat);
-  reject_carry(d);
+  if (!is_float_type(t) && (d.inst.carry_out = take_carry_out(d, t, false))) {
+    return carry_ops(d, t, 2);
+  }
   if (is_float_type(t)) {
     float_modifiers(d, t, false);
   } else if (const Modifier* m = d.mods.take_any({"sat"})) {
@@ -92,11 +118,14 @@ void decode_mul(Decoder& d) {
 void decode_mad(Decoder& d) {
   d.inst.op = Opcode::Mad;
   Type t = d.inst.type = d.one_type(kInt16to64 | kFloat);
-  reject_carry(d);
   if (is_float_type(t)) {
     float_modifiers(d, t, true);
   } else {
     d.inst.mul = take_mul_mode(d, t, true);
+    if ((d.inst.carry_out = take_carry_out(d, t, false))) {
+      if (d.inst.mul == MulMode::Wide) d.fail("'mad.wide' has no .cc form");
+      return carry_ops(d, t, 3);
+    }
     if (const Modifier* m = d.mods.take_any({"sat"})) {
       if (t != Type::S32 || d.inst.mul != MulMode::Hi)
         d.fail(m->loc, "'mad.sat' requires .hi and .s32");
@@ -104,6 +133,38 @@ void decode_mad(Decoder& d) {
     }
   }
   ternary_ops(d, t);
+}
+
+// addc / subc {.cc}: a + b + CF, a - (b + CF).
+void decode_add_sub_carry(Decoder& d) {
+  Type t = d.inst.type = d.one_type(kInt16to64 | kFloat);
+  d.inst.carry_in = true;
+  d.inst.carry_out = take_carry_out(d, t, true);
+  carry_ops(d, t, 2);
+}
+
+void decode_addc(Decoder& d) {
+  d.inst.op = Opcode::Add;
+  decode_add_sub_carry(d);
+}
+
+void decode_subc(Decoder& d) {
+  d.inst.op = Opcode::Sub;
+  decode_add_sub_carry(d);
+}
+
+// madc.hi/.lo {.cc}: (a * b).hi/lo + c + CF.
+void decode_madc(Decoder& d) {
+  d.inst.op = Opcode::Mad;
+  Type t = d.inst.type = d.one_type(kInt16to64 | kFloat);
+  d.inst.carry_in = true;
+  if (const Modifier* m = d.mods.take_any({"hi", "lo"})) {
+    d.inst.mul = m->name == "hi" ? MulMode::Hi : MulMode::Lo;
+  } else {
+    d.fail("'madc' needs .hi or .lo");
+  }
+  d.inst.carry_out = take_carry_out(d, t, true);
+  carry_ops(d, t, 3);
 }
 
 void decode_mul24(Decoder& d) {
@@ -203,11 +264,12 @@ DecodeFn find_arith_decoder(const std::string& name) {
   static const struct {
     const char* name;
     DecodeFn fn;
-  } kTable[] = {{"add", decode_add}, {"sub", decode_sub},          {"mul", decode_mul},
-                {"mad", decode_mad}, {"mul24", decode_mul24},      {"mad24", decode_mad24},
-                {"div", decode_div}, {"rem", decode_rem},          {"abs", decode_abs},
-                {"neg", decode_neg}, {"min", decode_min},          {"max", decode_max},
-                {"fma", decode_fma}, {"copysign", decode_copysign}};
+  } kTable[] = {{"add", decode_add},   {"sub", decode_sub},           {"mul", decode_mul},
+                {"mad", decode_mad},   {"mul24", decode_mul24},       {"mad24", decode_mad24},
+                {"div", decode_div},   {"rem", decode_rem},           {"abs", decode_abs},
+                {"neg", decode_neg},   {"min", decode_min},           {"max", decode_max},
+                {"fma", decode_fma},   {"copysign", decode_copysign}, {"addc", decode_addc},
+                {"subc", decode_subc}, {"madc", decode_madc}};
   for (const auto& e : kTable)
     if (name == e.name) return e.fn;
   return nullptr;

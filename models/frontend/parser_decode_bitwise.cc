@@ -1,5 +1,5 @@
-// Decoders for logic and bit manipulation: and, or, xor, not, cnot, shl,
-// shr, bfe, bfi, popc, clz, brev, prmt.
+// Decoders for logic and bit manipulation: and, or, xor, not, cnot, lop3,
+// shl, shr, shf, bfe, bfi, bfind, bmsk, popc, clz, brev, prmt.
 #include "frontend/parser_decoder.h"
 
 namespace warptlm::ptx {
@@ -116,6 +116,59 @@ void decode_prmt(Decoder& d) {
   d.inst.ops = {d.dst(0, t), d.src(1, t), d.src(2, t), d.src(3, t)};
 }
 
+// .clamp or .wrap, required by shf and bmsk.
+void take_clamp_wrap(Decoder& d) {
+  const Modifier* m = d.mods.take_any({"clamp", "wrap"});
+  if (m == nullptr) d.fail("'" + d.name() + "' needs .clamp or .wrap");
+  d.inst.shift_clamp = m->name == "clamp";
+}
+
+// shf.{l,r}.{clamp,wrap}.b32 d, a, b, c: funnel shift of the 64-bit b:a.
+void decode_shf(Decoder& d) {
+  d.inst.op = Opcode::Shf;
+  const Modifier* dir = d.mods.take_any({"l", "r"});
+  if (dir == nullptr) d.fail("'shf' needs a direction (.l or .r)");
+  d.inst.shift_right = dir->name == "r";
+  take_clamp_wrap(d);
+  Type t = d.inst.type = d.one_type(type_set({Type::B32}));
+  d.no_pipe();
+  d.expect_count(4);
+  d.inst.ops = {d.dst(0, t), d.src(1, t), d.src(2, t), d.src(3, Type::U32)};
+}
+
+// bfind{.shiftamt}.type d, a: d is always .u32.
+void decode_bfind(Decoder& d) {
+  d.inst.op = Opcode::Bfind;
+  d.inst.shiftamt = d.mods.take("shiftamt");
+  Type t = d.inst.type = d.one_type(type_set({Type::U32, Type::U64, Type::S32, Type::S64}));
+  unary(d, Type::U32, t);
+}
+
+// bmsk.{clamp,wrap}.b32 d, a, b: the mask of b bits from bit a.
+void decode_bmsk(Decoder& d) {
+  d.inst.op = Opcode::Bmsk;
+  take_clamp_wrap(d);
+  Type t = d.inst.type = d.one_type(type_set({Type::B32}));
+  d.no_pipe();
+  d.expect_count(3);
+  d.inst.ops = {d.dst(0, t), d.src(1, Type::U32), d.src(2, Type::U32)};
+}
+
+// lop3.b32 d, a, b, c, immLut: any three-input logic function, given by its
+// truth table immLut = F(0xF0, 0xCC, 0xAA).
+void decode_lop3(Decoder& d) {
+  d.inst.op = Opcode::Lop3;
+  if (const Modifier* m = d.mods.take_any({"and", "or"}))
+    d.fail(m->loc, "'lop3." + m->name + "' (predicate output) is not supported");
+  Type t = d.inst.type = d.one_type(type_set({Type::B32}));
+  d.no_pipe();
+  d.expect_count(5);
+  const Operand lut = d.src(4, Type::U32);
+  if (lut.kind != Operand::Kind::Imm || lut.imm > 0xff)
+    d.fail(d.raw(4).loc, "operand 5 of 'lop3' (immLut) must be an integer literal 0..255");
+  d.inst.ops = {d.dst(0, t), d.src(1, t), d.src(2, t), d.src(3, t), lut};
+}
+
 }  // namespace
 
 DecodeFn find_bitwise_decoder(const std::string& name) {
@@ -126,7 +179,8 @@ DecodeFn find_bitwise_decoder(const std::string& name) {
                 {"not", decode_not},   {"cnot", decode_cnot}, {"shl", decode_shl},
                 {"shr", decode_shr},   {"bfe", decode_bfe},   {"bfi", decode_bfi},
                 {"popc", decode_popc}, {"clz", decode_clz},   {"brev", decode_brev},
-                {"prmt", decode_prmt}};
+                {"prmt", decode_prmt}, {"shf", decode_shf},   {"bfind", decode_bfind},
+                {"bmsk", decode_bmsk}, {"lop3", decode_lop3}};
   for (const auto& e : kTable)
     if (name == e.name) return e.fn;
   return nullptr;

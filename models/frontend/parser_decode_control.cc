@@ -1,5 +1,6 @@
 // Decoders for control flow, synchronisation and warp-level operations:
-// bra, call, ret, exit, bar, barrier, membar, fence, vote, shfl, activemask.
+// bra, call, ret, exit, trap, bar, barrier, membar, fence, vote, shfl,
+// activemask, redux.
 #include "frontend/parser_decoder.h"
 
 namespace warptlm::ptx {
@@ -140,6 +141,37 @@ void decode_activemask(Decoder& d) {
   d.inst.ops = {d.dst(0, t, false)};
 }
 
+void decode_trap(Decoder& d) {
+  d.inst.op = Opcode::Trap;
+  d.expect_count(0);
+}
+
+// redux.sync.op.type d, a, membermask: .add/.min/.max on .u32/.s32,
+// .and/.or/.xor on .b32 (the f32 forms of sm_100a are not supported).
+void decode_redux(Decoder& d) {
+  d.inst.op = Opcode::Redux;
+  if (!d.mods.take("sync")) d.fail("'redux' needs .sync");
+  static const struct {
+    const char* name;
+    AtomOp op;
+  } kOps[] = {{"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max},
+              {"and", AtomOp::And}, {"or", AtomOp::Or},   {"xor", AtomOp::Xor}};
+  const Modifier* m = d.mods.take_any({"add", "min", "max", "and", "or", "xor"});
+  if (m == nullptr) d.fail("'redux' needs an operation (.add, .min, .max, .and, .or or .xor)");
+  for (const auto& k : kOps)
+    if (m->name == k.name) d.inst.atom = k.op;
+  const bool logic =
+      d.inst.atom == AtomOp::And || d.inst.atom == AtomOp::Or || d.inst.atom == AtomOp::Xor;
+  Type t = d.inst.type = d.one_type(type_set({Type::U32, Type::S32, Type::B32, Type::F32}));
+  if (t == Type::F32) d.fail("'redux.sync' on .f32 is not supported");
+  if (logic != (t == Type::B32))
+    d.fail("'redux." + m->name + "' takes " + (logic ? ".b32" : ".u32 or .s32") + ", not ." +
+           type_name(t));
+  d.no_pipe();
+  d.expect_count(3);
+  d.inst.ops = {d.dst(0, t), d.src(1, t), d.src(2, Type::B32)};
+}
+
 }  // namespace
 
 DecodeFn find_control_decoder(const std::string& name) {
@@ -156,7 +188,9 @@ DecodeFn find_control_decoder(const std::string& name) {
                 {"fence", decode_fence},
                 {"vote", decode_vote},
                 {"shfl", decode_shfl},
-                {"activemask", decode_activemask}};
+                {"activemask", decode_activemask},
+                {"trap", decode_trap},
+                {"redux", decode_redux}};
   for (const auto& e : kTable)
     if (name == e.name) return e.fn;
   return nullptr;

@@ -59,14 +59,16 @@ const char* kind_name(Operand::Kind k) {
 }  // namespace
 
 Decoder::Decoder(const std::string& source, std::string opname, SourceLoc loc, ModifierList& mods,
-                 std::vector<RawOperand>& raw, int pipe, Instruction& inst)
+                 std::vector<RawOperand>& raw, int pipe, Instruction& inst,
+                 std::function<uint32_t()> carry_flag)
     : inst(inst),
       mods(mods),
       source_(source),
       name_(std::move(opname)),
       loc_(loc),
       raw_(raw),
-      pipe_(pipe) {}
+      pipe_(pipe),
+      carry_flag_(std::move(carry_flag)) {}
 
 void Decoder::fail(SourceLoc at, const std::string& message) const {
   throw PtxError(source_, at.line, at.col, message);
@@ -181,9 +183,12 @@ Operand Decoder::src(size_t i, Type t, unsigned allow) const {
     case K::ImmF64:
       if (!(allow & kAllowImm)) fail(r.loc, what(i) + " must be a register, not a literal");
       if (t == Type::Pred) {
-        if (r.op.kind != K::Imm || r.op.imm > 1)
-          fail(r.loc, what(i) + " is a predicate: only the literals 0 and 1 are allowed");
-        return r.op;
+        if (r.op.kind != K::Imm)
+          fail(r.loc, what(i) + " is a predicate: only integer literals are allowed");
+        // clang writes `mov.pred %p, -1` for true: any non-zero integer is true.
+        Operand p = r.op;
+        p.imm = p.imm != 0 ? 1 : 0;
+        return p;
       }
       return literal(r, t, i);
     case K::Special:
@@ -247,6 +252,14 @@ Operand Decoder::label(size_t i) const {
   if (r.op.kind != Operand::Kind::Label)
     fail(r.loc, what(i) + " must be a label, not " + kind_name(r.op.kind));
   return r.op;
+}
+
+Operand Decoder::carry_flag() const {
+  Operand op;
+  op.kind = Operand::Kind::Reg;
+  op.reg = carry_flag_();
+  op.reg_type = Type::Pred;
+  return op;
 }
 
 DecodeFn find_decoder(const std::string& name) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,11 @@ enum OperandAllow : unsigned {
 
 class Decoder {
  public:
+  // `carry_flag` returns the index of the enclosing function's hidden carry
+  // register (kCarryFlagReg), declaring it on first use.
   Decoder(const std::string& source, std::string opname, SourceLoc loc, ModifierList& mods,
-          std::vector<RawOperand>& raw, int pipe, Instruction& inst);
+          std::vector<RawOperand>& raw, int pipe, Instruction& inst,
+          std::function<uint32_t()> carry_flag);
 
   Instruction& inst;
   ModifierList& mods;
@@ -70,6 +74,8 @@ class Decoder {
   // sources (registers or literals).
   Operand vector(size_t i, unsigned n, Type t, bool is_dst) const;
   Operand label(size_t i) const;
+  // The carry flag register as an operand (declared on first use).
+  Operand carry_flag() const;
 
  private:
   std::string what(size_t i) const;  // "operand 2 of 'add'"
@@ -83,6 +89,7 @@ class Decoder {
   SourceLoc loc_;
   std::vector<RawOperand>& raw_;
   int pipe_;
+  std::function<uint32_t()> carry_flag_;
 };
 
 using DecodeFn = void (*)(Decoder&);

@@ -32,6 +32,8 @@ const SpecialName* find_special(const std::string& name) {
       {"%lanemask_lt", SpecialReg::LanemaskLt, false},
       {"%lanemask_ge", SpecialReg::LanemaskGe, false},
       {"%lanemask_gt", SpecialReg::LanemaskGt, false},
+      {"%dynamic_smem_size", SpecialReg::DynamicSmemSize, false},
+      {"%total_smem_size", SpecialReg::TotalSmemSize, false},
   };
   for (const auto& s : kSpecials)
     if (name == s.name) return &s;
@@ -40,17 +42,10 @@ const SpecialName* find_special(const std::string& name) {
 
 // Special registers of PTX that this model does not provide.
 bool is_unsupported_special(const std::string& name) {
-  static const char* const kPrefixes[] = {"%envreg",
-                                          "%globaltimer",
-                                          "%pm",
-                                          "%dynamic_smem_size",
-                                          "%total_smem_size",
-                                          "%reserved_smem",
-                                          "%aggr_smem_size",
-                                          "%cluster",
-                                          "%nclusterid",
-                                          "%is_explicit_cluster",
-                                          "%current_graph_exec"};
+  static const char* const kPrefixes[] = {
+      "%envreg",        "%globaltimer",         "%pm",
+      "%reserved_smem", "%aggr_smem_size",      "%cluster",
+      "%nclusterid",    "%is_explicit_cluster", "%current_graph_exec"};
   for (const char* p : kPrefixes)
     if (name.rfind(p, 0) == 0) return true;
   return false;

@@ -193,6 +193,9 @@ class FactBuilder {
       case Opcode::Add:
       case Opcode::Sub:
       case Opcode::Or:
+        // Carry arithmetic (d, CF, a, b, CF) is a piece of a wider number,
+        // never an exact address.
+        if (in.carry_in || in.carry_out) return compute(m_, ff, in.ops, num_dests(in));
         if (is_float(in.type)) return compute(m_, ff, in.ops, 1);
         return arith(src(1), src(2), in.op);
       case Opcode::Ld:
@@ -282,12 +285,15 @@ size_t num_dests(const Instruction& in) {
     case Opcode::Call:
     case Opcode::Ret:
     case Opcode::Exit:
+    case Opcode::Trap:
     case Opcode::Reconverge:
       return 0;
     case Opcode::Setp:
     case Opcode::Shfl:  // setp p|q, shfl d|p
       return std::min<size_t>(2, in.ops.size());
     default:
+      // d, CF-out of the carry forms (ir.h).
+      if (in.carry_in || in.carry_out) return std::min<size_t>(2, in.ops.size());
       return std::min<size_t>(1, in.ops.size());
   }
 }

@@ -1,4 +1,5 @@
-// Bit manipulation: and or xor not cnot shl shr bfe bfi popc clz brev prmt.
+// Bit manipulation: and or xor not cnot lop3 shl shr shf bfe bfi bfind bmsk
+// popc clz brev prmt.
 #include <cstdint>
 
 #include "semantics/families.h"
@@ -115,6 +116,83 @@ void prmt(const Exec& x) {
   });
 }
 
+// shf: the 64-bit value b:a shifted by n = min(c, 32) (.clamp) or c & 31
+// (.wrap); shf.l keeps the upper 32 bits, shf.r the lower.
+void shf(const Exec& x) {
+  if (type_bits(x.inst.type) != 32) x.unsupported("shf needs .b32");
+  const bool right = x.inst.shift_right, clamp = x.inst.shift_clamp;
+  const Dest d = x.dst(0, Type::B32);
+  const Source a = x.src(1, Type::B32), b = x.src(2, Type::B32), c = x.src(3, Type::U32);
+  for_lanes(x.executed, [&](unsigned lane) {
+    const u64 amount = c(lane);
+    const unsigned n = clamp ? unsigned(amount < 32 ? amount : 32) : unsigned(amount & 31);
+    const u64 v = (b(lane) << 32) | a(lane);
+    d(lane, right ? (v >> n) & 0xffffffffull : (v << n) >> 32);
+  });
+}
+
+// bfind: position of the most significant non-sign bit (a 1 for unsigned or
+// non-negative inputs, a 0 for negative ones), 0xffffffff if there is none;
+// .shiftamt gives msb - position instead, the left shift that normalises a.
+void bfind(const Exec& x, Type t) {
+  const unsigned n = type_bits(t);
+  if (n != 32 && n != 64) x.unsupported("bfind needs a 32- or 64-bit type");
+  const bool s = is_signed(t), shiftamt = x.inst.shiftamt;
+  const Dest d = x.dst(0, Type::U32);
+  const Source a = x.src(1, t);
+  for_lanes(x.executed, [&](unsigned lane) {
+    u64 v = zext(a(lane), n);
+    if (s && ((v >> (n - 1)) & 1)) v = zext(~v, n);
+    if (v == 0) return d(lane, 0xffffffffull);
+    const unsigned pos = 63 - static_cast<unsigned>(__builtin_clzll(v));
+    d(lane, shiftamt ? (n - 1) - pos : pos);
+  });
+}
+
+// lop3: bit i of d is bit (a_i << 2 | b_i << 1 | c_i) of the truth table.
+void lop3(const Exec& x) {
+  if (type_bits(x.inst.type) != 32) x.unsupported("lop3 needs .b32");
+  const Dest d = x.dst(0, Type::B32);
+  const Source a = x.src(1, Type::B32), b = x.src(2, Type::B32), c = x.src(3, Type::B32);
+  const Operand& lut_op = x.op(4);
+  if (lut_op.kind != Operand::Kind::Imm) x.unsupported("lop3 needs an immediate truth table");
+  const unsigned lut = static_cast<unsigned>(lut_op.imm & 0xff);
+  for_lanes(x.executed, [&](unsigned lane) {
+    const u64 va = a(lane), vb = b(lane), vc = c(lane);
+    u64 r = 0;
+    for (unsigned i = 0; i < 8; ++i) {
+      if (!((lut >> i) & 1)) continue;
+      r |= ((i & 4) ? va : ~va) & ((i & 2) ? vb : ~vb) & ((i & 1) ? vc : ~vc);
+    }
+    d(lane, r & 0xffffffffull);
+  });
+}
+
+// bmsk: b bits set from bit a (PTX ISA pseudo-code). .wrap takes both
+// operands mod 32; .clamp gives 0 for a >= 32 and all bits from a up for
+// b >= 32. A field running past bit 31 is cut off there.
+void bmsk(const Exec& x) {
+  if (type_bits(x.inst.type) != 32) x.unsupported("bmsk needs .b32");
+  const bool clamp = x.inst.shift_clamp;
+  const Dest d = x.dst(0, Type::B32);
+  const Source a = x.src(1, Type::U32), b = x.src(2, Type::U32);
+  for_lanes(x.executed, [&](unsigned lane) {
+    const u64 va = a(lane), vb = b(lane);
+    const unsigned a1 = unsigned(va & 31), b1 = unsigned(vb & 31);
+    u64 mask0 = (0xffffffffull << a1) & 0xffffffffull;
+    const bool pos_over = clamp && va >= 32, width_over = clamp && vb >= 32;
+    if (pos_over) mask0 = 0;
+    u64 mask1;
+    if (a1 + b1 >= 32 || pos_over || width_over)
+      mask1 = 0;
+    else if (b1 == 0)
+      mask1 = 0xffffffffull;
+    else
+      mask1 = (0xffffffffull << (a1 + b1)) & 0xffffffffull;
+    d(lane, mask0 & ~mask1 & 0xffffffffull);
+  });
+}
+
 }  // namespace
 
 void exec_bits(const Exec& x) {
@@ -131,6 +209,8 @@ void exec_bits(const Exec& x) {
       return binary(x, t, t, [](u64 a, u64 b) { return a ^ b; });
     case Opcode::Not:
       return unary(x, t, t, [](u64 a) { return ~a; });
+    case Opcode::Lop3:
+      return lop3(x);
     case Opcode::Cnot:
       return unary(x, t, t, [](u64 a) { return u64(a == 0); });
     default:
@@ -157,6 +237,12 @@ void exec_bits(const Exec& x) {
       return unary(x, t, t, [n](u64 a) { return reverse(a, n); });
     case Opcode::Prmt:
       return prmt(x);
+    case Opcode::Shf:
+      return shf(x);
+    case Opcode::Bfind:
+      return bfind(x, t);
+    case Opcode::Bmsk:
+      return bmsk(x);
     default:
       x.unsupported("not a bit-manipulation opcode");
   }

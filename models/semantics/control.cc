@@ -1,4 +1,4 @@
-// Control: bra call ret exit bar membar reconverge. The semantics only
+// Control: bra call ret exit trap bar membar reconverge. The semantics only
 // reports what the instruction asks for; the SIMT unit moves PCs.
 #include "semantics/families.h"
 
@@ -43,6 +43,11 @@ Outcome exec_control(const Exec& x) {
       return out;
     case Opcode::Exit:
       out.control = Control::Exit;
+      return out;
+    case Opcode::Trap:
+      // Aborts the kernel; the executor reports it. A trap no lane executes
+      // (guard false everywhere) does nothing.
+      if (x.executed) out.control = Control::Trap;
       return out;
     case Opcode::Bar:
       return barrier(x, out);

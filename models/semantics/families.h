@@ -8,12 +8,13 @@ namespace warptlm::sem {
 
 void exec_move(const Exec& x);            // mov (incl. vector pack/unpack)
 void exec_int_arith(const Exec& x);       // add..max on integer types
+void exec_carry_arith(const Exec& x);     // add/sub/mad with the carry flag
 void exec_float_arith(const Exec& x);     // add..max, fma, rcp.., copysign on floats
-void exec_bits(const Exec& x);            // logic, shifts, bfe/bfi, popc/clz/brev, prmt
+void exec_bits(const Exec& x);            // logic, shifts, bit fields, popc/clz/brev, prmt
 void exec_compare_select(const Exec& x);  // setp, set, selp, slct, testp
 void exec_convert(const Exec& x);         // cvt, cvta
 void exec_memory(const Exec& x);          // ld, st, atom, red
-void exec_warp(const Exec& x);            // vote, shfl, activemask
-Outcome exec_control(const Exec& x);      // bra, call, ret, exit, bar, membar, reconverge
+void exec_warp(const Exec& x);            // vote, shfl, activemask, redux
+Outcome exec_control(const Exec& x);      // bra, call, ret, exit, trap, bar, membar, reconverge
 
 }  // namespace warptlm::sem

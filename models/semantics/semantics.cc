@@ -38,7 +38,9 @@ Outcome execute(const Module& module, const Instruction& inst, const WarpRegiste
     case Opcode::Neg:
     case Opcode::Min:
     case Opcode::Max:
-      if (is_float(inst.type))
+      if (inst.carry_in || inst.carry_out)
+        sem::exec_carry_arith(x);
+      else if (is_float(inst.type))
         sem::exec_float_arith(x);
       else
         sem::exec_int_arith(x);
@@ -72,6 +74,10 @@ Outcome execute(const Module& module, const Instruction& inst, const WarpRegiste
     case Opcode::Clz:
     case Opcode::Brev:
     case Opcode::Prmt:
+    case Opcode::Shf:
+    case Opcode::Bfind:
+    case Opcode::Lop3:
+    case Opcode::Bmsk:
       sem::exec_bits(x);
       break;
     case Opcode::Setp:
@@ -94,6 +100,7 @@ Outcome execute(const Module& module, const Instruction& inst, const WarpRegiste
     case Opcode::Vote:
     case Opcode::Shfl:
     case Opcode::Activemask:
+    case Opcode::Redux:
       sem::exec_warp(x);
       break;
     case Opcode::Bar:
@@ -102,6 +109,7 @@ Outcome execute(const Module& module, const Instruction& inst, const WarpRegiste
     case Opcode::Call:
     case Opcode::Ret:
     case Opcode::Exit:
+    case Opcode::Trap:
     case Opcode::Reconverge:
       return sem::exec_control(x);
     case Opcode::Count_:

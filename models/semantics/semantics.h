@@ -73,7 +73,8 @@ struct WarpRegisters {
   uint64_t* lanes(uint32_t reg) const { return data + static_cast<size_t>(reg) * warp_size; }
 };
 
-enum class Control : uint8_t { None, Branch, Call, Ret, Exit, Barrier };
+// Trap: `trap` executed by some lane; the executor ends the run with a fault.
+enum class Control : uint8_t { None, Branch, Call, Ret, Exit, Barrier, Trap };
 
 // What the instruction asks of the SIMT control (the semantics never changes
 // PCs itself).
@@ -81,7 +82,8 @@ struct Outcome {
   Control control = Control::None;
   LaneMask executed = 0;  // lanes that executed it (active and guard true)
   // Branch: lanes that take it (== executed); the others fall through.
-  // Call: lanes that call; Ret/Exit: lanes that return / exit.
+  // Call: lanes that call; Ret/Exit: lanes that return / exit; Trap: lanes
+  // that trapped.
   Pc target = 0;               // Branch target / Call: callee entry pc
   uint32_t callee = 0;         // Call: function index
   uint32_t barrier_id = 0;     // Barrier

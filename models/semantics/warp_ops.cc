@@ -1,4 +1,4 @@
-// Warp-wide operations: vote, shfl, activemask.
+// Warp-wide operations: vote, shfl, activemask, redux.
 //
 // Warp-size generalisation (PTX defines these for 32 lanes; warps here are
 // 4..64 lanes wide, lanes 0..warp_size-1):
@@ -14,6 +14,8 @@
 //    warp_size is out of range: the lane keeps its own value and p = false.
 //    A source lane that did not execute supplies its current register value
 //    (PTX: unpredictable).
+//  - redux.sync reduces over the executed lanes, like vote; the membermask
+//    is read, not used.
 #include <cstdint>
 
 #include "semantics/families.h"
@@ -114,6 +116,52 @@ void activemask(const Exec& x) {
   for_lanes(x.executed, [&](unsigned lane) { d(lane, m); });
 }
 
+// redux.sync: .add (wrapping to 32 bits), .min/.max (signed for .s32),
+// .and/.or/.xor over the executed lanes; every executed lane gets the result.
+void redux(const Exec& x) {
+  const Type t = x.inst.type;
+  if (type_bits(t) != 32 || is_float(t)) x.unsupported("redux needs .u32, .s32 or .b32");
+  const AtomOp op = x.inst.atom;
+  const Dest d = x.dst(0, t);
+  const Source a = x.src(1, t);
+  if (x.has(2)) Source(x, x.op(2), Type::B32);  // membermask: validated, not used
+  if (x.executed == 0) return;
+  const bool s = is_signed(t);
+  bool first = true;
+  u64 r = 0;
+  for_lanes(x.executed, [&](unsigned lane) {
+    const u64 v = a(lane);
+    if (first) {
+      r = v;
+      first = false;
+      return;
+    }
+    switch (op) {
+      case AtomOp::Add:
+        r = zext(r + v, 32);
+        break;
+      case AtomOp::Min:
+        r = (s ? int64_t(v) < int64_t(r) : v < r) ? v : r;
+        break;
+      case AtomOp::Max:
+        r = (s ? int64_t(v) > int64_t(r) : v > r) ? v : r;
+        break;
+      case AtomOp::And:
+        r &= v;
+        break;
+      case AtomOp::Or:
+        r |= v;
+        break;
+      case AtomOp::Xor:
+        r ^= v;
+        break;
+      default:
+        x.unsupported("redux needs .add, .min, .max, .and, .or or .xor");
+    }
+  });
+  for_lanes(x.executed, [&](unsigned lane) { d(lane, r); });
+}
+
 }  // namespace
 
 void exec_warp(const Exec& x) {
@@ -124,6 +172,8 @@ void exec_warp(const Exec& x) {
       return shfl(x);
     case Opcode::Activemask:
       return activemask(x);
+    case Opcode::Redux:
+      return redux(x);
     default:
       x.unsupported("not a warp opcode");
   }

@@ -93,6 +93,7 @@ unsigned IpdomStack::advance(uint32_t split, const ControlEvent& ev) {
     }
     case Control::None:
     case Control::Barrier:
+    case Control::Trap:  // the executor ends the run; nothing to reconverge
       top.pc = ev.next;
       break;
   }

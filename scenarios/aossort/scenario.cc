@@ -45,12 +45,10 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   for (uint64_t i = 0; i < n; ++i) {
     words[i * kWords + 0] = uint32_t(draw_below(rng, kKeyRange));
     words[i * kWords + 1] = uint32_t(i);  // the id: its input position
-    words[i * kWords + 2] = uint32_t(rng() >> 32);
-    words[i * kWords + 3] = uint32_t(rng() >> 32);
+    words[i * kWords + 2] = draw_word(rng);
+    words[i * kWords + 3] = draw_word(rng);
   }
-  LaunchSpec l;
-  l.grid.x = uint32_t(n / kChunk);
-  l.block.x = kChunk;
+  LaunchSpec l = launch_covering(n, kChunk);
   l.buffers.push_back(make_buffer("records", words));
   l.args = {KernelArg::buffer_arg(kRecords)};
   return l;
@@ -68,9 +66,7 @@ LaunchSpec expected(const LaunchSpec& in) {
                      [](const Record& a, const Record& b) { return a.w[0] < b.w[0]; });
   for (size_t i = 0; i < recs.size(); ++i)
     for (uint32_t f = 0; f < kWords; ++f) words[i * kWords + f] = recs[i].w[f];
-  LaunchSpec e = in;
-  e.buffers[kRecords] = make_buffer("records", words);
-  return e;
+  return with_buffer(in, kRecords, words);
 }
 
 // Exact comparison, naming the first differing record and field.
@@ -99,21 +95,16 @@ CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
 }  // namespace
 
 Scenario make_aossort() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title =
       "Stable sort of 16-byte records by key, 128 per CTA, odd-even transposition in shared memory";
   s.mirrors = "AOSSORT, AOS sorting (SLP Table 1)";
   s.divergence = {Divergence::Programmatic, Divergence::Data};
-  s.source_dir = "aossort";
   s.entry = "aos_transposition_sort";
   s.sizes = {{"test", 256}, {"study", uint64_t(1) << 14}};
   s.min_n = kChunk;
   s.max_n = kMaxN;
   s.n_multiple = kChunk;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

@@ -9,14 +9,13 @@
 // reference still adds in the kernel's tree order, so even the sign of a zero
 // sum matches.
 #include <cstdint>
-#include <cstdio>
-#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "builtin.h"
 #include "common/buffers.h"
+#include "common/compare.h"
 #include "common/draw.h"
 #include "common/size_rules.h"
 
@@ -28,7 +27,6 @@ constexpr uint32_t kHidden = 16;  // hidden units = CTA x dimension
 constexpr uint32_t kRows = 16;    // input units per CTA = CTA y dimension (a power of two)
 constexpr uint64_t kMaxN = uint64_t(1) << 20;
 constexpr size_t kInput = 0, kWeight = 1, kPartial = 2;  // buffer indices
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 
 LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   require_size(kName, n, kRows, kMaxN, kRows);
@@ -42,7 +40,7 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   l.block.y = kRows;
   l.buffers.push_back(make_buffer("input", input));
   l.buffers.push_back(make_buffer("weight", weight));
-  l.buffers.push_back(make_buffer("partial", std::vector<uint32_t>(l.grid.x * kHidden, kPoison)));
+  l.buffers.push_back(poisoned_buffer("partial", l.grid.x * kHidden));
   l.args = {KernelArg::buffer_arg(kInput), KernelArg::buffer_arg(kWeight),
             KernelArg::buffer_arg(kPartial)};
   return l;
@@ -70,61 +68,29 @@ std::vector<float> partial_sums(const std::vector<float>& input, const std::vect
 
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kPartial);  // throws unless the launch is one make_launch built
-  LaunchSpec e = in;
   auto input = read_buffer<float>(in.buffers[kInput]);
   auto weight = read_buffer<float>(in.buffers[kWeight]);
   if (weight.size() != input.size() * kHidden || input.size() % kRows != 0)
     throw std::invalid_argument(std::string(kName) + ": inconsistent input / weight sizes");
-  e.buffers[kPartial] = make_buffer("partial", partial_sums(input, weight));
-  return e;
-}
-
-// Bit-for-bit float comparison naming the first mismatch.
-CheckResult compare_float_bits(const std::string& what, const std::vector<float>& want,
-                               const std::vector<float>& got) {
-  CheckResult r;
-  if (want.size() != got.size()) {
-    r.message = what + ": expected " + std::to_string(want.size()) + " values, got " +
-                std::to_string(got.size());
-    return r;
-  }
-  for (size_t i = 0; i < want.size(); ++i) {
-    if (std::memcmp(&want[i], &got[i], sizeof(float)) != 0) {
-      char text[96];
-      std::snprintf(text, sizeof text, "]: expected %.9g, got %.9g (bit-exact comparison)",
-                    double(want[i]), double(got[i]));
-      r.message = what + "[" + std::to_string(i) + text;
-      return r;
-    }
-  }
-  r.passed = true;
-  r.message = what + ": all " + std::to_string(want.size()) + " values match bit for bit";
-  return r;
+  return with_buffer(in, kPartial, partial_sums(input, weight));
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<float>(buffer_at(kName, expected(in), kPartial));
-  auto got = read_buffer<float>(buffer_at(kName, out, kPartial));
-  return compare_float_bits("partial", want, got);
+  return check_buffer<float>(kName, expected(in), out, kPartial);
 }
 
 }  // namespace
 
 Scenario make_backprop() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title = "Back-propagation layer forward: per-CTA weighted sums into 16 hidden units (2D CTA)";
   s.mirrors = "BACKP, Back propagation (Rodinia backprop, SLP Table 1)";
   s.divergence = {Divergence::Programmatic};
-  s.source_dir = "backprop";
   s.entry = "layer_forward";
   s.sizes = {{"test", 256}, {"study", 32768}};
   s.min_n = kRows;
   s.max_n = kMaxN;
   s.n_multiple = kRows;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

@@ -37,7 +37,6 @@ constexpr uint64_t kTreeEdgeOdds = 8;  // a vertex has a tree in-edge unless a d
 constexpr uint64_t kMaxExtraEdges = 3;
 constexpr size_t kRowStart = 0, kEdges = 1, kCost = 2;  // buffer indices
 constexpr size_t kArgNodes = 3;
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 
 // Appends one graph's adjacency lists (local vertex indices) to `adjacency`.
 void draw_graph(std::mt19937_64& rng, std::vector<std::vector<uint32_t>>& adjacency) {
@@ -74,7 +73,7 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   l.block.x = kBlock;
   l.buffers.push_back(make_buffer("row_start", row_start));
   l.buffers.push_back(make_buffer("edges", edges));
-  l.buffers.push_back(make_buffer("cost", std::vector<uint32_t>(n, kPoison)));
+  l.buffers.push_back(poisoned_buffer("cost", n));
   l.args = {KernelArg::buffer_arg(kRowStart), KernelArg::buffer_arg(kEdges),
             KernelArg::buffer_arg(kCost), KernelArg::scalar(Type::U32, kNodes)};
   return l;
@@ -106,42 +105,31 @@ std::vector<int32_t> bfs_levels(const std::vector<uint32_t>& row_start,
 
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kCost);  // throws unless the launch is one make_launch built
-  if (in.args.size() != kArgNodes + 1)
-    throw std::invalid_argument(std::string(kName) + ": the launch has " +
-                                std::to_string(in.args.size()) + " arguments, expected 4");
+  require_arg_count(kName, in, kArgNodes + 1);
   uint32_t nodes = uint32_t(in.args[kArgNodes].bits);
   auto row_start = read_buffer<uint32_t>(in.buffers[kRowStart]);
   auto edges = read_buffer<uint32_t>(in.buffers[kEdges]);
   if (nodes == 0 || row_start.empty() || (row_start.size() - 1) % nodes != 0)
     throw std::invalid_argument(std::string(kName) + ": row_start does not fit the graph size");
-  LaunchSpec e = in;
-  e.buffers[kCost] = make_buffer("cost", bfs_levels(row_start, edges, nodes));
-  return e;
+  return with_buffer(in, kCost, bfs_levels(row_start, edges, nodes));
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<int32_t>(buffer_at(kName, expected(in), kCost));
-  auto got = read_buffer<int32_t>(buffer_at(kName, out, kCost));
-  return compare_exact("cost", want, got);
+  return check_buffer<int32_t>(kName, expected(in), out, kCost);
 }
 
 }  // namespace
 
 Scenario make_bfs() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title = "Breadth-first search levels, one whole level-synchronous search per CTA (CSR graphs)";
   s.mirrors = "BFS, Breadth first search (Rodinia bfs, SLP Table 1)";
   s.divergence = {Divergence::Data, Divergence::LoopTrip};
-  s.source_dir = "bfs";
   s.entry = "bfs_levels";
   s.sizes = {{"test", kNodes}, {"study", 128 * kNodes}};
   s.min_n = kNodes;
   s.max_n = kMaxN;
   s.n_multiple = kNodes;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

@@ -17,14 +17,13 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "builtin.h"
 #include "common/buffers.h"
+#include "common/compare.h"
 #include "common/draw.h"
 #include "common/size_rules.h"
 
@@ -39,7 +38,6 @@ constexpr uint32_t kSteps = kLeaves - 1;
 constexpr uint64_t kMaxN = uint64_t(1) << 16;
 constexpr double kRate = 0.06, kVolatility = 0.10;
 constexpr size_t kLeafPrice = 0, kStrike = 1, kPuDf = 2, kPdDf = 3, kValue = 4;  // buffers
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 
 LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   require_size(kName, n, 1, kMaxN);
@@ -67,7 +65,7 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   l.buffers.push_back(make_buffer("strike", strike));
   l.buffers.push_back(make_buffer("pu_df", pu_df));
   l.buffers.push_back(make_buffer("pd_df", pd_df));
-  l.buffers.push_back(make_buffer("value", std::vector<uint32_t>(n, kPoison)));
+  l.buffers.push_back(poisoned_buffer("value", n));
   l.args = {KernelArg::buffer_arg(kLeafPrice), KernelArg::buffer_arg(kStrike),
             KernelArg::buffer_arg(kPuDf), KernelArg::buffer_arg(kPdDf),
             KernelArg::buffer_arg(kValue)};
@@ -107,56 +105,24 @@ LaunchSpec expected(const LaunchSpec& in) {
   size_t n = strike.size();
   if (leaf_price.size() != n * kLeaves || pu_df.size() != n || pd_df.size() != n)
     throw std::invalid_argument(std::string(kName) + ": option buffers of inconsistent sizes");
-  LaunchSpec e = in;
-  e.buffers[kValue] = make_buffer("value", prices(leaf_price, strike, pu_df, pd_df));
-  return e;
-}
-
-// Bit-for-bit float comparison naming the first mismatch.
-CheckResult compare_float_bits(const std::string& what, const std::vector<float>& want,
-                               const std::vector<float>& got) {
-  CheckResult r;
-  if (want.size() != got.size()) {
-    r.message = what + ": expected " + std::to_string(want.size()) + " values, got " +
-                std::to_string(got.size());
-    return r;
-  }
-  for (size_t i = 0; i < want.size(); ++i) {
-    if (std::memcmp(&want[i], &got[i], sizeof(float)) != 0) {
-      char text[96];
-      std::snprintf(text, sizeof text, "]: expected %.9g, got %.9g (bit-exact comparison)",
-                    double(want[i]), double(got[i]));
-      r.message = what + "[" + std::to_string(i) + text;
-      return r;
-    }
-  }
-  r.passed = true;
-  r.message = what + ": all " + std::to_string(want.size()) + " values match bit for bit";
-  return r;
+  return with_buffer(in, kValue, prices(leaf_price, strike, pu_df, pd_df));
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<float>(buffer_at(kName, expected(in), kValue));
-  auto got = read_buffer<float>(buffer_at(kName, out, kValue));
-  return compare_float_bits("value", want, got);
+  return check_buffer<float>(kName, expected(in), out, kValue);
 }
 
 }  // namespace
 
 Scenario make_binomial() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title = "Binomial option pricing, 127-step backward induction per option in shared memory";
   s.mirrors = "BINOM, Binomial options (CUDA SDK binomialOptions, SLP Table 1)";
   s.divergence = {Divergence::Programmatic};
-  s.source_dir = "binomial";
   s.entry = "binomial_price";
   s.sizes = {{"test", 4}, {"study", 256}};
   s.min_n = 1;
   s.max_n = kMaxN;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

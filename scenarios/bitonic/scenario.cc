@@ -27,9 +27,7 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   // the kernel would sort them wrongly.
   std::vector<uint32_t> keys(n);
   for (auto& k : keys) k = uint32_t(rng() >> 52) << 20;
-  LaunchSpec l;
-  l.grid.x = uint32_t(n / kChunk);
-  l.block.x = kChunk;
+  LaunchSpec l = launch_covering(n, kChunk);
   l.buffers.push_back(make_buffer("keys", keys));
   l.args = {KernelArg::buffer_arg(kKeys)};
   return l;
@@ -43,10 +41,8 @@ std::vector<uint32_t> sorted_chunks(std::vector<uint32_t> keys, uint32_t chunk) 
 }
 
 LaunchSpec expected(const LaunchSpec& in) {
-  LaunchSpec e = in;
   auto keys = read_buffer<uint32_t>(buffer_at(kName, in, kKeys));
-  e.buffers[kKeys] = make_buffer("keys", sorted_chunks(keys, kChunk));
-  return e;
+  return with_buffer(in, kKeys, sorted_chunks(keys, kChunk));
 }
 
 // First checks that every chunk is ascending (the clearer message when the
@@ -55,17 +51,9 @@ LaunchSpec expected(const LaunchSpec& in) {
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
   auto got = read_buffer<uint32_t>(buffer_at(kName, out, kKeys));
   auto want = read_buffer<uint32_t>(buffer_at(kName, expected(in), kKeys));
-  uint32_t chunk = kChunk;
   if (got.size() == want.size()) {
-    for (size_t i = 1; i < got.size(); ++i) {
-      if (i % chunk != 0 && got[i] < got[i - 1]) {
-        CheckResult r;
-        r.message = "keys: chunk " + std::to_string(i / chunk) + " not ascending at index " +
-                    std::to_string(i) + ": " + std::to_string(got[i - 1]) + " before " +
-                    std::to_string(got[i]);
-        return r;
-      }
-    }
+    CheckResult order = check_chunk_order("keys", got, kChunk, [](size_t) { return true; });
+    if (!order.passed) return order;
   }
   CheckResult r = compare_exact("keys", want, got);
   if (!r.passed && got.size() == want.size())
@@ -76,20 +64,15 @@ CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
 }  // namespace
 
 Scenario make_bitonic() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title = "Bitonic sort of one 256-key chunk per CTA in shared memory";
   s.mirrors = "BITONIC, Bitonic sort (SLP Table 1)";
   s.divergence = {Divergence::Programmatic, Divergence::Data};
-  s.source_dir = "bitonic";
   s.entry = "bitonic_chunks";
   s.sizes = {{"test", 1024}, {"study", uint64_t(1) << 16}};
   s.min_n = kChunk;
   s.max_n = kMaxN;
   s.n_multiple = kChunk;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

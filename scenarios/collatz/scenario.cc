@@ -1,6 +1,7 @@
 // collatz: a data-dependent loop. Each thread counts the Collatz steps of a
 // loaded start value, capped. Size n = number of threads (any n; the last
 // CTA is partly idle when n is not a multiple of the block size).
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -25,7 +26,6 @@ constexpr uint32_t kMaxSteps = 256;
 constexpr uint64_t kZeroOneIn = 64;       // about 1 in 64 start values is 0
 constexpr size_t kStart = 0, kSteps = 1;  // buffer indices
 constexpr size_t kArgN = 2, kArgMaxSteps = 3;
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 
 LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   require_size(kName, n, 1, kMaxN);
@@ -33,11 +33,9 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   std::vector<uint32_t> start(n);
   for (auto& v : start)
     v = draw_below(rng, kZeroOneIn) == 0 ? 0 : uint32_t(1 + draw_below(rng, kMaxStart - 1));
-  LaunchSpec l;
-  l.grid.x = uint32_t(ceil_div(n, kBlock));
-  l.block.x = kBlock;
+  LaunchSpec l = launch_covering(n, kBlock);
   l.buffers.push_back(make_buffer("start", start));
-  l.buffers.push_back(make_buffer("steps", std::vector<uint32_t>(n, kPoison)));
+  l.buffers.push_back(poisoned_buffer("steps", n));
   l.args = {KernelArg::buffer_arg(kStart), KernelArg::buffer_arg(kSteps),
             KernelArg::scalar(Type::U32, n), KernelArg::scalar(Type::U32, kMaxSteps)};
   return l;
@@ -55,43 +53,29 @@ uint32_t collatz_steps(uint64_t v, uint32_t max_steps) {
 
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kSteps);  // throws unless the launch is one make_launch built
-  if (in.args.size() != kArgMaxSteps + 1)
-    throw std::invalid_argument(std::string(kName) + ": the launch has " +
-                                std::to_string(in.args.size()) + " arguments, expected 4");
+  require_arg_count(kName, in, kArgMaxSteps + 1);
   auto start = read_buffer<uint32_t>(in.buffers[kStart]);
-  uint64_t n = in.args[kArgN].bits;
   uint32_t max_steps = uint32_t(in.args[kArgMaxSteps].bits);
-  // Threads at or past n store nothing: their outputs keep their initial bytes.
-  auto steps = read_buffer<uint32_t>(in.buffers[kSteps]);
-  for (size_t i = 0; i < steps.size() && i < start.size() && i < n; ++i)
-    steps[i] = collatz_steps(start[i], max_steps);
-  LaunchSpec e = in;
-  e.buffers[kSteps] = make_buffer("steps", steps);
-  return e;
+  uint64_t threads = std::min<uint64_t>(in.args[kArgN].bits, start.size());
+  return with_thread_results<uint32_t>(
+      in, kSteps, threads, [&](size_t i) { return collatz_steps(start[i], max_steps); });
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<uint32_t>(buffer_at(kName, expected(in), kSteps));
-  auto got = read_buffer<uint32_t>(buffer_at(kName, out, kSteps));
-  return compare_exact("steps", want, got);
+  return check_buffer<uint32_t>(kName, expected(in), out, kSteps);
 }
 
 }  // namespace
 
 Scenario make_collatz() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title = "Collatz trajectory lengths of loaded start values, capped at 256 steps";
   s.mirrors = "data-dependent loop trips, as in MUM and BFS (SLP Table 1); synthetic kernel";
   s.divergence = {Divergence::Data, Divergence::LoopTrip};
-  s.source_dir = "collatz";
   s.entry = "collatz_steps";
   s.sizes = {{"test", 1024}, {"study", uint64_t(1) << 16}};
   s.min_n = 1;
   s.max_n = kMaxN;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

@@ -18,4 +18,13 @@ void require_size(const std::string& scenario, uint64_t n, uint64_t min_n, uint6
                               " is not allowed; it must be " + size_rule(min_n, max_n, multiple));
 }
 
+LaunchSpec launch_covering(uint64_t nx, uint32_t block_x, uint64_t ny, uint32_t block_y) {
+  LaunchSpec l;
+  l.grid.x = uint32_t(ceil_div(nx, block_x));
+  l.grid.y = uint32_t(ceil_div(ny, block_y));
+  l.block.x = block_x;
+  l.block.y = block_y;
+  return l;
+}
+
 }  // namespace warptlm::scenarios

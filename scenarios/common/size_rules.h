@@ -1,8 +1,11 @@
-// Validation of a scenario's size parameter, shared by every make_launch.
+// Validation of a scenario's size parameter, shared by every make_launch,
+// and the launch geometry that follows from it.
 #pragma once
 
 #include <cstdint>
 #include <string>
+
+#include "exec/launch.h"
 
 namespace warptlm::scenarios {
 
@@ -17,5 +20,10 @@ void require_size(const std::string& scenario, uint64_t n, uint64_t min_n, uint6
 
 // ceil(a / b) for b > 0.
 inline uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+// A launch (no buffers or arguments yet) of block_x x block_y-thread CTAs,
+// as few as cover nx x ny threads: the CTAs on the far edges are partly idle
+// unless nx and ny are multiples of the block.
+LaunchSpec launch_covering(uint64_t nx, uint32_t block_x, uint64_t ny = 1, uint32_t block_y = 1);
 
 }  // namespace warptlm::scenarios

@@ -10,14 +10,13 @@
 // still adds in the kernel's order (from 0, tap k = -8 first), so even the
 // sign of a zero sum matches.
 #include <cstdint>
-#include <cstdio>
-#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "builtin.h"
 #include "common/buffers.h"
+#include "common/compare.h"
 #include "common/draw.h"
 #include "common/size_rules.h"
 
@@ -31,7 +30,6 @@ constexpr uint32_t kSpan = 64, kRows = 4;  // CTA shape, as kernel.cu
 constexpr uint64_t kMaxN = 2048;
 constexpr size_t kImage = 0, kTapsBuffer = 1, kOut = 2;  // buffer indices
 constexpr size_t kArgWidth = 3, kArgHeight = 4;
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 
 LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   require_size(kName, n, 1, kMaxN);
@@ -47,14 +45,10 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
       image[y * n + x] = float(v);
     }
   }
-  LaunchSpec l;
-  l.grid.x = uint32_t(ceil_div(n, kSpan));
-  l.grid.y = uint32_t(ceil_div(n, kRows));
-  l.block.x = kSpan;
-  l.block.y = kRows;
+  LaunchSpec l = launch_covering(n, kSpan, n, kRows);
   l.buffers.push_back(make_buffer("image", image));
   l.buffers.push_back(make_buffer("taps", taps));
-  l.buffers.push_back(make_buffer("out", std::vector<uint32_t>(n * n, kPoison)));
+  l.buffers.push_back(poisoned_buffer("out", n * n));
   l.args = {KernelArg::buffer_arg(kImage), KernelArg::buffer_arg(kTapsBuffer),
             KernelArg::buffer_arg(kOut), KernelArg::scalar(Type::U32, n),
             KernelArg::scalar(Type::U32, n)};
@@ -82,64 +76,30 @@ std::vector<float> convolve_rows(const std::vector<float>& image, const std::vec
 
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kOut);  // throws unless the launch is one make_launch built
-  if (in.args.size() != kArgHeight + 1)
-    throw std::invalid_argument(std::string(kName) + ": the launch has " +
-                                std::to_string(in.args.size()) + " arguments, expected 5");
+  require_arg_count(kName, in, kArgHeight + 1);
   int64_t width = int64_t(in.args[kArgWidth].bits), height = int64_t(in.args[kArgHeight].bits);
   auto image = read_buffer<float>(in.buffers[kImage]);
   auto taps = read_buffer<float>(in.buffers[kTapsBuffer]);
   if (image.size() != uint64_t(width * height) || taps.size() != kTaps)
     throw std::invalid_argument(std::string(kName) + ": image or taps of the wrong size");
-  LaunchSpec e = in;
-  e.buffers[kOut] = make_buffer("out", convolve_rows(image, taps, width, height));
-  return e;
-}
-
-// Bit-for-bit float comparison naming the first mismatch.
-CheckResult compare_float_bits(const std::string& what, const std::vector<float>& want,
-                               const std::vector<float>& got) {
-  CheckResult r;
-  if (want.size() != got.size()) {
-    r.message = what + ": expected " + std::to_string(want.size()) + " values, got " +
-                std::to_string(got.size());
-    return r;
-  }
-  for (size_t i = 0; i < want.size(); ++i) {
-    if (std::memcmp(&want[i], &got[i], sizeof(float)) != 0) {
-      char text[96];
-      std::snprintf(text, sizeof text, "]: expected %.9g, got %.9g (bit-exact comparison)",
-                    double(want[i]), double(got[i]));
-      r.message = what + "[" + std::to_string(i) + text;
-      return r;
-    }
-  }
-  r.passed = true;
-  r.message = what + ": all " + std::to_string(want.size()) + " values match bit for bit";
-  return r;
+  return with_buffer(in, kOut, convolve_rows(image, taps, width, height));
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<float>(buffer_at(kName, expected(in), kOut));
-  auto got = read_buffer<float>(buffer_at(kName, out, kOut));
-  return compare_float_bits("out", want, got);
+  return check_buffer<float>(kName, expected(in), out, kOut);
 }
 
 }  // namespace
 
 Scenario make_convsep() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title = "Separable convolution, rows pass: 17-tap filter with shared-memory apron (n x n)";
   s.mirrors = "CONVSEP, Separable convolution (CUDA SDK convolutionSeparable, SLP Table 1)";
   s.divergence = {Divergence::Programmatic};
-  s.source_dir = "convsep";
   s.entry = "convolve_rows";
   s.sizes = {{"test", 72}, {"study", 512}};
   s.min_n = 1;
   s.max_n = kMaxN;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

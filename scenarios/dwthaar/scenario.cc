@@ -8,14 +8,13 @@
 // Haar), so a level-l value is a multiple of 2^-l below 256 in magnitude: at
 // most 17 significant bits, so every float operation is exact.
 #include <cstdint>
-#include <cstdio>
-#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "builtin.h"
 #include "common/buffers.h"
+#include "common/compare.h"
 #include "common/draw.h"
 #include "common/size_rules.h"
 
@@ -27,7 +26,6 @@ constexpr uint32_t kBlock = 256;         // threads per CTA; the kernel's shared
 constexpr uint32_t kSlice = 2 * kBlock;  // samples per CTA
 constexpr uint64_t kMaxN = uint64_t(1) << 24;
 constexpr size_t kSignal = 0, kOut = 1;  // buffer indices
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 
 LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   require_size(kName, n, kSlice, kMaxN, kSlice);
@@ -44,7 +42,7 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   l.grid.x = uint32_t(n / kSlice);
   l.block.x = kBlock;
   l.buffers.push_back(make_buffer("signal", signal));
-  l.buffers.push_back(make_buffer("out", std::vector<uint32_t>(n, kPoison)));
+  l.buffers.push_back(poisoned_buffer("out", n));
   l.args = {KernelArg::buffer_arg(kSignal), KernelArg::buffer_arg(kOut)};
   return l;
 }
@@ -72,57 +70,25 @@ LaunchSpec expected(const LaunchSpec& in) {
   auto signal = read_buffer<float>(in.buffers[kSignal]);
   if (signal.size() % kSlice != 0)
     throw std::invalid_argument(std::string(kName) + ": signal length is not a multiple of 512");
-  LaunchSpec e = in;
-  e.buffers[kOut] = make_buffer("out", haar(signal));
-  return e;
-}
-
-// Bit-for-bit float comparison naming the first mismatch.
-CheckResult compare_float_bits(const std::string& what, const std::vector<float>& want,
-                               const std::vector<float>& got) {
-  CheckResult r;
-  if (want.size() != got.size()) {
-    r.message = what + ": expected " + std::to_string(want.size()) + " values, got " +
-                std::to_string(got.size());
-    return r;
-  }
-  for (size_t i = 0; i < want.size(); ++i) {
-    if (std::memcmp(&want[i], &got[i], sizeof(float)) != 0) {
-      char text[96];
-      std::snprintf(text, sizeof text, "]: expected %.9g, got %.9g (bit-exact comparison)",
-                    double(want[i]), double(got[i]));
-      r.message = what + "[" + std::to_string(i) + text;
-      return r;
-    }
-  }
-  r.passed = true;
-  r.message = what + ": all " + std::to_string(want.size()) + " values match bit for bit";
-  return r;
+  return with_buffer(in, kOut, haar(signal));
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<float>(buffer_at(kName, expected(in), kOut));
-  auto got = read_buffer<float>(buffer_at(kName, out, kOut));
-  return compare_float_bits("out", want, got);
+  return check_buffer<float>(kName, expected(in), out, kOut);
 }
 
 }  // namespace
 
 Scenario make_dwthaar() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title = "Haar wavelet decomposition, nine levels per 512-sample slice in shared memory";
   s.mirrors = "DWTHARR, Haar wavelets (CUDA SDK dwtHaar1D, SLP Table 1)";
   s.divergence = {Divergence::Programmatic};
-  s.source_dir = "dwthaar";
   s.entry = "haar_decompose";
   s.sizes = {{"test", 4096}, {"study", uint64_t(1) << 19}};
   s.min_n = kSlice;
   s.max_n = kMaxN;
   s.n_multiple = kSlice;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

@@ -23,7 +23,6 @@ constexpr int kRadius = 4;      // FD_RADIUS in kernel.cu
 constexpr uint64_t kMaxN = 256;
 constexpr size_t kIn = 0, kOut = 1;  // buffer indices
 constexpr size_t kArgNx = 2, kArgNy = 3, kArgNz = 4;
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 // 5040 times the 8th-order central second-derivative weights; the centre
 // weight counts the three axes. As in kernel.cu.
 constexpr int64_t kCoef[kRadius + 1] = {-43050, 8064, -1008, 128, -9};
@@ -37,11 +36,9 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   uint64_t padded = n + 2 * kRadius;
   std::vector<int32_t> in(padded * padded * padded);
   for (auto& v : in) v = int32_t(draw_between(rng, -kMaxMagnitude, kMaxMagnitude));
-  LaunchSpec l;
-  l.grid.x = l.grid.y = uint32_t(n / kTile);
-  l.block.x = l.block.y = kTile;
+  LaunchSpec l = launch_covering(n, kTile, n, kTile);
   l.buffers.push_back(make_buffer("in", in));
-  l.buffers.push_back(make_buffer("out", std::vector<uint32_t>(n * n * n, kPoison)));
+  l.buffers.push_back(poisoned_buffer("out", n * n * n));
   l.args = {KernelArg::buffer_arg(kIn), KernelArg::buffer_arg(kOut),
             KernelArg::scalar(Type::S32, n), KernelArg::scalar(Type::S32, n),
             KernelArg::scalar(Type::S32, n)};
@@ -69,44 +66,33 @@ std::vector<int32_t> stencil(const std::vector<int32_t>& in, int64_t nx, int64_t
 
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kOut);  // throws unless the launch is one make_launch built
-  if (in.args.size() != kArgNz + 1)
-    throw std::invalid_argument(std::string(kName) + ": the launch has " +
-                                std::to_string(in.args.size()) + " arguments, expected 5");
+  require_arg_count(kName, in, kArgNz + 1);
   int64_t nx = int32_t(in.args[kArgNx].bits), ny = int32_t(in.args[kArgNy].bits),
           nz = int32_t(in.args[kArgNz].bits);
   auto values = read_buffer<int32_t>(in.buffers[kIn]);
   if (nx < 1 || ny < 1 || nz < 1 ||
       values.size() != size_t((nx + 2 * kRadius) * (ny + 2 * kRadius) * (nz + 2 * kRadius)))
     throw std::invalid_argument(std::string(kName) + ": in does not hold the padded volume");
-  LaunchSpec e = in;
-  e.buffers[kOut] = make_buffer("out", stencil(values, nx, ny, nz));
-  return e;
+  return with_buffer(in, kOut, stencil(values, nx, ny, nz));
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<int32_t>(buffer_at(kName, expected(in), kOut));
-  auto got = read_buffer<int32_t>(buffer_at(kName, out, kOut));
-  return compare_exact("out", want, got);
+  return check_buffer<int32_t>(kName, expected(in), out, kOut);
 }
 
 }  // namespace
 
 Scenario make_fd3d() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title =
       "8th-order 3D finite-difference stencil, 16 x 16 CTAs marching in z with shared-memory halos";
   s.mirrors = "3DFD, Finite difference computation 3D (SLP Table 1)";
   s.divergence = {Divergence::Programmatic};
-  s.source_dir = "fd3d";
   s.entry = "fd3d_stencil";
   s.sizes = {{"test", 16}, {"study", 64}};
   s.min_n = kTile;
   s.max_n = kMaxN;
   s.n_multiple = kTile;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

@@ -3,6 +3,7 @@
 // for a loaded number of rounds; threads with a complete header resume in
 // the middle of the first round. Size n = number of threads (any n; the last
 // CTA is partly idle when n is not a multiple of the block size).
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -24,24 +25,21 @@ constexpr uint32_t kTable = 256;
 constexpr uint32_t kMaxRounds = 16;  // rounds per thread, drawn in [1, 16]
 constexpr size_t kIn = 0, kRounds = 1, kTableBuf = 2, kOut = 3;  // buffer indices
 constexpr size_t kArgN = 4;
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 
 LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   require_size(kName, n, 1, kMaxN);
   std::mt19937_64 rng(seed);
   // Uniform words: half the threads have a header (bit 0), and half of those
   // a complete one (bit 1) that sends them into the middle of the loop.
-  std::vector<uint32_t> in(n), rounds(n), table(kTable);
-  for (auto& v : in) v = uint32_t(rng() >> 32);
+  auto in = draw_words(rng, n);
+  std::vector<uint32_t> rounds(n);
   for (auto& v : rounds) v = uint32_t(1 + draw_below(rng, kMaxRounds));
-  for (auto& v : table) v = uint32_t(rng() >> 32);
-  LaunchSpec l;
-  l.grid.x = uint32_t(ceil_div(n, kBlock));
-  l.block.x = kBlock;
+  auto table = draw_words(rng, kTable);
+  LaunchSpec l = launch_covering(n, kBlock);
   l.buffers.push_back(make_buffer("in", in));
   l.buffers.push_back(make_buffer("rounds", rounds));
   l.buffers.push_back(make_buffer("table", table));
-  l.buffers.push_back(make_buffer("out", std::vector<uint32_t>(n, kPoison)));
+  l.buffers.push_back(poisoned_buffer("out", n));
   l.args = {KernelArg::buffer_arg(kIn), KernelArg::buffer_arg(kRounds),
             KernelArg::buffer_arg(kTableBuf), KernelArg::buffer_arg(kOut),
             KernelArg::scalar(Type::U32, n)};
@@ -72,52 +70,38 @@ uint32_t reference(uint32_t x, uint32_t rounds, const std::vector<uint32_t>& tab
 
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kOut);  // throws unless the launch is one make_launch built
-  if (in.args.size() != kArgN + 1)
-    throw std::invalid_argument(std::string(kName) + ": the launch has " +
-                                std::to_string(in.args.size()) + " arguments, expected 5");
+  require_arg_count(kName, in, kArgN + 1);
   auto values = read_buffer<uint32_t>(in.buffers[kIn]);
   auto rounds = read_buffer<uint32_t>(in.buffers[kRounds]);
   auto table = read_buffer<uint32_t>(in.buffers[kTableBuf]);
-  auto out = read_buffer<uint32_t>(in.buffers[kOut]);
   if (table.size() != kTable || rounds.size() != values.size())
     throw std::invalid_argument(std::string(kName) + ": input buffers have the wrong sizes");
-  uint64_t n = in.args[kArgN].bits;
-  // Threads at or past n store nothing: their outputs keep their initial bytes.
-  for (size_t i = 0; i < out.size() && i < values.size() && i < n; ++i) {
+  uint64_t threads = std::min<uint64_t>(in.args[kArgN].bits, values.size());
+  return with_thread_results<uint32_t>(in, kOut, threads, [&](size_t i) {
     // The kernel's do-while runs 2^32 times for 0 rounds; make_launch never draws 0.
     if (rounds[i] == 0 || rounds[i] > kMaxRounds)
       throw std::invalid_argument(std::string(kName) + ": rounds[" + std::to_string(i) +
                                   "] is outside [1, 16]");
-    out[i] = reference(values[i], rounds[i], table);
-  }
-  LaunchSpec e = in;
-  e.buffers[kOut] = make_buffer("out", out);
-  return e;
+    return reference(values[i], rounds[i], table);
+  });
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<uint32_t>(buffer_at(kName, expected(in), kOut));
-  auto got = read_buffer<uint32_t>(buffer_at(kName, out, kOut));
-  return compare_exact("out", want, got);
+  return check_buffer<uint32_t>(kName, expected(in), out, kOut);
 }
 
 }  // namespace
 
 Scenario make_goto_into_loop() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title =
       "A goto from before a loop into the middle of its body (irreducible), loaded trip counts";
   s.mirrors = "unstructured control-flow microbenchmarks: goto into a loop (PPC paper, Fig. 6)";
   s.divergence = {Divergence::Unstructured, Divergence::Data, Divergence::LoopTrip};
-  s.source_dir = "goto_into_loop";
   s.entry = "goto_into_loop";
   s.sizes = {{"test", 4096}, {"study", uint64_t(1) << 18}};
   s.min_n = 1;
   s.max_n = kMaxN;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

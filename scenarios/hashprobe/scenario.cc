@@ -30,14 +30,13 @@ constexpr uint32_t kEmpty = 0, kAbsent = 0x80000000u, kGaveUp = 0xFFFFFFFFu;  //
 constexpr uint32_t kHashMultiplier = 0x9E3779B1u;
 constexpr size_t kKeys = 0, kValues = 1, kQueries = 2, kResults = 3;  // buffer indices
 constexpr size_t kArgShift = 2, kArgN = 5, kArgMaxProbes = 6;
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 
 uint32_t home_slot(uint32_t key, uint32_t shift) { return (key * kHashMultiplier) >> shift; }
 
 // A key not yet used: nonzero (0 marks an empty slot) and distinct.
 uint32_t fresh_key(std::mt19937_64& rng, std::unordered_set<uint32_t>& used) {
   for (;;) {
-    uint32_t k = uint32_t(rng() >> 32);
+    uint32_t k = draw_word(rng);
     if (k != kEmpty && used.insert(k).second) return k;
   }
 }
@@ -64,13 +63,11 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   for (auto& q : queries)
     q = draw_below(rng, 2) == 0 ? stored[draw_below(rng, stored.size())] : fresh_key(rng, used);
 
-  LaunchSpec l;
-  l.grid.x = uint32_t(ceil_div(n, kBlock));
-  l.block.x = kBlock;
+  LaunchSpec l = launch_covering(n, kBlock);
   l.buffers.push_back(make_buffer("keys", keys));
   l.buffers.push_back(make_buffer("values", values));
   l.buffers.push_back(make_buffer("queries", queries));
-  l.buffers.push_back(make_buffer("results", std::vector<uint32_t>(n, kPoison)));
+  l.buffers.push_back(poisoned_buffer("results", n));
   l.args = {KernelArg::buffer_arg(kKeys),
             KernelArg::buffer_arg(kValues),
             KernelArg::scalar(Type::U32, shift),
@@ -96,49 +93,36 @@ uint32_t lookup(const std::vector<uint32_t>& keys, const std::vector<uint32_t>& 
 
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kResults);  // throws unless the launch is one make_launch built
-  if (in.args.size() != kArgMaxProbes + 1)
-    throw std::invalid_argument(std::string(kName) + ": the launch has " +
-                                std::to_string(in.args.size()) + " arguments, expected 7");
+  require_arg_count(kName, in, kArgMaxProbes + 1);
   auto keys = read_buffer<uint32_t>(in.buffers[kKeys]);
   auto values = read_buffer<uint32_t>(in.buffers[kValues]);
   auto queries = read_buffer<uint32_t>(in.buffers[kQueries]);
-  auto results = read_buffer<uint32_t>(in.buffers[kResults]);
   uint32_t shift = uint32_t(in.args[kArgShift].bits);
-  uint64_t n = in.args[kArgN].bits;
   uint32_t max_probes = uint32_t(in.args[kArgMaxProbes].bits);
   if (shift == 0 || shift > 31 || keys.size() != (size_t(1) << (32 - shift)) ||
       values.size() != keys.size())
     throw std::invalid_argument(std::string(kName) + ": table and shift do not match");
-  // Threads at or past n store nothing: their results keep their initial bytes.
-  for (size_t i = 0; i < results.size() && i < queries.size() && i < n; ++i)
-    results[i] = lookup(keys, values, shift, queries[i], max_probes);
-  LaunchSpec e = in;
-  e.buffers[kResults] = make_buffer("results", results);
-  return e;
+  uint64_t threads = std::min<uint64_t>(in.args[kArgN].bits, queries.size());
+  return with_thread_results<uint32_t>(in, kResults, threads, [&](size_t i) {
+    return lookup(keys, values, shift, queries[i], max_probes);
+  });
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<uint32_t>(buffer_at(kName, expected(in), kResults));
-  auto got = read_buffer<uint32_t>(buffer_at(kName, out, kResults));
-  return compare_exact("results", want, got);
+  return check_buffer<uint32_t>(kName, expected(in), out, kResults);
 }
 
 }  // namespace
 
 Scenario make_hashprobe() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title = "Linear-probing hash lookups whose probe loop exits three ways";
   s.mirrors = "unstructured control-flow microbenchmarks (PPC paper, Fig. 6)";
   s.divergence = {Divergence::Unstructured, Divergence::Data, Divergence::LoopTrip};
-  s.source_dir = "hashprobe";
   s.entry = "hash_probe";
   s.sizes = {{"test", 1024}, {"study", uint64_t(1) << 16}};
   s.min_n = 1;
   s.max_n = kMaxN;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

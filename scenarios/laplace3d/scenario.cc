@@ -9,8 +9,6 @@
 // compare bit for bit.
 #include <cfloat>
 #include <cstdint>
-#include <cstdio>
-#include <cstring>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -18,6 +16,7 @@
 
 #include "builtin.h"
 #include "common/buffers.h"
+#include "common/compare.h"
 #include "common/size_rules.h"
 
 // Excess precision (x87) would make the reference round differently.
@@ -31,7 +30,6 @@ constexpr uint32_t kBlockX = 32, kBlockY = 4;
 constexpr uint64_t kMaxN = 256;
 constexpr size_t kU1 = 0, kU2 = 1;  // buffer indices
 constexpr size_t kArgNx = 2, kArgNy = 3, kArgNz = 4;
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 
 LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   require_size(kName, n, 1, kMaxN);
@@ -39,13 +37,9 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   // Values k / 2^24, k < 2^24: exact in float, in [0, 1).
   std::vector<float> u1(n * n * n);
   for (auto& v : u1) v = float(rng() >> 40) * 0x1p-24f;
-  LaunchSpec l;
-  l.grid.x = uint32_t(ceil_div(n, kBlockX));
-  l.grid.y = uint32_t(ceil_div(n, kBlockY));
-  l.block.x = kBlockX;
-  l.block.y = kBlockY;
+  LaunchSpec l = launch_covering(n, kBlockX, n, kBlockY);
   l.buffers.push_back(make_buffer("u1", u1));
-  l.buffers.push_back(make_buffer("u2", std::vector<uint32_t>(u1.size(), kPoison)));
+  l.buffers.push_back(poisoned_buffer("u2", u1.size()));
   l.args = {KernelArg::buffer_arg(kU1), KernelArg::buffer_arg(kU2), KernelArg::scalar(Type::S32, n),
             KernelArg::scalar(Type::S32, n), KernelArg::scalar(Type::S32, n)};
   return l;
@@ -74,65 +68,30 @@ std::vector<float> jacobi(const std::vector<float>& u1, int nx, int ny, int nz) 
 
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kU2);  // throws unless the launch is one make_launch built
-  if (in.args.size() != kArgNz + 1)
-    throw std::invalid_argument(std::string(kName) + ": the launch has " +
-                                std::to_string(in.args.size()) + " arguments, expected 5");
+  require_arg_count(kName, in, kArgNz + 1);
   int nx = int(in.args[kArgNx].bits), ny = int(in.args[kArgNy].bits),
       nz = int(in.args[kArgNz].bits);
   auto u1 = read_buffer<float>(in.buffers[kU1]);
   if (nx < 1 || ny < 1 || nz < 1 || u1.size() != size_t(nx) * ny * nz)
     throw std::invalid_argument(std::string(kName) + ": u1 does not hold nx * ny * nz values");
-  LaunchSpec e = in;
-  e.buffers[kU2] = make_buffer("u2", jacobi(u1, nx, ny, nz));
-  return e;
+  return with_buffer(in, kU2, jacobi(u1, nx, ny, nz));
 }
 
-std::string describe(uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  char text[48];
-  std::snprintf(text, sizeof text, "%.9g (0x%08x)", double(f), unsigned(bits));
-  return text;
-}
-
-// Bit-exact comparison of the floats.
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<uint32_t>(buffer_at(kName, expected(in), kU2));
-  auto got = read_buffer<uint32_t>(buffer_at(kName, out, kU2));
-  CheckResult r;
-  if (want.size() != got.size()) {
-    r.message = "u2: expected " + std::to_string(want.size()) + " values, got " +
-                std::to_string(got.size());
-    return r;
-  }
-  for (size_t i = 0; i < want.size(); ++i) {
-    if (want[i] != got[i]) {
-      r.message = "u2[" + std::to_string(i) + "]: expected " + describe(want[i]) + ", got " +
-                  describe(got[i]);
-      return r;
-    }
-  }
-  r.passed = true;
-  r.message = "u2: all " + std::to_string(want.size()) + " values match bit for bit";
-  return r;
+  return check_buffer<float>(kName, expected(in), out, kU2);
 }
 
 }  // namespace
 
 Scenario make_laplace3d() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title = "One Jacobi iteration of the 3D Laplace equation on an n^3 grid, 2D CTAs marching in z";
   s.mirrors = "LPS, 3D Laplace solver (SLP Table 1)";
   s.divergence = {Divergence::Programmatic};
-  s.source_dir = "laplace3d";
   s.entry = "laplace3d_jacobi";
   s.sizes = {{"test", 24}, {"study", 100}};
   s.min_n = 1;
   s.max_n = kMaxN;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

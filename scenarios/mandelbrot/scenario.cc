@@ -28,7 +28,6 @@ constexpr uint32_t kTile = 16;  // CTA is kTile x kTile threads
 constexpr uint64_t kMaxN = 4096;
 constexpr uint32_t kMaxIter = 128;
 constexpr size_t kIters = 0;  // the one buffer
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 // Kernel parameters after the buffer: width, height, x0, y0, step, max_iter.
 constexpr size_t kArgWidth = 1, kArgHeight = 2, kArgX0 = 3, kArgY0 = 4, kArgStep = 5,
                  kArgMaxIter = 6;
@@ -57,10 +56,8 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   float step = float(2.0 * half / double(n));
   float x0 = float(cx - half);
   float y0 = float(cy - half);
-  LaunchSpec l;
-  l.grid.x = l.grid.y = uint32_t(ceil_div(n, kTile));
-  l.block.x = l.block.y = kTile;
-  l.buffers.push_back(make_buffer("iters", std::vector<uint32_t>(n * n, kPoison)));
+  LaunchSpec l = launch_covering(n, kTile, n, kTile);
+  l.buffers.push_back(poisoned_buffer("iters", n * n));
   l.args = {KernelArg::buffer_arg(kIters),
             KernelArg::scalar(Type::U32, n),
             KernelArg::scalar(Type::U32, n),
@@ -89,9 +86,7 @@ uint32_t escape_time(float cr, float ci, uint32_t max_iter) {
 
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kIters);  // throws unless the launch is one make_launch built
-  if (in.args.size() != kArgMaxIter + 1)
-    throw std::invalid_argument(std::string(kName) + ": the launch has " +
-                                std::to_string(in.args.size()) + " arguments, expected 7");
+  require_arg_count(kName, in, kArgMaxIter + 1);
   uint32_t width = uint32_t(in.args[kArgWidth].bits);
   uint32_t height = uint32_t(in.args[kArgHeight].bits);
   float x0 = bits_float(in.args[kArgX0].bits);
@@ -106,33 +101,24 @@ LaunchSpec expected(const LaunchSpec& in) {
       iters[uint64_t(py) * width + px] = escape_time(cr, ci, max_iter);
     }
   }
-  LaunchSpec e = in;
-  e.buffers[kIters] = make_buffer("iters", iters);
-  return e;
+  return with_buffer(in, kIters, iters);
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<uint32_t>(buffer_at(kName, expected(in), kIters));
-  auto got = read_buffer<uint32_t>(buffer_at(kName, out, kIters));
-  return compare_exact("iters", want, got);
+  return check_buffer<uint32_t>(kName, expected(in), out, kIters);
 }
 
 }  // namespace
 
 Scenario make_mandelbrot() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title = "Mandelbrot escape-time iteration counts, one thread per pixel of an n x n image";
   s.mirrors = "MDBROT, Mandelbrot (SLP Table 1)";
   s.divergence = {Divergence::LoopTrip, Divergence::Programmatic};
-  s.source_dir = "mandelbrot";
   s.entry = "mandelbrot_escape";
   s.sizes = {{"test", 32}, {"study", 256}};
   s.min_n = 1;
   s.max_n = kMaxN;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

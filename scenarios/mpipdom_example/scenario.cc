@@ -3,6 +3,7 @@
 // does four dependent read-modify-writes, then a common update. Size n =
 // number of threads (any n; the last CTA is partly idle when n is not a
 // multiple of the block size).
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -27,18 +28,15 @@ constexpr int64_t kMaxMagnitude = 1000000;
 constexpr int32_t kShortAdd = 50000, kLongStep = 300, kLongSteps = 4, kTailAdd = 7;
 constexpr size_t kIn = 0, kOut = 1;  // buffer indices
 constexpr size_t kArgN = 2;
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 
 LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   require_size(kName, n, 1, kMaxN);
   std::mt19937_64 rng(seed);
   std::vector<int32_t> in(n);
   for (auto& v : in) v = int32_t(draw_between(rng, -kMaxMagnitude, kMaxMagnitude));
-  LaunchSpec l;
-  l.grid.x = uint32_t(ceil_div(n, kBlock));
-  l.block.x = kBlock;
+  LaunchSpec l = launch_covering(n, kBlock);
   l.buffers.push_back(make_buffer("in", in));
-  l.buffers.push_back(make_buffer("out", std::vector<uint32_t>(n, kPoison)));
+  l.buffers.push_back(poisoned_buffer("out", n));
   l.args = {KernelArg::buffer_arg(kIn), KernelArg::buffer_arg(kOut),
             KernelArg::scalar(Type::U32, n)};
   return l;
@@ -54,44 +52,30 @@ int32_t reference(int32_t v, uint64_t i) {
 
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kOut);  // throws unless the launch is one make_launch built
-  if (in.args.size() != kArgN + 1)
-    throw std::invalid_argument(std::string(kName) + ": the launch has " +
-                                std::to_string(in.args.size()) + " arguments, expected 3");
+  require_arg_count(kName, in, kArgN + 1);
   auto values = read_buffer<int32_t>(in.buffers[kIn]);
-  auto out = read_buffer<int32_t>(in.buffers[kOut]);
-  uint64_t n = in.args[kArgN].bits;
-  // Threads at or past n store nothing: their outputs keep their initial bytes.
-  for (size_t i = 0; i < out.size() && i < values.size() && i < n; ++i)
-    out[i] = reference(values[i], i);
-  LaunchSpec e = in;
-  e.buffers[kOut] = make_buffer("out", out);
-  return e;
+  uint64_t threads = std::min<uint64_t>(in.args[kArgN].bits, values.size());
+  return with_thread_results<int32_t>(in, kOut, threads,
+                                      [&](size_t i) { return reference(values[i], i); });
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<int32_t>(buffer_at(kName, expected(in), kOut));
-  auto got = read_buffer<int32_t>(buffer_at(kName, out, kOut));
-  return compare_exact("out", want, got);
+  return check_buffer<int32_t>(kName, expected(in), out, kOut);
 }
 
 }  // namespace
 
 Scenario make_mpipdom_example() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title =
       "Multi-Path IPDOM worked example: if/else with 1 update on the short side, 4 dependent "
       "updates on the long side, then a common update";
   s.mirrors = "the Multi-Path IPDOM example kernel (ElTantawy et al., HPCA 2014; seed 003)";
   s.divergence = {Divergence::Programmatic};
-  s.source_dir = "mpipdom_example";
   s.entry = "mpipdom_example";
   s.sizes = {{"test", 4096}, {"study", uint64_t(1) << 20}};
   s.min_n = 1;
   s.max_n = kMaxN;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

@@ -26,7 +26,6 @@ constexpr uint32_t kLimit = 12;                          // words scanned at mos
 constexpr uint32_t kEscape = 0xFFFF0000u;                // as MULTI_EXIT_ESCAPE in kernel.cu
 constexpr size_t kRecords = 0, kTableBuf = 1, kOut = 2;  // buffer indices
 constexpr size_t kArgStride = 1, kArgLimit = 2, kArgN = 5;
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 
 LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   require_size(kName, n, 1, kMaxN);
@@ -34,7 +33,7 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   // Each word is a terminator (0) with probability 1/10, an escape with
   // probability 1/16, else an ordinary word; so a scan goes on with
   // probability 0.84 per word and about 12% of the records reach the limit.
-  std::vector<uint32_t> records(n * kStride), table(kTable);
+  std::vector<uint32_t> records(n * kStride);
   for (auto& w : records) {
     uint64_t d = draw_below(rng, 160);
     if (d < 16)
@@ -44,13 +43,11 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
     else
       w = uint32_t(1 + draw_below(rng, kEscape - 1));
   }
-  for (auto& v : table) v = uint32_t(rng() >> 32);
-  LaunchSpec l;
-  l.grid.x = uint32_t(ceil_div(n, kBlock));
-  l.block.x = kBlock;
+  auto table = draw_words(rng, kTable);
+  LaunchSpec l = launch_covering(n, kBlock);
   l.buffers.push_back(make_buffer("records", records));
   l.buffers.push_back(make_buffer("table", table));
-  l.buffers.push_back(make_buffer("out", std::vector<uint32_t>(n, kPoison)));
+  l.buffers.push_back(poisoned_buffer("out", n));
   l.args = {KernelArg::buffer_arg(kRecords),      KernelArg::scalar(Type::U32, kStride),
             KernelArg::scalar(Type::U32, kLimit), KernelArg::buffer_arg(kTableBuf),
             KernelArg::buffer_arg(kOut),          KernelArg::scalar(Type::U32, n)};
@@ -82,49 +79,36 @@ uint32_t reference(const uint32_t* rec, uint32_t limit, const std::vector<uint32
 
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kOut);  // throws unless the launch is one make_launch built
-  if (in.args.size() != kArgN + 1)
-    throw std::invalid_argument(std::string(kName) + ": the launch has " +
-                                std::to_string(in.args.size()) + " arguments, expected 6");
+  require_arg_count(kName, in, kArgN + 1);
   auto records = read_buffer<uint32_t>(in.buffers[kRecords]);
   auto table = read_buffer<uint32_t>(in.buffers[kTableBuf]);
-  auto out = read_buffer<uint32_t>(in.buffers[kOut]);
+  size_t outputs = read_buffer<uint32_t>(in.buffers[kOut]).size();
   uint64_t stride = in.args[kArgStride].bits, limit = in.args[kArgLimit].bits;
-  uint64_t n = in.args[kArgN].bits;
-  if (table.size() != kTable || limit > stride || records.size() < out.size() * stride)
+  if (table.size() != kTable || limit > stride || records.size() < outputs * stride)
     throw std::invalid_argument(std::string(kName) + ": input buffers and arguments do not match");
-  // Threads at or past n store nothing: their outputs keep their initial bytes.
-  for (size_t i = 0; i < out.size() && i < n; ++i)
-    out[i] = reference(records.data() + i * stride, uint32_t(limit), table);
-  LaunchSpec e = in;
-  e.buffers[kOut] = make_buffer("out", out);
-  return e;
+  return with_thread_results<uint32_t>(in, kOut, in.args[kArgN].bits, [&](size_t i) {
+    return reference(records.data() + i * stride, uint32_t(limit), table);
+  });
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<uint32_t>(buffer_at(kName, expected(in), kOut));
-  auto got = read_buffer<uint32_t>(buffer_at(kName, out, kOut));
-  return compare_exact("out", want, got);
+  return check_buffer<uint32_t>(kName, expected(in), out, kOut);
 }
 
 }  // namespace
 
 Scenario make_multi_exit_loop() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title =
       "Record scan loop with three exits (terminator, escape, length limit) to different "
       "continuations, two sharing a tail";
   s.mirrors =
       "unstructured control-flow microbenchmarks: a loop with several exits (PPC paper, Fig. 6)";
   s.divergence = {Divergence::Unstructured, Divergence::Data, Divergence::LoopTrip};
-  s.source_dir = "multi_exit_loop";
   s.entry = "multi_exit_loop";
   s.sizes = {{"test", 4096}, {"study", uint64_t(1) << 18}};
   s.min_n = 1;
   s.max_n = kMaxN;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

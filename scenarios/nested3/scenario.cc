@@ -2,6 +2,7 @@
 // Level 1 is the lane's parity (programmatic); levels 2 and 3 test bits of
 // the thread's loaded word (data). Size n = number of threads (any n; the
 // last CTA is partly idle when n is not a multiple of the block size).
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -22,22 +23,18 @@ constexpr uint64_t kMaxN = uint64_t(1) << 24;
 constexpr uint32_t kTable = 256;
 constexpr size_t kIn = 0, kTableBuf = 1, kOut = 2;  // buffer indices
 constexpr size_t kArgN = 3;
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 
 LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   require_size(kName, n, 1, kMaxN);
   std::mt19937_64 rng(seed);
   // Uniform words: each level-2 and level-3 test bit is set for half the
   // threads, independently.
-  std::vector<uint32_t> in(n), table(kTable);
-  for (auto& v : in) v = uint32_t(rng() >> 32);
-  for (auto& v : table) v = uint32_t(rng() >> 32);
-  LaunchSpec l;
-  l.grid.x = uint32_t(ceil_div(n, kBlock));
-  l.block.x = kBlock;
+  auto in = draw_words(rng, n);
+  auto table = draw_words(rng, kTable);
+  LaunchSpec l = launch_covering(n, kBlock);
   l.buffers.push_back(make_buffer("in", in));
   l.buffers.push_back(make_buffer("table", table));
-  l.buffers.push_back(make_buffer("out", std::vector<uint32_t>(n, kPoison)));
+  l.buffers.push_back(poisoned_buffer("out", n));
   l.args = {KernelArg::buffer_arg(kIn), KernelArg::buffer_arg(kTableBuf),
             KernelArg::buffer_arg(kOut), KernelArg::scalar(Type::U32, n)};
   return l;
@@ -85,47 +82,33 @@ uint32_t reference(uint32_t v, uint32_t i, const std::vector<uint32_t>& table) {
 
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kOut);  // throws unless the launch is one make_launch built
-  if (in.args.size() != kArgN + 1)
-    throw std::invalid_argument(std::string(kName) + ": the launch has " +
-                                std::to_string(in.args.size()) + " arguments, expected 4");
+  require_arg_count(kName, in, kArgN + 1);
   auto values = read_buffer<uint32_t>(in.buffers[kIn]);
   auto table = read_buffer<uint32_t>(in.buffers[kTableBuf]);
-  auto out = read_buffer<uint32_t>(in.buffers[kOut]);
   if (table.size() != kTable)
     throw std::invalid_argument(std::string(kName) + ": the table must hold 256 words");
-  uint64_t n = in.args[kArgN].bits;
-  // Threads at or past n store nothing: their outputs keep their initial bytes.
-  for (size_t i = 0; i < out.size() && i < values.size() && i < n; ++i)
-    out[i] = reference(values[i], uint32_t(i), table);
-  LaunchSpec e = in;
-  e.buffers[kOut] = make_buffer("out", out);
-  return e;
+  uint64_t threads = std::min<uint64_t>(in.args[kArgN].bits, values.size());
+  return with_thread_results<uint32_t>(
+      in, kOut, threads, [&](size_t i) { return reference(values[i], uint32_t(i), table); });
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<uint32_t>(buffer_at(kName, expected(in), kOut));
-  auto got = read_buffer<uint32_t>(buffer_at(kName, out, kOut));
-  return compare_exact("out", want, got);
+  return check_buffer<uint32_t>(kName, expected(in), out, kOut);
 }
 
 }  // namespace
 
 Scenario make_nested3() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title = "Nested if/else three levels deep with work at every level (lane parity, then data)";
   s.mirrors =
       "nested divergence, as in the nested example of Multi-Path IPDOM (seed 003, Fig. 6) and "
       "Collange's traversal orders (seed 002); synthetic kernel";
   s.divergence = {Divergence::Programmatic, Divergence::Data};
-  s.source_dir = "nested3";
   s.entry = "nested3";
   s.sizes = {{"test", 4096}, {"study", uint64_t(1) << 20}};
   s.min_n = 1;
   s.max_n = kMaxN;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

@@ -25,7 +25,6 @@ constexpr uint32_t kOwnCols = kBlock - 2 * kHeight;
 constexpr uint64_t kMaxN = uint64_t(1) << 22;
 constexpr size_t kWall = 0, kSrc = 1, kDst = 2;  // buffer indices
 constexpr size_t kArgCols = 3, kArgHeight = 4;
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 constexpr uint64_t kMaxCost = 9;  // cell costs in [0, 9], as Rodinia draws them: many ties
 
 LaunchSpec make_launch(uint64_t n, uint64_t seed) {
@@ -40,7 +39,7 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   l.block.x = kBlock;
   l.buffers.push_back(make_buffer("wall", wall));
   l.buffers.push_back(make_buffer("src", src));
-  l.buffers.push_back(make_buffer("dst", std::vector<uint32_t>(n, kPoison)));
+  l.buffers.push_back(poisoned_buffer("dst", n));
   l.args = {KernelArg::buffer_arg(kWall), KernelArg::buffer_arg(kSrc), KernelArg::buffer_arg(kDst),
             KernelArg::scalar(Type::S32, n), KernelArg::scalar(Type::S32, kHeight)};
   return l;
@@ -66,41 +65,30 @@ std::vector<int32_t> advance(std::vector<int32_t> cost, const std::vector<int32_
 
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kDst);  // throws unless the launch is one make_launch built
-  if (in.args.size() != kArgHeight + 1)
-    throw std::invalid_argument(std::string(kName) + ": the launch has " +
-                                std::to_string(in.args.size()) + " arguments, expected 5");
+  require_arg_count(kName, in, kArgHeight + 1);
   auto wall = read_buffer<int32_t>(in.buffers[kWall]);
   auto src = read_buffer<int32_t>(in.buffers[kSrc]);
   uint64_t cols = uint32_t(in.args[kArgCols].bits), rows = uint32_t(in.args[kArgHeight].bits);
   if (src.size() != cols || wall.size() != cols * rows)
     throw std::invalid_argument(std::string(kName) + ": src / wall do not match cols and height");
-  LaunchSpec e = in;
-  e.buffers[kDst] = make_buffer("dst", advance(src, wall, rows));
-  return e;
+  return with_buffer(in, kDst, advance(src, wall, rows));
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<int32_t>(buffer_at(kName, expected(in), kDst));
-  auto got = read_buffer<int32_t>(buffer_at(kName, out, kDst));
-  return compare_exact("dst", want, got);
+  return check_buffer<int32_t>(kName, expected(in), out, kDst);
 }
 
 }  // namespace
 
 Scenario make_pathfinder() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title = "Pathfinder dynamic programming: one 16-row pyramid with ghost zones per launch";
   s.mirrors = "Rodinia pathfinder (PPC paper, structured benchmarks, Figs. 7-8)";
   s.divergence = {Divergence::Programmatic};
-  s.source_dir = "pathfinder";
   s.entry = "pathfinder_pyramid";
   s.sizes = {{"test", 1000}, {"study", uint64_t(1) << 16}};
   s.min_n = 1;
   s.max_n = kMaxN;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

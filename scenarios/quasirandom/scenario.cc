@@ -32,7 +32,6 @@ constexpr uint64_t kMaxN = uint64_t(1) << 22;
 constexpr uint64_t kMaxFirst = 4096;
 constexpr size_t kDirections = 0, kOut = 1;  // buffer indices
 constexpr size_t kArgFirst = 2, kArgPoints = 3;
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 
 // Primitive polynomials of dimensions 1..3: degree s and the coefficients a
 // of x^(s-1) .. x^1 packed as bits s-2 .. 0.
@@ -68,7 +67,7 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   l.grid.y = kDims;
   l.block.x = kBlock;
   l.buffers.push_back(make_buffer("directions", draw_directions(rng)));
-  l.buffers.push_back(make_buffer("out", std::vector<uint32_t>(kDims * n, kPoison)));
+  l.buffers.push_back(poisoned_buffer("out", kDims * n));
   l.args = {KernelArg::buffer_arg(kDirections), KernelArg::buffer_arg(kOut),
             KernelArg::scalar(Type::U32, first), KernelArg::scalar(Type::U32, n)};
   return l;
@@ -91,40 +90,29 @@ std::vector<uint32_t> sobol(const std::vector<uint32_t>& directions, uint32_t fi
 
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kOut);  // throws unless the launch is one make_launch built
-  if (in.args.size() != kArgPoints + 1)
-    throw std::invalid_argument(std::string(kName) + ": the launch has " +
-                                std::to_string(in.args.size()) + " arguments, expected 4");
+  require_arg_count(kName, in, kArgPoints + 1);
   uint32_t first = uint32_t(in.args[kArgFirst].bits), points = uint32_t(in.args[kArgPoints].bits);
   auto directions = read_buffer<uint32_t>(in.buffers[kDirections]);
   if (directions.size() != kDims * kBits)
     throw std::invalid_argument(std::string(kName) + ": expected 128 direction numbers");
-  LaunchSpec e = in;
-  e.buffers[kOut] = make_buffer("out", sobol(directions, first, points));
-  return e;
+  return with_buffer(in, kOut, sobol(directions, first, points));
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<uint32_t>(buffer_at(kName, expected(in), kOut));
-  auto got = read_buffer<uint32_t>(buffer_at(kName, out, kOut));
-  return compare_exact("out", want, got);
+  return check_buffer<uint32_t>(kName, expected(in), out, kOut);
 }
 
 }  // namespace
 
 Scenario make_quasirandom() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title = "Sobol quasirandom points, 4 dimensions, per-bit conditional XOR of direction numbers";
   s.mirrors = "QSRDM, Quasirandom generator (CUDA SDK quasirandomGenerator, SLP Table 1)";
   s.divergence = {Divergence::Programmatic};
-  s.source_dir = "quasirandom";
   s.entry = "sobol_points";
   s.sizes = {{"test", 1000}, {"study", 65536}};
   s.min_n = 1;
   s.max_n = kMaxN;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

@@ -2,6 +2,7 @@
 // into Y's tail, on per-thread loaded data (PPC paper's unstructured
 // micro-benchmarks). Size n = number of threads (any n; the last CTA is
 // partly idle when n is not a multiple of the block size).
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -22,13 +23,6 @@ constexpr uint64_t kMaxN = uint64_t(1) << 24;
 constexpr uint32_t kTable = 256;
 constexpr size_t kKeys = 0, kBFlags = 1, kCFlags = 2, kTableBuf = 3, kOut = 4;  // buffer indices
 constexpr size_t kArgN = 5;
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
-
-std::vector<uint32_t> random_words(std::mt19937_64& rng, size_t count) {
-  std::vector<uint32_t> v(count);
-  for (auto& x : v) x = uint32_t(rng() >> 32);
-  return v;
-}
 
 LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   require_size(kName, n, 1, kMaxN);
@@ -37,18 +31,16 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   // c (bit 0 of their flag words) for 1/2 each, independently. So X runs for
   // 1/3 of the threads, Y for 1/2 (a && !b, or !a && c), Z for 1/6, and the
   // shared tail S for 5/6.
-  auto keys = random_words(rng, n);
-  auto bflags = random_words(rng, n);
-  auto cflags = random_words(rng, n);
-  auto table = random_words(rng, kTable);
-  LaunchSpec l;
-  l.grid.x = uint32_t(ceil_div(n, kBlock));
-  l.block.x = kBlock;
+  auto keys = draw_words(rng, n);
+  auto bflags = draw_words(rng, n);
+  auto cflags = draw_words(rng, n);
+  auto table = draw_words(rng, kTable);
+  LaunchSpec l = launch_covering(n, kBlock);
   l.buffers.push_back(make_buffer("keys", keys));
   l.buffers.push_back(make_buffer("bflags", bflags));
   l.buffers.push_back(make_buffer("cflags", cflags));
   l.buffers.push_back(make_buffer("table", table));
-  l.buffers.push_back(make_buffer("out", std::vector<uint32_t>(n, kPoison)));
+  l.buffers.push_back(poisoned_buffer("out", n));
   l.args = {KernelArg::buffer_arg(kKeys),   KernelArg::buffer_arg(kBFlags),
             KernelArg::buffer_arg(kCFlags), KernelArg::buffer_arg(kTableBuf),
             KernelArg::buffer_arg(kOut),    KernelArg::scalar(Type::U32, n)};
@@ -80,49 +72,35 @@ uint32_t reference(uint32_t key, uint32_t bflag, uint32_t cflag,
 
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kOut);  // throws unless the launch is one make_launch built
-  if (in.args.size() != kArgN + 1)
-    throw std::invalid_argument(std::string(kName) + ": the launch has " +
-                                std::to_string(in.args.size()) + " arguments, expected 6");
+  require_arg_count(kName, in, kArgN + 1);
   auto keys = read_buffer<uint32_t>(in.buffers[kKeys]);
   auto bflags = read_buffer<uint32_t>(in.buffers[kBFlags]);
   auto cflags = read_buffer<uint32_t>(in.buffers[kCFlags]);
   auto table = read_buffer<uint32_t>(in.buffers[kTableBuf]);
-  auto out = read_buffer<uint32_t>(in.buffers[kOut]);
   if (table.size() != kTable || bflags.size() != keys.size() || cflags.size() != keys.size())
     throw std::invalid_argument(std::string(kName) + ": input buffers have the wrong sizes");
-  uint64_t n = in.args[kArgN].bits;
-  // Threads at or past n store nothing: their outputs keep their initial bytes.
-  for (size_t i = 0; i < out.size() && i < keys.size() && i < n; ++i)
-    out[i] = reference(keys[i], bflags[i], cflags[i], table);
-  LaunchSpec e = in;
-  e.buffers[kOut] = make_buffer("out", out);
-  return e;
+  uint64_t threads = std::min<uint64_t>(in.args[kArgN].bits, keys.size());
+  return with_thread_results<uint32_t>(
+      in, kOut, threads, [&](size_t i) { return reference(keys[i], bflags[i], cflags[i], table); });
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<uint32_t>(buffer_at(kName, expected(in), kOut));
-  auto got = read_buffer<uint32_t>(buffer_at(kName, out, kOut));
-  return compare_exact("out", want, got);
+  return check_buffer<uint32_t>(kName, expected(in), out, kOut);
 }
 
 }  // namespace
 
 Scenario make_short_circuit() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title =
       "Short-circuit conditions `if (a && b) X; else if (a || c) Y; else Z;` with shared tails";
   s.mirrors =
       "unstructured control-flow microbenchmarks: short-circuit conditions (PPC paper, Fig. 6)";
   s.divergence = {Divergence::Unstructured, Divergence::Data};
-  s.source_dir = "short_circuit";
   s.entry = "short_circuit";
   s.sizes = {{"test", 4096}, {"study", uint64_t(1) << 20}};
   s.min_n = 1;
   s.max_n = kMaxN;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

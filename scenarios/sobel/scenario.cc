@@ -26,7 +26,6 @@ constexpr uint64_t kMaxN = 4096;
 constexpr uint32_t kShapes = 8;
 constexpr size_t kImage = 0, kOut = 1;  // buffer indices
 constexpr size_t kArgWidth = 2, kArgHeight = 3;
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 
 std::vector<uint32_t> draw_image(std::mt19937_64& rng, uint32_t side) {
   int64_t s = side;
@@ -57,11 +56,9 @@ std::vector<uint32_t> draw_image(std::mt19937_64& rng, uint32_t side) {
 LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   require_size(kName, n, 1, kMaxN);
   std::mt19937_64 rng(seed);
-  LaunchSpec l;
-  l.grid.x = l.grid.y = uint32_t(ceil_div(n, kTile));
-  l.block.x = l.block.y = kTile;
+  LaunchSpec l = launch_covering(n, kTile, n, kTile);
   l.buffers.push_back(make_buffer("image", draw_image(rng, uint32_t(n))));
-  l.buffers.push_back(make_buffer("out", std::vector<uint32_t>(n * n, kPoison)));
+  l.buffers.push_back(poisoned_buffer("out", n * n));
   l.args = {KernelArg::buffer_arg(kImage), KernelArg::buffer_arg(kOut),
             KernelArg::scalar(Type::U32, n), KernelArg::scalar(Type::U32, n)};
   return l;
@@ -88,40 +85,29 @@ std::vector<uint32_t> sobel(const std::vector<uint32_t>& image, int64_t width, i
 
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kOut);  // throws unless the launch is one make_launch built
-  if (in.args.size() != kArgHeight + 1)
-    throw std::invalid_argument(std::string(kName) + ": the launch has " +
-                                std::to_string(in.args.size()) + " arguments, expected 4");
+  require_arg_count(kName, in, kArgHeight + 1);
   int64_t width = int64_t(in.args[kArgWidth].bits), height = int64_t(in.args[kArgHeight].bits);
   auto image = read_buffer<uint32_t>(in.buffers[kImage]);
   if (image.size() != uint64_t(width * height))
     throw std::invalid_argument(std::string(kName) + ": image size does not match width x height");
-  LaunchSpec e = in;
-  e.buffers[kOut] = make_buffer("out", sobel(image, width, height));
-  return e;
+  return with_buffer(in, kOut, sobel(image, width, height));
 }
 
 CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
-  auto want = read_buffer<uint32_t>(buffer_at(kName, expected(in), kOut));
-  auto got = read_buffer<uint32_t>(buffer_at(kName, out, kOut));
-  return compare_exact("out", want, got);
+  return check_buffer<uint32_t>(kName, expected(in), out, kOut);
 }
 
 }  // namespace
 
 Scenario make_sobel() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title = "Sobel gradient magnitude of an n x n grey image, shared-memory tile with apron";
   s.mirrors = "SOBFLT, Sobel filter (CUDA SDK SobelFilter, SLP Table 1)";
   s.divergence = {Divergence::Programmatic};
-  s.source_dir = "sobel";
   s.entry = "sobel_magnitude";
   s.sizes = {{"test", 40}, {"study", 512}};
   s.min_n = 1;
   s.max_n = kMaxN;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

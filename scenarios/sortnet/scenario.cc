@@ -14,6 +14,7 @@
 #include "builtin.h"
 #include "common/buffers.h"
 #include "common/compare.h"
+#include "common/draw.h"
 #include "common/size_rules.h"
 
 namespace warptlm::scenarios {
@@ -34,7 +35,7 @@ LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   std::vector<uint32_t> keys(n), vals(n);
   for (uint64_t i = 0; i < n; ++i) {
     keys[i] = uint32_t(rng() >> 56) << 24;
-    vals[i] = uint32_t(rng() >> 32);
+    vals[i] = draw_word(rng);
   }
   LaunchSpec l;
   l.grid.x = uint32_t(n / kChunk);
@@ -91,10 +92,7 @@ LaunchSpec expected(const LaunchSpec& in) {
       throw std::logic_error(std::string(kName) + ": the reference network did not sort chunk " +
                              std::to_string(c));
   }
-  LaunchSpec e = in;
-  e.buffers[kKeys] = make_buffer("keys", keys);
-  e.buffers[kVals] = make_buffer("vals", vals);
-  return e;
+  return with_buffer(with_buffer(in, kKeys, keys), kVals, vals);
 }
 
 // First checks that every chunk's keys are in its order (the clearer message
@@ -107,17 +105,8 @@ CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
   auto want_keys = read_buffer<uint32_t>(e.buffers[kKeys]);
   auto want_vals = read_buffer<uint32_t>(e.buffers[kVals]);
   if (got_keys.size() == want_keys.size()) {
-    for (size_t i = 1; i < got_keys.size(); ++i) {
-      if (i % kChunk == 0) continue;
-      bool up = ascending_chunk(i / kChunk);
-      if (up ? got_keys[i] < got_keys[i - 1] : got_keys[i] > got_keys[i - 1]) {
-        CheckResult r;
-        r.message = "keys: chunk " + std::to_string(i / kChunk) + " not " +
-                    (up ? "ascending" : "descending") + " at index " + std::to_string(i) + ": " +
-                    std::to_string(got_keys[i - 1]) + " before " + std::to_string(got_keys[i]);
-        return r;
-      }
-    }
+    CheckResult order = check_chunk_order("keys", got_keys, kChunk, ascending_chunk);
+    if (!order.passed) return order;
   }
   CheckResult r = compare_exact("keys", want_keys, got_keys);
   if (!r.passed) return r;
@@ -130,21 +119,16 @@ CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
 }  // namespace
 
 Scenario make_sortnet() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title =
       "Odd-even merge sorting network over key/value pairs, 256 pairs per CTA in shared memory";
   s.mirrors = "SORTNW, Sorting network (SLP Table 1)";
   s.divergence = {Divergence::Programmatic, Divergence::Data};
-  s.source_dir = "sortnet";
   s.entry = "oddeven_merge_sort";
   s.sizes = {{"test", 1024}, {"study", uint64_t(1) << 16}};
   s.min_n = kChunk;
   s.max_n = kMaxN;
   s.n_multiple = kChunk;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

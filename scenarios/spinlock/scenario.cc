@@ -34,25 +34,22 @@ constexpr uint64_t kMaxValue = uint64_t(1) << 20;
 constexpr size_t kIn = 0, kLocks = 1, kCount = 2, kTotal = 3, kOrder = 4,
                  kTicket = 5;  // buffer indices
 constexpr size_t kArgN = 6;
-constexpr uint32_t kPoison = 0xCDCDCDCDu;
 
 LaunchSpec make_launch(uint64_t n, uint64_t seed) {
   require_size(kName, n, 1, kMaxN);
   std::mt19937_64 rng(seed);
   std::vector<uint32_t> in(n);
   for (auto& v : in) v = uint32_t(draw_below(rng, kMaxValue));
-  uint32_t ctas = uint32_t(ceil_div(n, kBlock));
-  LaunchSpec l;
-  l.grid.x = ctas;
-  l.block.x = kBlock;
+  LaunchSpec l = launch_covering(n, kBlock);
+  uint32_t ctas = l.grid.x;
   l.buffers.push_back(make_buffer("in", in));
   // Locks, counters and totals start at 0 (free, empty); order and ticket
   // start poisoned so a missing store shows.
   l.buffers.push_back(make_buffer("locks", std::vector<uint32_t>(ctas, 0)));
   l.buffers.push_back(make_buffer("count", std::vector<uint32_t>(ctas, 0)));
   l.buffers.push_back(make_buffer("total", std::vector<uint32_t>(ctas, 0)));
-  l.buffers.push_back(make_buffer("order", std::vector<uint32_t>(n, kPoison)));
-  l.buffers.push_back(make_buffer("ticket", std::vector<uint32_t>(n, kPoison)));
+  l.buffers.push_back(poisoned_buffer("order", n));
+  l.buffers.push_back(poisoned_buffer("ticket", n));
   l.args = {KernelArg::buffer_arg(kIn),     KernelArg::buffer_arg(kLocks),
             KernelArg::buffer_arg(kCount),  KernelArg::buffer_arg(kTotal),
             KernelArg::buffer_arg(kOrder),  KernelArg::buffer_arg(kTicket),
@@ -69,9 +66,7 @@ struct Inputs {
 
 Inputs read_inputs(const LaunchSpec& in) {
   buffer_at(kName, in, kTicket);  // throws unless the launch is one make_launch built
-  if (in.args.size() != kArgN + 1)
-    throw std::invalid_argument(std::string(kName) + ": the launch has " +
-                                std::to_string(in.args.size()) + " arguments, expected 7");
+  require_arg_count(kName, in, kArgN + 1);
   Inputs r;
   r.in = read_buffer<uint32_t>(in.buffers[kIn]);
   r.n = in.args[kArgN].bits;
@@ -158,9 +153,7 @@ CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
   LaunchSpec want = expected(in);
   std::string summary;
   for (size_t buf : {kCount, kTotal, kLocks}) {
-    auto w = read_buffer<uint32_t>(buffer_at(kName, want, buf));
-    auto g = read_buffer<uint32_t>(buffer_at(kName, out, buf));
-    CheckResult r = compare_exact(want.buffers[buf].name, w, g);
+    CheckResult r = check_buffer<uint32_t>(kName, want, out, buf);
     if (!r.passed) return r;
     summary += r.message + "; ";
   }
@@ -173,8 +166,7 @@ CheckResult check(const LaunchSpec& in, const LaunchSpec& out) {
 }  // namespace
 
 Scenario make_spinlock() {
-  Scenario s;
-  s.name = kName;
+  Scenario s = builtin_scenario(kName, make_launch, check, expected);
   s.title =
       "atomicCAS spin lock per CTA, lanes of a warp contending; IPDOM-safe form (the naive "
       "spin-then-enter form livelocks under IPDOM)";
@@ -183,14 +175,10 @@ Scenario make_spinlock() {
       "traversal never ends (Collange & Brunie, CompAS 2017, Sec. 2.3; seed 002); synthetic "
       "kernel";
   s.divergence = {Divergence::Data, Divergence::LoopTrip};
-  s.source_dir = "spinlock";
   s.entry = "spin_lock";
   s.sizes = {{"test", 1024}, {"study", uint64_t(1) << 16}};
   s.min_n = 1;
   s.max_n = kMaxN;
-  s.make_launch = make_launch;
-  s.check = check;
-  s.expected = expected;
   return s;
 }
 

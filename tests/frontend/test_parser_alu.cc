@@ -39,7 +39,7 @@ TEST(PtxAlu, AddSubMul) {
 
   bad("add.pred %p1, %p2, %p3", 4, "'add' does not accept type '.pred'");
   bad("add.b32 %r1, %r2, %r3", 4, "'add' does not accept type '.b32'");
-  bad("add.cc.u32 %r1, %r2, %r3", 4, "'add.cc' (carry flag) is not supported");
+  bad("add.cc.u16 %rs1, %rs2, %rs3", 4, "'add.cc' (carry flag) takes .u32, .s32, .u64 or .s64");
   bad("add.sat.u32 %r1, %r2, %r3", 4, "'add.sat' requires .s32");
   bad("add.ftz.f64 %fd1, %fd2, %fd3", 4, "'.ftz' on 'add' requires .f32");
   bad("add.rn.s32 %r1, %r2, %r3", 4, "modifier '.rn' is not supported on 'add'");

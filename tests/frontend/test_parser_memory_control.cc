@@ -170,7 +170,7 @@ TEST(PtxControl, BranchesCallsAndExits) {
   bad("call.uni f, (), p", 15, "call prototypes (indirect calls) are not supported");
   bad("call.uni f, x", 13, "call prototypes and jump tables are not supported");
   bad("brx.idx %r1, tbl", 1, "instruction 'brx' is not supported");
-  bad("trap", 1, "instruction 'trap' is not supported");
+  bad("nanosleep.u32 10", 1, "instruction 'nanosleep' is not supported");
 }
 
 TEST(PtxControl, VoteShflActivemask) {

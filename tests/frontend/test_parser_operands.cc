@@ -115,8 +115,8 @@ TEST(PtxOperands, SpecialRegisters) {
                     "'%laneid' has no component '.x'");
   expect_body_error(std::string(kStdRegs) + "\nadd.u32 %r1, %tid.x, 1;", 2, 14,
                     "special registers can only be read by mov or cvt");
-  expect_body_error(std::string(kStdRegs) + "\nmov.u32 %r1, %dynamic_smem_size;", 2, 14,
-                    "special register '%dynamic_smem_size' is not supported");
+  expect_body_error(std::string(kStdRegs) + "\nmov.u32 %r1, %globaltimer_lo;", 2, 14,
+                    "special register '%globaltimer_lo' is not supported");
 }
 
 TEST(PtxOperands, Addresses) {

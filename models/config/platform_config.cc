@@ -1,0 +1,324 @@
+#include "config/platform_config.h"
+
+#include <limits>
+#include <stdexcept>
+
+#include "config/scheme_names.h"
+#include "simt/reconvergence_unit.h"
+
+namespace warptlm {
+namespace {
+
+using json = nlohmann::json;
+constexpr int64_t kMaxInt = std::numeric_limits<int64_t>::max();
+
+// Getter and setter of one struct member, as captureless lambdas (they
+// decay to the function pointers FieldInfo holds). The setter runs after
+// set_field() checked type and range, so the conversion cannot fail.
+#define WARPTLM_ACCESS(member)                              \
+  [](const PlatformConfig& c) -> json { return c.member; }, \
+      [](PlatformConfig& c, const json& v) { c.member = v.get<decltype(c.member)>(); }
+
+FieldInfo int_field(std::string name, int64_t min, int64_t max, bool pow2, bool functional,
+                    std::string doc, json (*get)(const PlatformConfig&),
+                    void (*set)(PlatformConfig&, const json&)) {
+  FieldInfo f;
+  f.name = std::move(name);
+  f.type = FieldType::Int;
+  f.min = min;
+  f.max = max;
+  f.power_of_two = pow2;
+  f.functional = functional;
+  f.doc = std::move(doc);
+  f.get = get;
+  f.set = set;
+  return f;
+}
+
+FieldInfo string_field(std::string name, std::vector<std::string> (*allowed)(), bool functional,
+                       std::string doc, json (*get)(const PlatformConfig&),
+                       void (*set)(PlatformConfig&, const json&)) {
+  FieldInfo f;
+  f.name = std::move(name);
+  f.type = FieldType::String;
+  f.allowed = allowed;
+  f.functional = functional;
+  f.doc = std::move(doc);
+  f.get = get;
+  f.set = set;
+  return f;
+}
+
+FieldInfo typed_field(std::string name, FieldType type, double min, double max, std::string doc,
+                      json (*get)(const PlatformConfig&),
+                      void (*set)(PlatformConfig&, const json&)) {
+  FieldInfo f;
+  f.name = std::move(name);
+  f.type = type;
+  f.min = static_cast<int64_t>(min);
+  f.max = static_cast<int64_t>(max);
+  f.doc = std::move(doc);
+  f.get = get;
+  f.set = set;
+  return f;
+}
+
+std::vector<FieldInfo> build_fields() {
+  std::vector<FieldInfo> f;
+  // Top level: what sweeps vary most.
+  f.push_back(
+      int_field("warp_size", 4, 64, true, true, "threads per warp", WARPTLM_ACCESS(warp_size)));
+  f.push_back(int_field("simd_width", 1, 64, true, false,
+                        "SIMD lanes; a warp issues over warp_size / simd_width cycles",
+                        WARPTLM_ACCESS(simd_width)));
+  f.push_back(int_field("num_sms", 1, 1024, false, false, "streaming multiprocessors",
+                        WARPTLM_ACCESS(num_sms)));
+  f.push_back(string_field("scheduler", scheduler_names, false, "warp scheduling policy",
+                           WARPTLM_ACCESS(scheduler)));
+  f.push_back(string_field("reconvergence", reconvergence_names, true,
+                           "reconvergence scheme (simt registry)", WARPTLM_ACCESS(reconvergence)));
+  f.push_back(string_field("compaction", compaction_names, true, "thread block compaction scheme",
+                           WARPTLM_ACCESS(compaction)));
+  f.push_back(string_field("permutation", permutation_names, true, "SIMD lane permutation",
+                           WARPTLM_ACCESS(permutation)));
+  f.push_back(int_field("seed", 0, kMaxInt, false, true,
+                        "seed of every random choice and of scenario inputs",
+                        WARPTLM_ACCESS(seed)));
+  f.push_back(int_field("instruction_budget", 1, kMaxInt, false, true,
+                        "warp instructions before a run is a runaway-kernel fault",
+                        WARPTLM_ACCESS(instruction_budget)));
+  f.push_back(
+      int_field("quantum", 1, 1 << 20, false, true,
+                "functional mode: warp instructions a warp runs before the next warp of its CTA",
+                WARPTLM_ACCESS(quantum)));
+  // Per SM.
+  f.push_back(int_field("sm.threads", 1, 65536, false, false, "resident threads per SM",
+                        WARPTLM_ACCESS(sm.threads)));
+  f.push_back(int_field("sm.warps", 1, 1024, false, false,
+                        "resident warps per SM (limit: min(this, sm.threads / warp_size))",
+                        WARPTLM_ACCESS(sm.warps)));
+  f.push_back(
+      int_field("sm.ctas", 1, 256, false, false, "resident CTAs per SM", WARPTLM_ACCESS(sm.ctas)));
+  f.push_back(int_field("sm.registers", 1, 1 << 24, false, false, "32-bit registers per SM",
+                        WARPTLM_ACCESS(sm.registers)));
+  f.push_back(int_field("sm.shared_memory", 0, 1 << 24, false, false, "shared memory per SM, bytes",
+                        WARPTLM_ACCESS(sm.shared_memory)));
+  f.push_back(int_field("sm.schedulers", 1, 16, false, false, "warp schedulers per SM",
+                        WARPTLM_ACCESS(sm.schedulers)));
+  f.push_back(int_field("sm.shared_banks", 1, 64, true, false, "shared-memory banks (4 bytes wide)",
+                        WARPTLM_ACCESS(sm.shared_banks)));
+  f.push_back(int_field("sm.register_banks", 1, 64, false, false, "register-file banks",
+                        WARPTLM_ACCESS(sm.register_banks)));
+  f.push_back(int_field("sm.collectors", 1, 64, false, false, "operand-collector units per SM",
+                        WARPTLM_ACCESS(sm.collectors)));
+  f.push_back(typed_field("sm.clock_mhz", FieldType::Float, 1, 100000, "core clock, MHz",
+                          WARPTLM_ACCESS(sm.clock_mhz)));
+  // Memory hierarchy: L1 per SM, L2 in slices, DRAM channels.
+  f.push_back(int_field("memory.l1.size", 0, 1 << 24, false, false,
+                        "L1 data cache per SM, bytes (0: none)", WARPTLM_ACCESS(memory.l1.size)));
+  f.push_back(int_field("memory.l1.assoc", 1, 256, false, false, "L1 ways",
+                        WARPTLM_ACCESS(memory.l1.assoc)));
+  f.push_back(int_field("memory.l1.line", 16, 1024, true, false, "L1 line, bytes",
+                        WARPTLM_ACCESS(memory.l1.line)));
+  f.push_back(int_field("memory.l1.mshrs", 1, 1024, false, false,
+                        "L1 miss status holding registers", WARPTLM_ACCESS(memory.l1.mshrs)));
+  f.push_back(int_field("memory.l1.latency", 1, 10000, false, false, "L1 hit latency, cycles",
+                        WARPTLM_ACCESS(memory.l1.latency)));
+  f.push_back(string_field("memory.l1.write_policy", write_policy_names, false, "L1 write policy",
+                           WARPTLM_ACCESS(memory.l1.write_policy)));
+  f.push_back(typed_field("memory.l1.cache_global", FieldType::Bool, 0, 0,
+                          "global loads allocate in L1 (false: they bypass it, as -dlcm=cg)",
+                          WARPTLM_ACCESS(memory.l1.cache_global)));
+  f.push_back(int_field("memory.l2.size", 0, int64_t(1) << 32, false, false,
+                        "L2 cache, all slices together, bytes", WARPTLM_ACCESS(memory.l2.size)));
+  f.push_back(int_field("memory.l2.assoc", 1, 256, false, false, "L2 ways",
+                        WARPTLM_ACCESS(memory.l2.assoc)));
+  f.push_back(int_field("memory.l2.line", 16, 1024, true, false, "L2 line, bytes",
+                        WARPTLM_ACCESS(memory.l2.line)));
+  f.push_back(int_field("memory.l2.slices", 1, 1024, false, false,
+                        "L2 slices (address-interleaved)", WARPTLM_ACCESS(memory.l2.slices)));
+  f.push_back(int_field("memory.l2.mshrs", 1, 1024, false, false, "MSHRs per L2 slice",
+                        WARPTLM_ACCESS(memory.l2.mshrs)));
+  f.push_back(int_field("memory.l2.latency", 1, 10000, false, false, "L2 hit latency, cycles",
+                        WARPTLM_ACCESS(memory.l2.latency)));
+  f.push_back(string_field("memory.l2.write_policy", write_policy_names, false, "L2 write policy",
+                           WARPTLM_ACCESS(memory.l2.write_policy)));
+  f.push_back(int_field("memory.dram.channels", 1, 1024, false, false, "DRAM channels",
+                        WARPTLM_ACCESS(memory.dram.channels)));
+  f.push_back(int_field("memory.dram.banks", 1, 256, false, false, "banks per channel",
+                        WARPTLM_ACCESS(memory.dram.banks)));
+  f.push_back(int_field("memory.dram.row_size", 64, 1 << 20, true, false, "row buffer, bytes",
+                        WARPTLM_ACCESS(memory.dram.row_size)));
+  f.push_back(int_field("memory.dram.bus_width", 1, 1024, false, false,
+                        "bytes a channel transfers per memory clock",
+                        WARPTLM_ACCESS(memory.dram.bus_width)));
+  f.push_back(string_field("memory.dram.scheduler", dram_scheduler_names, false,
+                           "DRAM request scheduler", WARPTLM_ACCESS(memory.dram.scheduler)));
+  f.push_back(int_field("memory.dram.t_cas", 1, 1000, false, false, "CAS latency, memory cycles",
+                        WARPTLM_ACCESS(memory.dram.t_cas)));
+  f.push_back(int_field("memory.dram.t_rcd", 1, 1000, false, false,
+                        "activate-to-column delay, memory cycles",
+                        WARPTLM_ACCESS(memory.dram.t_rcd)));
+  f.push_back(int_field("memory.dram.t_rp", 1, 1000, false, false, "precharge, memory cycles",
+                        WARPTLM_ACCESS(memory.dram.t_rp)));
+  f.push_back(typed_field("memory.dram.clock_mhz", FieldType::Float, 1, 100000,
+                          "memory command clock, MHz", WARPTLM_ACCESS(memory.dram.clock_mhz)));
+  return f;
+}
+
+#undef WARPTLM_ACCESS
+
+bool is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+[[noreturn]] void bad_value(const FieldInfo& f, const json& value) {
+  throw std::invalid_argument(f.name + ": must be " + f.describe_allowed() + ", got " +
+                              value.dump());
+}
+
+// A cache of `size` bytes must split into a power-of-two number of sets of
+// assoc lines (per slice for the L2).
+void check_cache(const std::string& name, const CacheConfig& c, unsigned slices) {
+  if (c.size == 0) return;
+  uint64_t set_bytes = uint64_t(c.assoc) * c.line * slices;
+  if (c.size % set_bytes != 0 || !is_pow2(static_cast<int64_t>(c.size / set_bytes)))
+    throw std::invalid_argument(
+        name + ".size: " + std::to_string(c.size) +
+        " bytes do not form a power-of-two number of sets of " + std::to_string(c.assoc) +
+        " ways x " + std::to_string(c.line) + "-byte lines" +
+        (slices > 1 ? " in each of " + std::to_string(slices) + " slices" : ""));
+}
+
+}  // namespace
+
+const char* field_type_name(FieldType t) {
+  switch (t) {
+    case FieldType::Int:
+      return "int";
+    case FieldType::Float:
+      return "float";
+    case FieldType::String:
+      return "string";
+    case FieldType::Bool:
+      return "bool";
+  }
+  return "?";
+}
+
+std::string FieldInfo::describe_allowed() const {
+  switch (type) {
+    case FieldType::Int:
+      return "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]" +
+             (power_of_two ? ", a power of two" : "");
+    case FieldType::Float:
+      return "a number in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+    case FieldType::Bool:
+      return "true or false";
+    case FieldType::String: {
+      std::string s = "one of ";
+      bool first = true;
+      for (const auto& a : allowed()) s += (first ? "" : ", ") + ("'" + a + "'"), first = false;
+      return s;
+    }
+  }
+  return "";
+}
+
+ExecConfig PlatformConfig::exec_config() const {
+  ExecConfig e;
+  e.warp_size = warp_size;
+  e.instruction_budget = instruction_budget;
+  e.quantum = quantum;
+  e.reconvergence = reconvergence;
+  return e;
+}
+
+const std::vector<FieldInfo>& config_fields() {
+  static const std::vector<FieldInfo> fields = build_fields();
+  return fields;
+}
+
+const FieldInfo& config_field(const std::string& name) {
+  std::string known;
+  for (const FieldInfo& f : config_fields()) {
+    if (f.name == name) return f;
+    known += (known.empty() ? "" : ", ") + f.name;
+  }
+  throw std::invalid_argument("unknown configuration field '" + name + "'; fields: " + known);
+}
+
+json get_field(const PlatformConfig& config, const std::string& name) {
+  return config_field(name).get(config);
+}
+
+void set_field(PlatformConfig& config, const std::string& name, const json& value) {
+  const FieldInfo& f = config_field(name);
+  switch (f.type) {
+    case FieldType::Int: {
+      if (!value.is_number_integer()) bad_value(f, value);
+      // Unsigned JSON numbers above int64 are out of every range here.
+      if (value.is_number_unsigned() && value.get<uint64_t>() > uint64_t(kMaxInt))
+        bad_value(f, value);
+      int64_t v = value.get<int64_t>();
+      if (v < f.min || v > f.max || (f.power_of_two && !is_pow2(v))) bad_value(f, value);
+      break;
+    }
+    case FieldType::Float: {
+      if (!value.is_number()) bad_value(f, value);
+      double v = value.get<double>();
+      if (!(v >= double(f.min) && v <= double(f.max))) bad_value(f, value);  // also rejects NaN
+      break;
+    }
+    case FieldType::Bool:
+      if (!value.is_boolean()) bad_value(f, value);
+      break;
+    case FieldType::String: {
+      if (!value.is_string()) bad_value(f, value);
+      bool ok = false;
+      for (const auto& a : f.allowed()) ok = ok || a == value.get<std::string>();
+      if (!ok) bad_value(f, value);
+      break;
+    }
+  }
+  f.set(config, value);
+}
+
+void validate(const PlatformConfig& config) {
+  PlatformConfig copy;
+  for (const FieldInfo& f : config_fields()) set_field(copy, f.name, f.get(config));
+  check_cache("memory.l1", config.memory.l1, 1);
+  check_cache("memory.l2", config.memory.l2, config.memory.l2.slices);
+}
+
+json to_json(const PlatformConfig& config) {
+  json j = json::object();
+  for (const FieldInfo& f : config_fields()) j[f.name] = f.get(config);
+  return j;
+}
+
+namespace {
+
+void flatten(const json& j, const std::string& prefix,
+             std::vector<std::pair<std::string, json>>& out) {
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    std::string name = prefix.empty() ? it.key() : prefix + "." + it.key();
+    if (it->is_object())
+      flatten(*it, name, out);
+    else
+      out.emplace_back(name, *it);
+  }
+}
+
+}  // namespace
+
+PlatformConfig apply_overrides(PlatformConfig base, const json& overrides) {
+  if (!overrides.is_object())
+    throw std::invalid_argument("configuration overrides must be an object, got " +
+                                overrides.dump());
+  std::vector<std::pair<std::string, json>> flat;
+  flatten(overrides, "", flat);
+  for (const auto& [name, value] : flat) set_field(base, name, value);
+  validate(base);
+  return base;
+}
+
+}  // namespace warptlm

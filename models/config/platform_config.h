@@ -1,0 +1,125 @@
+// The platform configuration shared by the CLI, the Python package and the
+// timing model: one plain struct with defaults (the SLP paper's GPGPU-Sim
+// configuration), a table of its fields by hierarchical name that drives
+// get/set by name, validation and JSON, and named presets.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "exec/functional_executor.h"
+
+namespace warptlm {
+
+struct CacheConfig {
+  uint64_t size = 0;     // bytes
+  unsigned assoc = 1;    // ways
+  unsigned line = 64;    // bytes
+  unsigned mshrs = 32;   // outstanding misses
+  unsigned latency = 1;  // hit latency, cycles
+  unsigned slices = 1;   // banks the cache is split into (L2: one per memory partition)
+  std::string write_policy = "write_back";
+  bool cache_global = true;  // L1: global loads are cached (false: bypass to L2, as -dlcm=cg)
+};
+
+struct DramConfig {
+  unsigned channels = 8;
+  unsigned banks = 16;       // per channel
+  unsigned row_size = 2048;  // bytes per row buffer
+  unsigned bus_width = 8;    // bytes per channel per memory cycle
+  std::string scheduler = "frfcfs";
+  unsigned t_cas = 12;       // column access (memory cycles)
+  unsigned t_rcd = 12;       // activate to column access
+  unsigned t_rp = 12;        // precharge
+  double clock_mhz = 924.0;  // memory command clock
+};
+
+struct SmConfig {
+  unsigned threads = 1024;         // resident threads
+  unsigned warps = 32;             // resident warps (the limit is min(warps, threads / warp_size))
+  unsigned ctas = 8;               // resident CTAs
+  unsigned registers = 16384;      // 32-bit registers
+  uint64_t shared_memory = 32768;  // bytes
+  unsigned schedulers = 2;         // warp schedulers, each owning a subset of the warps
+  unsigned shared_banks = 32;      // shared-memory banks (4 bytes wide)
+  unsigned register_banks = 16;    // register-file banks behind the operand collectors
+  unsigned collectors = 8;         // operand-collector units
+  double clock_mhz = 700.0;        // core clock
+};
+
+struct MemoryConfig {
+  CacheConfig l1{32 * 1024, 8, 64, 32, 45, 1, "write_through", true};
+  CacheConfig l2{1024 * 1024, 64, 64, 32, 300, 8, "write_back", true};
+  DramConfig dram;
+};
+
+// Defaults are the `fermi` preset (SLP paper, Table 2).
+struct PlatformConfig {
+  unsigned warp_size = 32;
+  unsigned simd_width = 32;
+  unsigned num_sms = 30;
+  std::string scheduler = "srr";
+  std::string reconvergence = "ipdom";
+  std::string compaction = "none";
+  std::string permutation = "none";
+  uint64_t seed = 1;
+  uint64_t instruction_budget = 1ull << 32;
+  unsigned quantum = 64;  // functional mode: warp instructions per warp turn
+  SmConfig sm;
+  MemoryConfig memory;
+
+  // The functional executor's view of this configuration.
+  ExecConfig exec_config() const;
+};
+
+enum class FieldType { Int, Float, String, Bool };
+const char* field_type_name(FieldType t);  // "int", "float", "string", "bool"
+
+// One configurable field: its hierarchical name, type, range or allowed
+// values, and a one-line description.
+struct FieldInfo {
+  std::string name;  // "memory.l1.size"
+  FieldType type = FieldType::Int;
+  std::string doc;
+  bool functional = false;    // read by functional mode (the others wait for the timing model)
+  int64_t min = 0, max = 0;   // Int: inclusive range
+  bool power_of_two = false;  // Int: must also be a power of two
+  // String: the allowed values; computed on each call so a scheme registered
+  // later shows up.
+  std::vector<std::string> (*allowed)() = nullptr;
+  nlohmann::json (*get)(const PlatformConfig&) = nullptr;
+  void (*set)(PlatformConfig&, const nlohmann::json&) = nullptr;
+
+  std::string describe_allowed() const;  // "an integer in [4, 64], a power of two"
+};
+
+// Every field, in a fixed order (top level first, then sm.*, memory.*).
+const std::vector<FieldInfo>& config_fields();
+// Throws std::invalid_argument naming the unknown field and listing the known ones.
+const FieldInfo& config_field(const std::string& name);
+
+nlohmann::json get_field(const PlatformConfig& config, const std::string& name);
+// Checks type and range of `value` for field `name` and stores it. Throws
+// std::invalid_argument naming the field and its allowed values or range.
+void set_field(PlatformConfig& config, const std::string& name, const nlohmann::json& value);
+// Checks every field and the relations between fields (cache geometry).
+void validate(const PlatformConfig& config);
+
+// Flat JSON object {"warp_size": 32, ..., "memory.l1.size": 32768, ...} in table order.
+nlohmann::json to_json(const PlatformConfig& config);
+// Applies a flat ({"memory.l1.size": ...}) or nested ({"memory": {"l1": ...}})
+// object of overrides to `base`, then validates.
+PlatformConfig apply_overrides(PlatformConfig base, const nlohmann::json& overrides);
+
+// Presets by name, in a fixed order: "small", "fermi", "volta".
+struct PresetInfo {
+  std::string name;
+  std::string doc;  // what it models and where the figures come from
+};
+const std::vector<PresetInfo>& preset_infos();
+// Throws std::invalid_argument listing the presets.
+PlatformConfig preset(const std::string& name);
+
+}  // namespace warptlm

@@ -1,0 +1,20 @@
+#include "config/scheme_names.h"
+
+namespace warptlm {
+
+std::vector<std::string> scheduler_names() {
+  // lrr: loose round-robin; gto: greedy-then-oldest; two_level: an active set
+  // refilled from a pending set; srr: sticky round-robin (stay on the last warp
+  // while it can issue, then round-robin), the policy of the SLP paper's Table 2.
+  return {"lrr", "gto", "two_level", "srr"};
+}
+
+std::vector<std::string> compaction_names() { return {"none"}; }
+
+std::vector<std::string> permutation_names() { return {"none"}; }
+
+std::vector<std::string> dram_scheduler_names() { return {"frfcfs", "fcfs"}; }
+
+std::vector<std::string> write_policy_names() { return {"write_back", "write_through"}; }
+
+}  // namespace warptlm

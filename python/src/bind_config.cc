@@ -1,0 +1,72 @@
+// Configuration: the field table, presets, validation, scheme names and the
+// list of statistics, as plain Python values.
+#include "config/scheme_names.h"
+#include "core.h"
+#include "exec/run_stats.h"
+#include "simt/reconvergence_unit.h"
+
+namespace warptlm::python {
+
+namespace {
+
+py::dict field_dict(const FieldInfo& f) {
+  py::dict d;
+  d["name"] = f.name;
+  d["type"] = field_type_name(f.type);
+  d["doc"] = f.doc;
+  d["functional"] = f.functional;
+  d["default"] = to_python(f.get(PlatformConfig{}));
+  d["allowed"] = f.allowed ? py::object(py::cast(f.allowed())) : py::none();
+  bool ranged = f.type == FieldType::Int || f.type == FieldType::Float;
+  d["min"] = ranged ? py::object(py::int_(f.min)) : py::none();
+  d["max"] = ranged ? py::object(py::int_(f.max)) : py::none();
+  d["power_of_two"] = f.power_of_two;
+  d["describe"] = f.describe_allowed();
+  return d;
+}
+
+}  // namespace
+
+void bind_config(py::module_& m) {
+  m.def(
+      "config_fields",
+      [] {
+        py::list out;
+        for (const FieldInfo& f : config_fields()) out.append(field_dict(f));
+        return out;
+      },
+      "Every configuration field: name, type, doc, functional, default, allowed, min, max.");
+  m.def(
+      "presets",
+      [] {
+        py::list out;
+        for (const PresetInfo& p : preset_infos()) out.append(py::make_tuple(p.name, p.doc));
+        return out;
+      },
+      "(name, description) of every preset.");
+  m.def(
+      "make_config",
+      [](const std::string& preset_name, const std::string& overrides_json) {
+        nlohmann::json j = nlohmann::json::parse(overrides_json, nullptr, false);
+        if (j.is_discarded())
+          throw std::invalid_argument("configuration overrides: not valid JSON");
+        return to_python(to_json(apply_overrides(preset(preset_name), j)));
+      },
+      py::arg("preset"), py::arg("overrides_json") = "{}",
+      "The flat configuration dict of a preset with overrides (JSON text, flat or nested); "
+      "ValueError names an unknown field or a bad value.");
+  m.def("reconvergence_names", &reconvergence_names);
+  m.def("scheduler_names", &scheduler_names);
+  m.def("compaction_names", &compaction_names);
+  m.def("permutation_names", &permutation_names);
+  m.def(
+      "statistics",
+      [] {
+        py::list out;
+        for (const StatInfo& s : run_stat_infos()) out.append(py::make_tuple(s.name, s.meaning));
+        return out;
+      },
+      "(name, meaning) of every statistic a run reports.");
+}
+
+}  // namespace warptlm::python

@@ -1,0 +1,143 @@
+// The front end and the functional executor: analyze() a PTX module, and
+// run_kernel() one launch, returning statistics, buffers, trace and fault as
+// plain Python values (picklable, so a forked child can send them back).
+#include <chrono>
+
+#include "core.h"
+#include "frontend/program.h"
+#include "frontend/ptx_parser.h"
+
+namespace warptlm::python {
+
+namespace {
+
+Type type_from_name(const std::string& name) {
+  for (unsigned t = static_cast<unsigned>(Type::Pred); t <= static_cast<unsigned>(Type::F64); ++t)
+    if (name == type_name(static_cast<Type>(t))) return static_cast<Type>(t);
+  throw std::invalid_argument("unknown PTX scalar type '" + name + "'");
+}
+
+Dim3 to_dim3(const py::tuple& t) {
+  if (t.size() != 3) throw std::invalid_argument("geometry must be a 3-tuple");
+  return Dim3{t[0].cast<uint32_t>(), t[1].cast<uint32_t>(), t[2].cast<uint32_t>()};
+}
+
+py::dict analyze(const std::string& ptx, const std::string& source_name) {
+  Program program = finalize(parse_ptx(ptx, source_name));
+  const Module& mod = program.module;
+  py::list kernels, functions, branches;
+  for (const Function& f : mod.functions) {
+    if (!f.is_entry) {
+      functions.append(f.name);
+      continue;
+    }
+    py::list params;
+    for (uint32_t s : f.params) {
+      const Symbol& p = mod.symbols[s];
+      py::dict d;
+      d["name"] = p.name;
+      d["type"] = type_name(p.type);
+      d["size"] = p.size;
+      params.append(d);
+    }
+    py::dict k;
+    k["name"] = f.name;
+    k["params"] = params;
+    k["begin"] = f.begin;
+    k["end"] = f.end;
+    kernels.append(k);
+  }
+  for (const BranchInfo& b : program.branches) {
+    py::dict d;
+    d["function"] = mod.function_at(b.pc).name;
+    d["pc"] = b.pc;
+    d["target"] = b.target;
+    d["reconvergence_pc"] = b.reconv == kExitPc ? py::object(py::none()) : py::int_(b.reconv);
+    d["conditional"] = b.conditional;
+    d["uniform_hint"] = b.uniform_hint;
+    d["structured"] = b.structured;
+    d["taint"] = taint_name(b.taint);
+    d["line"] = mod.at(b.pc).loc.line;
+    branches.append(d);
+  }
+  py::dict out;
+  out["kernels"] = kernels;
+  out["functions"] = functions;
+  out["branches"] = branches;
+  return out;
+}
+
+// args: ("buffer", name, bytes) or ("scalar", ptx_type_name, bits).
+LaunchSpec make_launch(const py::tuple& grid, const py::tuple& block, uint32_t shared_bytes,
+                       const py::list& args) {
+  LaunchSpec launch;
+  launch.grid = to_dim3(grid);
+  launch.block = to_dim3(block);
+  launch.shared_bytes = shared_bytes;
+  for (const py::handle& item : args) {
+    py::tuple a = item.cast<py::tuple>();
+    std::string kind = a[0].cast<std::string>();
+    if (kind == "buffer") {
+      std::string bytes = a[2].cast<std::string>();
+      launch.buffers.push_back(HostBuffer{a[1].cast<std::string>(), {bytes.begin(), bytes.end()}});
+      launch.args.push_back(
+          KernelArg::buffer_arg(static_cast<uint32_t>(launch.buffers.size() - 1)));
+    } else if (kind == "scalar") {
+      launch.args.push_back(
+          KernelArg::scalar(type_from_name(a[1].cast<std::string>()), a[2].cast<uint64_t>()));
+    } else {
+      throw std::invalid_argument("argument kind must be 'buffer' or 'scalar', got '" + kind + "'");
+    }
+  }
+  return launch;
+}
+
+}  // namespace
+
+py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec& launch,
+                    const PlatformConfig& config, bool trace) {
+  TraceBuffer records;
+  RunStats stats;
+  py::dict out;
+  out["fault"] = py::none();
+  auto t0 = std::chrono::steady_clock::now();
+  try {
+    py::gil_scoped_release release;
+    stats =
+        run_functional(program, entry, launch, config.exec_config(), trace ? &records : nullptr);
+  } catch (const KernelFault& f) {
+    out["fault"] = fault_dict(f);
+  }
+  out["wall_seconds"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out["stats"] = to_python(stats.to_json());
+  py::list buffers;
+  for (const HostBuffer& b : launch.buffers)
+    buffers.append(py::bytes(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size()));
+  out["buffers"] = buffers;
+  out["trace"] = trace ? py::object(trace_columns(records.records)) : py::none();
+  return out;
+}
+
+void bind_run(py::module_& m) {
+  m.def("analyze", &analyze, py::arg("ptx"), py::arg("source_name") = "<string>",
+        "Parse and finalize a PTX module: its kernels with parameters, device functions, and "
+        "the finalizer's facts per branch. Raises PtxError.");
+  m.def(
+      "run_kernel",
+      [](const std::string& ptx, const std::string& source_name, const std::string& entry,
+         const std::string& config_json, const py::tuple& grid, const py::tuple& block,
+         uint32_t shared_bytes, const py::list& args, bool trace) {
+        PlatformConfig config = config_from_text(config_json);
+        Program program = finalize(parse_ptx(ptx, source_name));
+        LaunchSpec launch = make_launch(grid, block, shared_bytes, args);
+        return run_launch(program, entry, launch, config, trace);
+      },
+      py::arg("ptx"), py::arg("source_name"), py::arg("entry"), py::arg("config_json"),
+      py::arg("grid"), py::arg("block"), py::arg("shared_bytes"), py::arg("args"),
+      py::arg("trace") = false,
+      "One functional launch. Returns {stats, buffers, trace, fault, wall_seconds}; a kernel "
+      "fault is returned in 'fault', a bad launch raises ValueError.");
+}
+
+}  // namespace warptlm::python

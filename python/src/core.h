@@ -1,0 +1,45 @@
+// Shared helpers of the warptlm._core extension: JSON <-> Python, and the
+// pieces of a run's result every binding returns the same way.
+#pragma once
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <nlohmann/json.hpp>
+
+#include "config/platform_config.h"
+#include "exec/functional_executor.h"
+#include "exec/trace.h"
+#include "frontend/program.h"
+
+namespace warptlm::python {
+
+namespace py = pybind11;
+
+// Through the json module: the values are small (configurations, statistics).
+py::object to_python(const nlohmann::json& j);
+nlohmann::json from_python(const py::handle& obj);
+
+// A full configuration from a JSON text of flat overrides on the defaults;
+// throws std::invalid_argument (ValueError) naming a bad field.
+PlatformConfig config_from_text(const std::string& config_json);
+
+// {"step": bytes(u64), "sm": bytes(u32), "warp", "split" (u32), "pc", "mask"
+// (u64)}: one little-endian column per record field, for numpy.frombuffer.
+py::dict trace_columns(const std::vector<TraceRecord>& records);
+
+// KernelFault -> {"message", "kernel", "pc", "thread", "cta", "warp", "lane",
+// "space", "address"} (None where the fault has no such part).
+py::dict fault_dict(const KernelFault& fault);
+
+// Runs one launch with the functional executor: {"stats", "buffers" (bytes
+// each), "trace" (trace_columns or None), "fault" (fault_dict or None),
+// "wall_seconds"}. The GIL is released during the run.
+py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec& launch,
+                    const PlatformConfig& config, bool trace);
+
+void bind_config(py::module_& m);
+void bind_run(py::module_& m);
+void bind_scenarios(py::module_& m);
+
+}  // namespace warptlm::python

@@ -1,0 +1,111 @@
+"""warptlm.sweep: rows, errors, crash and timeout rows, incremental files, resume, Dask."""
+
+import os
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+import warptlm
+from warptlm.store import read_results
+
+GRID = {"warp_size": [8, 32], "seed": [1, 2]}
+SCENARIOS = ["reduction", "collatz"]
+
+
+def test_rows_hold_config_scenario_stats_and_status(small):
+    df = warptlm.sweep(small, GRID, SCENARIOS, workers=2)
+    assert len(df) == 8
+    assert list(df[["warp_size", "seed", "scenario"]].itertuples(index=False, name=None))[:4] == [
+        (8, 1, "reduction"), (8, 1, "collatz"), (8, 2, "reduction"), (8, 2, "collatz")]
+    for column in ["memory.l1.size", "num_sms", "size", "passed", "error", "wall_seconds", "key"]:
+        assert column in df.columns
+    for stat in warptlm.statistics():
+        assert stat in df.columns
+    assert df["passed"].all() and (df["error"] == "").all()
+    assert (df["warp_size"] == df["warp_size"]).all()
+    one = warptlm.scenarios.run(small.with_(warp_size=8, seed=2), "collatz")
+    row = df[(df.warp_size == 8) & (df.seed == 2) & (df.scenario == "collatz")].iloc[0]
+    assert row["warp_instructions"] == one.stats["warp_instructions"]
+
+
+def test_bad_grid_raises_before_running(small):
+    with pytest.raises(ValueError, match="unknown configuration field 'wrap_size'"):
+        warptlm.sweep(small, {"wrap_size": [8]}, ["reduction"])
+    with pytest.raises(ValueError, match="warp_size: must be"):
+        warptlm.sweep(small, {"warp_size": [8, 12]}, ["reduction"])
+    with pytest.raises(ValueError, match="unknown scenario"):
+        warptlm.sweep(small, {}, ["nope"])
+    with pytest.raises(ValueError, match="size '100'"):
+        warptlm.sweep(small, {}, ["reduction:100"])
+
+
+def test_crash_fault_and_timeout_become_error_rows(monkeypatch, small, tmp_path):
+    monkeypatch.setenv("WARPTLM_DEBUG_CRASH", "seed=2,scenario=reduction")
+    out = tmp_path / "r.csv"
+    df = warptlm.sweep(small, {"seed": [1, 2], "instruction_budget": [10**9]}, ["reduction", "collatz"],
+                       workers=2, out=out)
+    crashed = df[(df.seed == 2) & (df.scenario == "reduction")].iloc[0]
+    assert crashed["error"].startswith("SimulationCrash: the simulation process died with signal SIGABRT")
+    assert not crashed["passed"] and pd.isna(crashed["warp_instructions"])
+    assert (df[df.index != crashed.name]["error"] == "").all()
+    monkeypatch.delenv("WARPTLM_DEBUG_CRASH")
+    df = warptlm.sweep(small, {"instruction_budget": [1000, 10**9]}, ["collatz"], workers=2)
+    fault, ok = df.iloc[0], df.iloc[1]
+    assert fault["error"].startswith("KernelError: kernel 'collatz") and "runaway kernel" in fault["error"]
+    assert not fault["passed"] and ok["passed"] and ok["error"] == ""
+    # About 30 s of simulation, killed after half a second; the next point still runs.
+    df = warptlm.sweep(small, {}, ["collatz:4194304", "collatz"], workers=1, timeout=0.5)
+    assert df.iloc[0]["error"].startswith("SimulationTimeout: simulation killed after its time limit of 0.5 s")
+    assert df.iloc[1]["passed"]
+
+
+@pytest.mark.parametrize("suffix", ["csv", "db"])
+def test_rows_are_stored_and_resume_skips_them(small, tmp_path, suffix):
+    out = tmp_path / f"r.{suffix}"
+    first = warptlm.sweep(small, {"warp_size": [8, 16]}, ["reduction"], workers=1, out=out)
+    stored = read_results(out)
+    assert len(stored) == 2 and set(stored["key"]) == set(first["key"])
+    again = warptlm.sweep(small, {"warp_size": [8, 16, 32]}, ["reduction"], workers=1, out=out)
+    stored2 = read_results(out)
+    assert len(stored2) == 3  # only warp 32 ran
+    # The resumed rows are the stored ones (a re-run would time differently).
+    assert list(again["wall_seconds"][:2]) == list(first["wall_seconds"])
+    fresh = warptlm.sweep(small, {"warp_size": [8]}, ["reduction"], workers=1, out=out, resume=False)
+    assert len(read_results(out)) == 1 and fresh["wall_seconds"][0] != first["wall_seconds"][0]
+
+
+def test_resume_after_an_interrupted_sweep(tmp_path):
+    out = tmp_path / "r.csv"
+    script = (
+        "import warptlm\n"
+        f"warptlm.sweep(warptlm.Platform('small'), {{'seed': list(range(1, 41))}}, ['collatz:8192'], "
+        f"workers=1, out={str(out)!r})\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], env=dict(os.environ))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if out.exists() and out.read_text().count("\n") >= 4:  # header + 3 rows
+            break
+        time.sleep(0.02)
+    proc.kill()  # as a crash or Ctrl-C of the whole session would
+    proc.wait()
+    before = read_results(out)
+    assert 3 <= len(before) < 40
+    df = warptlm.sweep(warptlm.Platform("small"), {"seed": list(range(1, 41))}, ["collatz:8192"], workers=2,
+                       out=out)
+    after = read_results(out)
+    assert len(df) == 40 and df["passed"].all()
+    assert len(after) == 40 and after["key"].is_unique
+    kept = after.set_index("key").loc[before["key"], "wall_seconds"]
+    assert list(kept) == list(before["wall_seconds"])
+
+
+def test_dask_local_cluster_gives_the_same_rows(small):
+    pytest.importorskip("distributed")
+    grid = {"warp_size": [8, 32]}
+    local = warptlm.sweep(small, grid, ["reduction", "hashprobe"], workers=2)
+    dask = warptlm.sweep(small, grid, ["reduction", "hashprobe"], workers=2, backend="dask")
+    columns = [c for c in local.columns if c != "wall_seconds"]
+    pd.testing.assert_frame_equal(local[columns], dask[columns])

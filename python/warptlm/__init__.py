@@ -1,0 +1,34 @@
+"""warptlm: a SIMT GPU model for control-flow research, driven from Python.
+
+    import numpy as np, warptlm
+    k = warptlm.Kernel.from_ptx("vadd.ptx", "vadd")
+    a = np.arange(1024, dtype=np.float32); out = np.zeros_like(a)
+    r = warptlm.Platform("small", warp_size=16).launch(k, 4, 256, [a, a, out, np.int32(1024)])
+    r.stats["simd_utilisation"], out[:4]
+
+Every simulation runs in its own child process (see warptlm.isolation).
+See docs/python.md for the tutorial.
+"""
+
+from . import _core
+from . import scenarios
+from .config import Platform, fields, presets
+from .isolation import SimulationCrash, SimulationTimeout
+from .kernel import CompileError, Kernel, Param, PtxError
+from .launch import KernelError, Result
+from .sweeping import sweep
+
+__all__ = ["Platform", "presets", "fields", "statistics", "schemes", "Kernel", "Param", "Result", "sweep",
+           "scenarios", "KernelError", "SimulationCrash", "SimulationTimeout", "CompileError", "PtxError"]
+
+
+def statistics():
+    """{statistic name: its meaning}, for every statistic a run reports."""
+    return dict(_core.statistics())
+
+
+def schemes():
+    """The names each pluggable policy accepts: {"reconvergence": [...],
+    "scheduler": [...], "compaction": [...], "permutation": [...]}."""
+    return {"reconvergence": _core.reconvergence_names(), "scheduler": _core.scheduler_names(),
+            "compaction": _core.compaction_names(), "permutation": _core.permutation_names()}

@@ -1,0 +1,7 @@
+"""Entry point of ``python3 -m warptlm`` (see warptlm.cli)."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,222 @@
+"""Run every simulation in its own child process.
+
+SystemC elaborates once per process, and a child forked from a process that has
+already simulated inherits the used kernel; a crashing configuration must not
+take the caller down either. So simulations never run in the user's process.
+Instead a *launcher* (``_launcher.py``), started fresh with ``python -I`` and
+never simulating itself, forks one child per run. This module is the client:
+
+* :func:`call` sends one request to an idle launcher (started on first use and
+  kept for the next calls), waits for the outcome, and turns a child that died
+  into :class:`SimulationCrash` and one past its deadline into
+  :class:`SimulationTimeout`.
+* Launchers are pooled, one per concurrent caller, so a sweep's worker threads
+  each fork their own children.
+
+The launcher is not started with multiprocessing's spawn or forkserver methods
+because those re-import the user's ``__main__`` module in the child: a script
+calling ``launch()`` at top level without a ``__main__`` guard would recurse.
+"""
+
+import atexit
+import os
+import pickle
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+from . import _core
+from ._launcher import read_frame, write_frame
+
+_LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_launcher.py")
+
+
+class SimulationCrash(RuntimeError):
+    """The child process running a simulation died (a signal or a non-zero exit)."""
+
+    def __init__(self, message, status=None, stderr=""):
+        super().__init__(message)
+        self.status = status  # negative: the signal number that ended it
+        self.stderr = stderr
+
+
+class SimulationTimeout(TimeoutError):
+    """A simulation ran past its time limit and was killed."""
+
+
+def _describe_status(code):
+    if code < 0:
+        try:
+            return f"signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit status {code}"
+
+
+class Launcher:
+    """One launcher process and the pipes to it; used by one thread at a time."""
+
+    def __init__(self):
+        req_r, self._req_w = os.pipe()
+        self._resp_r, resp_w = os.pipe()
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", _LAUNCHER, _core.__file__, str(req_r), str(resp_w)],
+                pass_fds=(req_r, resp_w),
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,  # Ctrl-C reaches the caller only; it kills the child
+            )
+        finally:
+            os.close(req_r)
+            os.close(resp_w)
+
+    def _read_frame(self, deadline):
+        """The next response frame; None when the deadline passed first."""
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([self._resp_r], [], [], max(left, 0.0))
+            if not ready:
+                return None
+        data = read_frame(self._resp_r)
+        if data is None:
+            raise SimulationCrash("the warptlm launcher process exited unexpectedly")
+        return data
+
+    def call(self, function, kwargs, timeout=None, debug_crash=None):
+        """Run _core.<function>(**kwargs) in a fresh child; return its result."""
+        write_frame(self._req_w, pickle.dumps((function, kwargs, debug_crash), protocol=5))
+        kind, pid = pickle.loads(self._read_frame(None))
+        assert kind == "started"
+        with _active_lock:
+            _active.add(pid)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        killed = False
+        try:
+            header = self._read_frame(deadline)
+            if header is None:  # past the deadline: kill the child, collect its "died"
+                killed = True
+                _kill(pid)
+                header = self._read_frame(None)
+            header = pickle.loads(header)
+        except BaseException:
+            # Interrupted (KeyboardInterrupt) or broken: the protocol state is
+            # unknown, so kill the child and retire this launcher.
+            _kill(pid)
+            self.close()
+            raise
+        finally:
+            with _active_lock:
+                _active.discard(pid)
+        if header[0] == "died":
+            code, stderr = header[1], header[2]
+            if killed:
+                raise SimulationTimeout(f"simulation killed after its time limit of {timeout:g} s")
+            tail = stderr.strip()[-2000:]
+            raise SimulationCrash(
+                f"the simulation process died with {_describe_status(code)}"
+                + (f"; its last output:\n{tail}" if tail else ""),
+                status=code,
+                stderr=stderr,
+            )
+        _, stderr = header
+        payload = self._read_frame(None)
+        if stderr:
+            sys.stderr.write(stderr)
+        status, value = pickle.loads(payload)
+        if status == "error":
+            raise value
+        return value
+
+    def usable(self):
+        return self._req_w >= 0 and self.process.poll() is None
+
+    def close(self):
+        for fd in (self._req_w, self._resp_r):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._req_w = self._resp_r = -1
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def _kill(pid):
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+_idle = []
+_idle_lock = threading.Lock()
+_active = set()  # pids of the children running now, for kill_active()
+_active_lock = threading.Lock()
+
+
+def kill_active():
+    """Kill every simulation child running now (an interrupted sweep)."""
+    with _active_lock:
+        pids = list(_active)
+    for pid in pids:
+        _kill(pid)
+
+
+def call(function, kwargs, timeout=None, debug_crash=None):
+    """Run ``_core.<function>(**kwargs)`` isolated in a child process.
+
+    Thread-safe: concurrent callers get launchers of their own. Raises what the
+    function raised, :class:`SimulationCrash` or :class:`SimulationTimeout`.
+    """
+    with _idle_lock:
+        launcher = _idle.pop() if _idle else None
+    if launcher is None or not launcher.usable():
+        launcher = Launcher()
+    try:
+        return launcher.call(function, kwargs, timeout, debug_crash)
+    finally:
+        # A launcher outlives its children's crashes; one that was retired
+        # (interrupted mid-request) or died is dropped.
+        if launcher.usable():
+            _release(launcher)
+
+
+def _release(launcher):
+    with _idle_lock:
+        _idle.append(launcher)
+
+
+@atexit.register
+def shutdown():
+    """Close every idle launcher (they exit at end of file on their pipe)."""
+    with _idle_lock:
+        launchers = list(_idle)
+        _idle.clear()
+    for launcher in launchers:
+        launcher.close()
+
+
+def debug_crash_for(config, extra=()):
+    """The crash kind WARPTLM_DEBUG_CRASH asks for this run, or None.
+
+    A testing hook: ``WARPTLM_DEBUG_CRASH="seed=13"`` (or ``"seed=13:segv"``)
+    makes every run whose configuration has seed 13 crash its child with a real
+    abort() (or SIGSEGV) in native code; keys may also name ``scenario``.
+    """
+    spec = os.environ.get("WARPTLM_DEBUG_CRASH")
+    if not spec:
+        return None
+    match, _, kind = spec.partition(":")
+    values = dict(config)
+    values.update(extra)
+    for term in match.split(","):
+        key, _, want = term.partition("=")
+        if str(values.get(key.strip())) != want.strip():
+            return None
+    return kind or "abort"

@@ -1,0 +1,133 @@
+"""Kernels: PTX text (or CUDA C compiled to PTX by clang) plus its entry.
+
+A Kernel is parsed and finalized in the calling process (parsing is not
+simulation) so errors show up at once and ``branches`` and ``params`` can be
+inspected; it is pickled as its PTX text, and every run parses it again in its
+own child process.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+
+from . import _core
+
+__all__ = ["Kernel", "Param", "CompileError", "PtxError"]
+
+PtxError = _core.PtxError
+
+
+class CompileError(RuntimeError):
+    """CUDA C could not be compiled to PTX: clang is missing or rejected the source."""
+
+    def __init__(self, message, stderr=""):
+        super().__init__(message)
+        self.stderr = stderr
+
+
+@dataclass(frozen=True)
+class Param:
+    """A kernel parameter: its name, PTX type (``"u64"``, ``"f32"``...) and size in bytes."""
+
+    name: str
+    type: str
+    size: int
+
+
+def _looks_like_ptx(text):
+    return "\n" in text or ".entry" in text or ".version" in text
+
+
+class Kernel:
+    """One kernel entry of a PTX module.
+
+    Attributes: ``entry``, ``params`` (list of :class:`Param`), ``branches``
+    (the finalizer's facts per branch of the kernel and of the module's device
+    functions: function, pc, target, reconvergence_pc (None: the function's
+    exit), conditional, uniform_hint, structured, taint "P"/"D", line),
+    ``ptx`` and ``source_name``.
+    """
+
+    def __init__(self, ptx, entry, source_name="<string>"):
+        info = _core.analyze(ptx, source_name)
+        names = [k["name"] for k in info["kernels"]]
+        if entry not in names:
+            entry = _resolve_mangled(entry, names, source_name)
+        kernel = next(k for k in info["kernels"] if k["name"] == entry)
+        self.ptx = ptx
+        self.entry = entry
+        self.source_name = source_name
+        self.params = [Param(p["name"], p["type"], p["size"]) for p in kernel["params"]]
+        device_functions = set(info["functions"])
+        self.branches = [b for b in info["branches"] if b["function"] == entry or b["function"] in device_functions]
+
+    @classmethod
+    def from_ptx(cls, path_or_text, entry):
+        """From a .ptx file path or PTX text. Raises PtxError for bad PTX and
+        ValueError naming the module's kernels when ``entry`` is not one."""
+        text = os.fspath(path_or_text) if isinstance(path_or_text, os.PathLike) else path_or_text
+        if not _looks_like_ptx(text):
+            with open(text, encoding="utf-8") as f:
+                return cls(f.read(), entry, source_name=text)
+        return cls(text, entry)
+
+    @classmethod
+    def from_cuda(cls, source, entry, arch="sm_70", opt="-O3", ptx64=False, include_dirs=(), defines=None,
+                  flags=(), clang=None):
+        """Compile CUDA C (a .cu path or source text) to PTX with clang, without
+        the CUDA toolkit, as scenarios/regen_ptx.sh does.
+
+        Options: ``arch`` (``--cuda-gpu-arch``), ``opt`` (``-O0``..``-O3``),
+        ``ptx64`` (adds the +ptx64 target feature, needed for shuffles and
+        votes), ``include_dirs``, ``defines`` ({name: value}), extra ``flags``,
+        ``clang`` (the compiler; default $CLANG, then clang-14, then clang).
+        Raises CompileError with the compiler's message.
+        """
+        compiler = clang or os.environ.get("CLANG") or shutil.which("clang-14") or shutil.which("clang")
+        if not compiler or not shutil.which(compiler):
+            raise CompileError("clang not found: Kernel.from_cuda needs clang (Debian package 'clang') "
+                               "on PATH, $CLANG, or clang=...")
+        with tempfile.TemporaryDirectory(prefix="warptlm-cuda-") as tmp:
+            if isinstance(source, os.PathLike) or (not _looks_like_cuda(source) and os.path.exists(source)):
+                path, name = os.fspath(source), os.fspath(source)
+            else:
+                path, name = os.path.join(tmp, "kernel.cu"), "<cuda source>"
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(source)
+            out = os.path.join(tmp, "kernel.ptx")
+            cmd = [compiler, "-x", "cuda", "--cuda-device-only", f"--cuda-gpu-arch={arch}", "-nocudainc",
+                   "-nocudalib", opt, "-ffp-contract=off", "-Wno-unknown-cuda-version", "-S", "-o", out]
+            if ptx64:
+                cmd += ["-Xclang", "-target-feature", "-Xclang", "+ptx64"]
+            cmd += [f"-I{d}" for d in include_dirs]
+            cmd += [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in (defines or {}).items()]
+            cmd += list(flags) + [path]
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise CompileError(f"clang could not compile {name}:\n{proc.stderr.strip()}", proc.stderr)
+            with open(out, encoding="utf-8") as f:
+                ptx = f.read()
+        return cls(ptx, entry, source_name=name if name != "<cuda source>" else "<cuda source>.ptx")
+
+    def __reduce__(self):
+        return (Kernel, (self.ptx, self.entry, self.source_name))
+
+    def __repr__(self):
+        params = ", ".join(f"{p.type} {p.name}" for p in self.params)
+        return f"Kernel({self.entry}({params}) from {self.source_name})"
+
+
+def _looks_like_cuda(text):
+    return "\n" in text or "__global__" in text
+
+
+def _resolve_mangled(entry, names, source_name):
+    """A C++ kernel's PTX name is mangled (_Z4vaddPfS_i); accept its plain name."""
+    pattern = re.compile(rf"^_Z{len(entry)}{re.escape(entry)}\w*$")
+    matches = [n for n in names if pattern.match(n)]
+    if len(matches) == 1:
+        return matches[0]
+    raise ValueError(f"no kernel named '{entry}' in {source_name} (kernels: {', '.join(names) or 'none'})")

@@ -1,0 +1,204 @@
+"""Launching kernels: argument checking, the isolated run, and its Result.
+
+numpy arrays among the arguments become device buffers (exactly their bytes;
+any access outside them is a fault) and are copied back in place after the run.
+Scalars are checked against the kernel's parameter types: a numpy scalar must
+have a matching dtype kind and size; a Python int or float is converted with a
+range check.
+"""
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from . import _core, isolation
+
+__all__ = ["launch", "Result", "KernelError", "TIMING_NOT_BUILT"]
+
+TIMING_NOT_BUILT = 'mode="timing" selects the SystemC timing model once it exists.'
+
+_TRACE_COLUMNS = (("step", np.uint64), ("sm", np.uint32), ("warp", np.uint32), ("split", np.uint32),
+                  ("pc", np.uint64), ("mask", np.uint64))
+
+
+class KernelError(RuntimeError):
+    """A fault inside a kernel: out-of-bounds or misaligned access, barrier
+    deadlock, runaway kernel, unsupported instruction.
+
+    Attributes (None where the fault has no such part): ``kernel``, ``pc``,
+    ``thread`` and ``cta`` ((x, y, z)), ``warp``, ``lane``, ``space``
+    ("global", "shared"...), ``address``; ``str()`` is the full message.
+    """
+
+    def __init__(self, message, kernel=None, pc=None, thread=None, cta=None, warp=None, lane=None,
+                 space=None, address=None):
+        super().__init__(message)
+        self.kernel, self.pc, self.thread, self.cta = kernel, pc, thread, cta
+        self.warp, self.lane, self.space, self.address = warp, lane, space, address
+
+    def __reduce__(self):
+        return (_rebuild_kernel_error, (str(self), self.__dict__))
+
+
+def _rebuild_kernel_error(message, attrs):
+    error = KernelError(message)
+    error.__dict__.update(attrs)
+    return error
+
+
+@dataclass
+class Result:
+    """What one run produced.
+
+    ``stats``: every statistic the model keeps ({name: value}).
+    ``trace``: with trace=True, a DataFrame with one row per issued warp
+    instruction: step (cycle in timing mode), sm, warp, split, pc, mask.
+    ``wall_seconds``: the simulation's own run time; ``total_seconds``: from the
+    call to the result, isolation included. Scenario runs also set ``passed``
+    and ``message`` (the host reference's verdict) and ``n`` (the size).
+    """
+
+    stats: dict
+    trace: object = None
+    wall_seconds: float = 0.0
+    total_seconds: float = 0.0
+    passed: object = None
+    message: str = ""
+    n: object = None
+    config: dict = field(default_factory=dict)
+
+
+def check_mode(mode):
+    if mode == "timing":
+        raise NotImplementedError(TIMING_NOT_BUILT)
+    if mode != "functional":
+        raise ValueError(f"mode must be 'functional' or 'timing', got {mode!r}")
+
+
+def _dim3(name, value):
+    dims = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+    if not 1 <= len(dims) <= 3 or not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool)
+                                          for d in dims):
+        raise TypeError(f"{name} must be an int or a tuple of 1 to 3 ints, got {value!r}")
+    if any(d <= 0 or d >= 2**32 for d in dims):
+        raise ValueError(f"{name} dimensions must be in [1, 2^32), got {value!r}")
+    return tuple(int(d) for d in dims) + (1,) * (3 - len(dims))
+
+
+def _int_range(ptx_type, bits):
+    if ptx_type[0] == "u":
+        return 0, 2**bits - 1
+    if ptx_type[0] == "s":
+        return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+    return -(2 ** (bits - 1)), 2**bits - 1  # b: signed or unsigned bit patterns
+
+
+def _float_dtype(bits):
+    return {16: np.float16, 32: np.float32, 64: np.float64}[bits]
+
+
+def scalar_bits(param, value, where):
+    """The zero-extended bit pattern of ``value`` for a scalar parameter."""
+    bits = param.size * 8
+    is_float = param.type[0] == "f"
+    if param.type == "pred" or param.size not in (1, 2, 4, 8) or int(param.type[1:]) != bits:
+        raise TypeError(f"{where} is a {param.size}-byte .{param.type} parameter, which takes no scalar")
+    if isinstance(value, np.generic):
+        kind = value.dtype.kind
+        if kind not in "biuf" or value.dtype.itemsize != param.size or (kind == "f") != is_float:
+            raise TypeError(f"{where} is .{param.type}; a numpy {value.dtype} does not match it")
+        return int(np.array(value).view(f"u{param.size}")[()])
+    if isinstance(value, (bool, int)):
+        if is_float:
+            value = float(value)
+        else:
+            lo, hi = _int_range(param.type, bits)
+            if not lo <= value <= hi:
+                raise OverflowError(f"{where} is .{param.type}; {value} is outside [{lo}, {hi}]")
+            return value & (2**bits - 1)
+    if isinstance(value, float):
+        if not is_float:
+            raise TypeError(f"{where} is .{param.type}, an integer; got the float {value!r}")
+        dtype = _float_dtype(bits)
+        if np.isfinite(value) and abs(value) > np.finfo(dtype).max:
+            raise OverflowError(f"{where} is .{param.type}; {value!r} is outside its range")
+        return int(np.array(value, dtype=dtype).view(f"u{param.size}")[()])
+    raise TypeError(f"{where} is .{param.type}; cannot pass a {type(value).__name__}")
+
+
+def marshal_args(kernel, args):
+    """(native argument list, [(position, array)] to copy back)."""
+    args = list(args)
+    if len(args) != len(kernel.params):
+        raise TypeError(f"kernel '{kernel.entry}' takes {len(kernel.params)} arguments "
+                        f"({', '.join(p.name for p in kernel.params)}), got {len(args)}")
+    native, arrays = [], []
+    for i, (param, value) in enumerate(zip(kernel.params, args)):
+        where = f"kernel '{kernel.entry}' argument {i} ('{param.name}')"
+        if isinstance(value, np.ndarray):
+            if param.size != 8 or param.type[0] == "f":
+                raise TypeError(f"{where} is .{param.type}, not a 64-bit pointer; an array cannot be passed")
+            native.append(("buffer", param.name, np.ascontiguousarray(value).tobytes()))
+            arrays.append((len(native) - 1, value))
+        else:
+            native.append(("scalar", param.type, scalar_bits(param, value, where)))
+    return native, arrays
+
+
+def trace_frame(columns, time_column="step"):
+    """The trace DataFrame from the native per-column bytes."""
+    data = {name: np.frombuffer(columns[name], dtype=dtype) for name, dtype in _TRACE_COLUMNS}
+    frame = pd.DataFrame(data)
+    return frame.rename(columns={"step": time_column})
+
+
+def raise_fault(fault):
+    raise KernelError(fault["message"], **{k: v for k, v in fault.items() if k != "message"})
+
+
+def ordered_stats(stats):
+    """The statistics in the model's documented order (warptlm.statistics())."""
+    order = [name for name, _ in _core.statistics()]
+    ordered = {name: stats[name] for name in order if name in stats}
+    ordered.update((k, v) for k, v in stats.items() if k not in ordered)
+    return ordered
+
+
+def result_from(out, config, started):
+    """Result from a native run's dict (fault already handled by the caller)."""
+    trace = trace_frame(out["trace"]) if out.get("trace") is not None else None
+    return Result(stats=ordered_stats(out["stats"]), trace=trace, wall_seconds=out["wall_seconds"],
+                  total_seconds=time.perf_counter() - started, passed=out.get("passed"),
+                  message=out.get("message", ""), n=out.get("n"), config=config)
+
+
+def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional", trace=False, timeout=None):
+    """Run ``kernel`` on ``platform`` in an isolated child process.
+
+    Returns a :class:`Result`. Raises KernelError for a fault in the kernel,
+    TypeError/OverflowError for arguments that do not fit the parameters,
+    ValueError for a bad launch, NotImplementedError for mode="timing",
+    warptlm.SimulationCrash if the model crashed and SimulationTimeout past
+    ``timeout`` seconds.
+    """
+    check_mode(mode)
+    started = time.perf_counter()
+    grid3, block3 = _dim3("grid", grid), _dim3("block", block)
+    if not isinstance(shared_bytes, (int, np.integer)) or not 0 <= shared_bytes < 2**32:
+        raise ValueError(f"shared_bytes must be an int in [0, 2^32), got {shared_bytes!r}")
+    native, arrays = marshal_args(kernel, args)
+    config = platform.config
+    out = isolation.call(
+        "run_kernel",
+        dict(ptx=kernel.ptx, source_name=kernel.source_name, entry=kernel.entry,
+             config_json=platform.config_json(), grid=grid3, block=block3, shared_bytes=int(shared_bytes),
+             args=native, trace=bool(trace)),
+        timeout=timeout, debug_crash=isolation.debug_crash_for(config, {"kernel": kernel.entry}))
+    if out["fault"] is not None:
+        raise_fault(out["fault"])
+    for position, array in arrays:
+        if array.flags.writeable:
+            array[...] = np.frombuffer(out["buffers"][position], dtype=array.dtype).reshape(array.shape)
+    return result_from(out, config, started)

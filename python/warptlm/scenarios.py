@@ -1,0 +1,65 @@
+"""The built-in scenarios: real CUDA kernels with seeded inputs and host references.
+
+``list()`` names them, ``describe(name)`` gives their metadata and ``run()``
+runs one on a platform, isolated, and checks its outputs against the host
+reference (``Result.passed``).
+"""
+
+import builtins
+import time
+
+from . import _core, isolation
+from .launch import check_mode, raise_fault, result_from
+
+__all__ = ["list", "describe", "run"]
+
+
+def list():  # noqa: A001 - the API name is fixed
+    """Names of the built-in scenarios, in catalogue order."""
+    return builtins.list(_core.scenario_names())
+
+
+def describe(name):
+    """{name, title, mirrors, divergence, sizes ({"test": n, "study": n}),
+    min_n, max_n, n_multiple, entry, source}. ValueError for an unknown name."""
+    return _core.scenario_info(name)
+
+
+def size_text(size):
+    """"test", "study" or a number, as the native core resolves it."""
+    if isinstance(size, bool) or not isinstance(size, (str, int)):
+        raise TypeError(f"size must be 'test', 'study' or an int, got {size!r}")
+    return str(size)
+
+
+def run_native(platform_config_json, config, name, size="test", seed=None, trace=False, timeout=None):
+    """The isolated native call behind :func:`run` and sweeps: the native dict."""
+    return isolation.call(
+        "run_scenario",
+        dict(name=name, size=size_text(size), seed=int(config["seed"] if seed is None else seed),
+             config_json=platform_config_json, trace=bool(trace)),
+        timeout=timeout, debug_crash=isolation.debug_crash_for(config, {"scenario": name}))
+
+
+def run(platform, name, size="test", mode="functional", **params):
+    """Run scenario ``name`` on ``platform`` and check it against its host reference.
+
+    ``size``: "test", "study" or a size parameter n in the scenario's range.
+    ``params``: ``seed`` (of the input generator; default the platform's
+    seed), ``trace`` (bool, as in launch) and ``timeout`` (seconds).
+    Returns a Result with ``passed`` and ``message``; a kernel fault raises
+    KernelError.
+    """
+    unknown = set(params) - {"seed", "trace", "timeout"}
+    if unknown:
+        raise TypeError(f"run() got unknown scenario parameter(s) {', '.join(sorted(unknown))}; "
+                        "scenarios take seed, trace and timeout")
+    check_mode(mode)
+    describe(name)  # an unknown name fails here, before a child is forked
+    started = time.perf_counter()
+    config = platform.config
+    out = run_native(platform.config_json(), config, name, size, params.get("seed"), params.get("trace", False),
+                     params.get("timeout"))
+    if out["fault"] is not None:
+        raise_fault(out["fault"])
+    return result_from(out, config, started)

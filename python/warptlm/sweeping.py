@@ -1,0 +1,204 @@
+"""Sweeps: the cartesian product of configuration values over scenarios.
+
+Every (point, scenario) pair becomes one row: the full configuration, the
+scenario and size, every statistic, ``passed``, ``message``, ``error`` (empty
+unless the run raised, crashed or timed out) and ``wall_seconds``, plus a
+``key`` that identifies the pair for resuming. Each run is isolated in its own
+child process (see warptlm.isolation), whichever backend schedules it.
+"""
+
+import concurrent.futures
+import hashlib
+import itertools
+import json
+import logging
+import os
+import sys
+
+import pandas as pd
+
+from . import _core, isolation
+from . import scenarios as scenario_api
+from .config import Platform, field_names, normalise_overrides
+from .store import open_store
+
+__all__ = ["sweep", "run_point", "result_columns"]
+
+
+def result_columns():
+    """The columns of a sweep's rows, in order."""
+    fields = field_names()
+    stats = [name for name, _ in _core.statistics() if name not in fields]  # warp_size is both
+    return fields + ["scenario", "size"] + stats + ["passed", "message", "error", "wall_seconds", "key"]
+
+
+def _point_key(config, scenario, size):
+    text = json.dumps({"config": config, "scenario": scenario, "size": size}, sort_keys=True)
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
+
+
+def _parse_scenario(spec):
+    """"name" or "name:size" -> (name, size), checked against the scenario's sizes."""
+    name, _, size = str(spec).partition(":")
+    size = size or "test"
+    info = scenario_api.describe(name)  # ValueError naming the known scenarios
+    if size not in info["sizes"]:
+        try:
+            n = int(size)
+        except ValueError:
+            n = None
+        if n is None or not info["min_n"] <= n <= info["max_n"] or n % info["n_multiple"]:
+            raise ValueError(f"scenario {name}: size {size!r} is not one of {', '.join(info['sizes'])} or a "
+                             f"multiple of {info['n_multiple']} in [{info['min_n']}, {info['max_n']}]")
+    return name, size
+
+
+def run_point(task):
+    """Run one (configuration, scenario, size) isolated; always returns a row.
+
+    A fault, crash, timeout or any other exception becomes the row's error.
+    Top-level so Dask can ship it to its workers.
+    """
+    config, scenario, size, timeout = task["config"], task["scenario"], task["size"], task["timeout"]
+    row = dict(config)
+    row.update(scenario=scenario, size=size)
+    try:
+        out = scenario_api.run_native(json.dumps(config), config, scenario, size, timeout=timeout)
+    except Exception as exc:  # the row records it; the sweep goes on
+        row.update(passed=False, message="", error=f"{type(exc).__name__}: {exc}", wall_seconds=None)
+    else:
+        row.update(out["stats"])
+        fault = out["fault"]
+        row.update(passed=bool(out["passed"]), message=out["message"] if fault is None else "",
+                   error="" if fault is None else f"KernelError: {fault['message']}",
+                   wall_seconds=out["wall_seconds"])
+    row["key"] = task["key"]
+    return row
+
+
+def _as_platform(base):
+    if isinstance(base, Platform):
+        return base
+    if isinstance(base, str):
+        return Platform(base)
+    if isinstance(base, dict):
+        base = dict(base)
+        return Platform(base.pop("preset", "small"), **base)
+    raise TypeError(f"base must be a Platform, a preset name or a dict, got {type(base).__name__}")
+
+
+def _tasks(base, grid, scenarios, timeout):
+    if not isinstance(grid, dict):
+        raise TypeError("grid must be a dict {field: [values]}")
+    grid = normalise_overrides({k: list(v) if isinstance(v, (list, tuple, range)) else [v]
+                                for k, v in grid.items()}) if grid else {}
+    names = list(grid)
+    specs = [_parse_scenario(s) for s in ([scenarios] if isinstance(scenarios, str) else scenarios)]
+    if not specs:
+        raise ValueError("sweep needs at least one scenario")
+    tasks = []
+    for values in itertools.product(*(grid[n] for n in names)):
+        config = base.with_(**dict(zip(names, values))).config  # ValueError for a bad value, before any run
+        for name, size in specs:
+            tasks.append(dict(config=config, scenario=name, size=size, timeout=timeout,
+                              key=_point_key(config, name, size)))
+    return tasks
+
+
+def _progress(total, enabled):
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="run", disable=not enabled, desc="warptlm sweep")
+
+
+def _run_local(todo, workers, on_row):
+    # Threads suffice: each only waits on its own launcher's child process.
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers)
+    futures = [pool.submit(run_point, t) for t in todo]
+    try:
+        for future in concurrent.futures.as_completed(futures):
+            on_row(future.result())
+    except BaseException:  # interrupted: stop queued runs, kill running ones
+        pool.shutdown(wait=False, cancel_futures=True)
+        isolation.kill_active()
+        raise
+    pool.shutdown()
+
+
+def _run_dask(todo, workers, address, on_row):
+    from distributed import Client, LocalCluster, as_completed
+
+    cluster = None
+    if address is None:
+        # One thread per worker: never two simulations in one process at once.
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=logging.ERROR)
+        address = cluster
+    client = Client(address)
+    try:
+        futures = [client.submit(run_point, t, pure=False) for t in todo]
+        for future in as_completed(futures):
+            on_row(future.result())
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def sweep(base, grid, scenarios, workers=None, backend="local", address=None, out=None, resume=True,
+          timeout=None, progress=None):
+    """Run every point of ``grid`` on every scenario; one row per (point, scenario).
+
+    ``base``: a Platform (or preset name, or dict with "preset" and fields).
+    ``grid``: {field: [values]} (nested names as "memory.l1.size" or
+    memory__l1__size). ``scenarios``: names, or "name:size" for a size other
+    than "test". ``workers``: parallel runs (default: the CPU cores available).
+    ``backend``: "local" (this machine) or "dask" (dask.distributed at
+    ``address``, or a LocalCluster of ``workers`` one-thread workers).
+    ``out``: CSV path, or SQLite for .db; rows are appended as they arrive and
+    with ``resume`` the pairs already there are not run again (resume=False
+    replaces the file). ``timeout``: seconds per run. ``progress``: a tqdm bar
+    (default: when stderr is a terminal).
+
+    Returns a DataFrame of every row of this sweep (stored ones included), in
+    grid order. Unknown fields and bad values raise ValueError before anything runs.
+    """
+    if backend not in ("local", "dask"):
+        raise ValueError(f"backend must be 'local' or 'dask', got {backend!r}")
+    if workers is None:
+        workers = len(os.sched_getaffinity(0))
+    if not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive int, got {workers!r}")
+    tasks = _tasks(_as_platform(base), grid, scenarios, timeout)
+    columns = result_columns()
+    store = open_store(out, columns, resume) if out is not None else None
+    done = {}
+    if store is not None and resume and len(store.existing):
+        wanted = {t["key"] for t in tasks}
+        for row in store.existing.to_dict("records"):
+            if row.get("key") in wanted:
+                done[row["key"]] = row
+    todo = [t for t in tasks if t["key"] not in done]
+    bar = _progress(len(tasks), sys.stderr.isatty() if progress is None else progress)
+    bar.update(len(tasks) - len(todo))
+
+    def on_row(row):
+        done[row["key"]] = row
+        if store is not None:
+            store.append(row)
+        bar.update(1)
+
+    try:
+        if todo:
+            if backend == "local":
+                _run_local(todo, workers, on_row)
+            else:
+                _run_dask(todo, workers, address, on_row)
+    finally:
+        bar.close()
+        if store is not None:
+            store.close()
+    frame = pd.DataFrame([done[t["key"]] for t in tasks], columns=columns)
+    for text in ("message", "error"):  # empty in rows read back from a file are NaN
+        frame[text] = frame[text].fillna("")
+    return frame

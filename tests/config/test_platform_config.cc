@@ -1,0 +1,78 @@
+// The platform configuration: field table, validation messages, presets,
+// JSON round trip.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "config/platform_config.h"
+#include "simt/reconvergence_unit.h"
+
+namespace warptlm {
+namespace {
+
+std::string error_of(PlatformConfig& c, const std::string& name, const nlohmann::json& v) {
+  try {
+    set_field(c, name, v);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(PlatformConfig, FieldNamesAreUniqueAndEveryPresetValidates) {
+  std::set<std::string> names;
+  for (const FieldInfo& f : config_fields()) EXPECT_TRUE(names.insert(f.name).second) << f.name;
+  for (const char* top : {"warp_size", "simd_width", "num_sms", "scheduler", "reconvergence",
+                          "compaction", "permutation", "seed"})
+    EXPECT_TRUE(names.count(top)) << top;
+  for (const PresetInfo& p : preset_infos()) EXPECT_NO_THROW(validate(preset(p.name))) << p.name;
+  EXPECT_EQ(preset("fermi").num_sms, 30u);
+  EXPECT_EQ(preset("small").num_sms, 2u);
+  EXPECT_THROW(preset("gtx9000"), std::invalid_argument);
+}
+
+TEST(PlatformConfig, SetFieldChecksTypeRangeAndAllowedValues) {
+  PlatformConfig c;
+  set_field(c, "memory.l1.size", 16384);
+  EXPECT_EQ(c.memory.l1.size, 16384u);
+  set_field(c, "sm.clock_mhz", 1400);  // an integer is a valid float
+  EXPECT_DOUBLE_EQ(c.sm.clock_mhz, 1400.0);
+  EXPECT_NE(error_of(c, "warp_size", 24)
+                .find("warp_size: must be an integer in [4, 64], a power of two, got 24"),
+            std::string::npos);
+  EXPECT_NE(error_of(c, "warp_size", "32").find("warp_size"), std::string::npos);
+  EXPECT_NE(error_of(c, "memory.l1.cache_global", 1).find("true or false"), std::string::npos);
+  std::string e = error_of(c, "reconvergence", "magic");
+  for (const auto& n : reconvergence_names())
+    EXPECT_NE(e.find("'" + n + "'"), std::string::npos) << e;
+  EXPECT_NE(error_of(c, "memory.l1.sise", 1).find("unknown configuration field 'memory.l1.sise'"),
+            std::string::npos);
+  EXPECT_EQ(c.warp_size, 32u);  // failed sets change nothing
+}
+
+TEST(PlatformConfig, CacheGeometryIsChecked) {
+  PlatformConfig c;
+  c.memory.l1.size = 48 * 1024;  // 96 sets of 8 x 64 B: not a power of two
+  try {
+    validate(c);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("memory.l1.size:", 0), 0u) << e.what();
+  }
+}
+
+TEST(PlatformConfig, JsonRoundTripAndNestedOverrides) {
+  PlatformConfig v = preset("volta");
+  PlatformConfig back = apply_overrides(PlatformConfig{}, to_json(v));
+  EXPECT_EQ(to_json(back), to_json(v));
+  PlatformConfig n =
+      apply_overrides(preset("small"), {{"memory", {{"l2", {{"assoc", 16}}}}}, {"seed", 9}});
+  EXPECT_EQ(n.memory.l2.assoc, 16u);
+  EXPECT_EQ(n.seed, 9u);
+  ExecConfig e = n.exec_config();
+  EXPECT_EQ(e.warp_size, n.warp_size);
+  EXPECT_EQ(e.reconvergence, "ipdom");
+}
+
+}  // namespace
+}  // namespace warptlm
