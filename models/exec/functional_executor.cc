@@ -101,8 +101,8 @@ void GridRunner::fault(const Warp& w, Pc pc, unsigned lane, const std::string& w
   os << "kernel '" << kernel_.name << "': ";
   if (pc / kInstrBytes < module_.code.size()) {
     const Instruction& in = module_.at(pc);
-    os << "PC " << hex(pc) << " (" << module_.source_name << ":" << in.loc.line << ": `"
-       << in.text << "`)";
+    os << "PC " << hex(pc) << " (" << module_.source_name << ":" << in.loc.line << ": `" << in.text
+       << "`)";
   } else {
     os << "PC " << hex(pc);
   }
@@ -171,7 +171,9 @@ void GridRunner::pop_frame(Warp& w) {
 
 void GridRunner::arrive(Warp& w, const Outcome& o, Pc pc) {
   uint32_t id = o.barrier_id;
-  if (id >= 16) fault(w, pc, lowest_lane(o.executed), "barrier id " + std::to_string(id) + " out of range 0..15");
+  if (id >= 16)
+    fault(w, pc, lowest_lane(o.executed),
+          "barrier id " + std::to_string(id) + " out of range 0..15");
   if (barrier_arrived_.size() <= id) barrier_arrived_.resize(id + 1, 0);
   w.at_barrier = true;
   w.barrier_id = id;
@@ -310,7 +312,8 @@ void GridRunner::run_cta(const Dim3& ctaid) {
         if (!w.at_barrier) continue;
         if (!first) first = &w;
         waiting += (waiting.empty() ? "" : ", ") + std::string("warp ") + std::to_string(w.index) +
-                   " at barrier " + std::to_string(w.barrier_id) + " (PC " + hex(w.barrier_pc) + ")";
+                   " at barrier " + std::to_string(w.barrier_id) + " (PC " + hex(w.barrier_pc) +
+                   ")";
       }
       fault(*first, first->barrier_pc, lowest_lane(first->valid),
             "barrier deadlock: it can never complete (" + waiting + "; " + std::to_string(exited) +
@@ -326,8 +329,7 @@ void ExecConfig::validate() const {
   if (warp_size < 4 || warp_size > 64 || (warp_size & (warp_size - 1)) != 0)
     throw std::invalid_argument("warp_size: must be a power of two from 4 to 64, got " +
                                 std::to_string(warp_size));
-  if (instruction_budget == 0)
-    throw std::invalid_argument("instruction_budget: must be positive");
+  if (instruction_budget == 0) throw std::invalid_argument("instruction_budget: must be positive");
   if (quantum == 0) throw std::invalid_argument("quantum: must be positive");
   make_reconvergence_unit(reconvergence, warp_size);  // throws listing the known schemes
 }
@@ -341,8 +343,8 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
     std::string known;
     for (const auto& f : module.functions)
       if (f.is_entry) known += (known.empty() ? "" : ", ") + f.name;
-    throw std::invalid_argument("launch: no kernel named '" + entry + "' in " +
-                                module.source_name + " (kernels: " + known + ")");
+    throw std::invalid_argument("launch: no kernel named '" + entry + "' in " + module.source_name +
+                                " (kernels: " + known + ")");
   }
   check_launch(module, *kernel, launch, config.warp_size);
 

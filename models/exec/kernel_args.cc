@@ -8,7 +8,8 @@ namespace {
 
 std::string where(const Function& kernel, size_t i, const Symbol& p) {
   return "kernel '" + kernel.name + "' argument " + std::to_string(i) + " ('" + p.name + "', ." +
-         type_name(p.type) + (p.size != type_bits(p.type) / 8 ? "[" + std::to_string(p.size) + " bytes]" : "") + ")";
+         type_name(p.type) +
+         (p.size != type_bits(p.type) / 8 ? "[" + std::to_string(p.size) + " bytes]" : "") + ")";
 }
 
 bool same_class(Type a, Type b) {
@@ -19,9 +20,9 @@ bool same_class(Type a, Type b) {
 
 void check_dim(const char* what, const Dim3& d) {
   if (d.x == 0 || d.y == 0 || d.z == 0)
-    throw std::invalid_argument(std::string("launch: ") + what + " dimensions must be positive, got (" +
-                                std::to_string(d.x) + "," + std::to_string(d.y) + "," +
-                                std::to_string(d.z) + ")");
+    throw std::invalid_argument(std::string("launch: ") + what +
+                                " dimensions must be positive, got (" + std::to_string(d.x) + "," +
+                                std::to_string(d.y) + "," + std::to_string(d.z) + ")");
 }
 
 }  // namespace

@@ -25,9 +25,9 @@ struct HostBuffer {
 struct KernelArg {
   enum class Kind { Buffer, Scalar };
   Kind kind = Kind::Scalar;
-  uint32_t buffer = 0;     // Buffer: index into LaunchSpec::buffers (passed as its device address)
-  Type type = Type::U32;   // Scalar: its PTX type
-  uint64_t bits = 0;       // Scalar: value bits, zero-extended (floats as IEEE bits)
+  uint32_t buffer = 0;    // Buffer: index into LaunchSpec::buffers (passed as its device address)
+  Type type = Type::U32;  // Scalar: its PTX type
+  uint64_t bits = 0;      // Scalar: value bits, zero-extended (floats as IEEE bits)
 
   static KernelArg buffer_arg(uint32_t index) {
     KernelArg a;

@@ -18,9 +18,9 @@ struct RunStats {
   unsigned warp_size = 0;
   // mean active lanes over warp size, over issued warp instructions
   double simd_utilisation() const {
-    return warp_instructions == 0 ? 0.0
-                                  : double(thread_instructions) / double(warp_instructions) /
-                                        double(warp_size);
+    return warp_instructions == 0
+               ? 0.0
+               : double(thread_instructions) / double(warp_instructions) / double(warp_size);
   }
   nlohmann::json to_json() const;
 };

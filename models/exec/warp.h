@@ -17,26 +17,26 @@ namespace warptlm {
 // a per-warp stack.
 struct Frame {
   uint32_t function = 0;
-  std::vector<uint64_t> regs;     // regs[r * warp_size + lane]
-  std::vector<uint8_t> params;    // params[lane * param_frame_size + offset]
+  std::vector<uint64_t> regs;   // regs[r * warp_size + lane]
+  std::vector<uint8_t> params;  // params[lane * param_frame_size + offset]
   uint64_t param_frame_size = 0;
-  uint64_t local_base = 0;        // offset of this frame in each lane's local memory
-  Pc call_pc = 0;                 // the call instruction that created it (0 for the kernel)
+  uint64_t local_base = 0;  // offset of this frame in each lane's local memory
+  Pc call_pc = 0;           // the call instruction that created it (0 for the kernel)
 };
 
 struct Warp {
-  uint32_t index = 0;        // warp id within the CTA
-  unsigned size = 0;         // warp size (lanes)
-  LaneMask valid = 0;        // lanes that hold a thread
+  uint32_t index = 0;  // warp id within the CTA
+  unsigned size = 0;   // warp size (lanes)
+  LaneMask valid = 0;  // lanes that hold a thread
   LaneMask exited = 0;
-  std::vector<Dim3> tid;     // per lane
+  std::vector<Dim3> tid;  // per lane
   std::vector<Frame> frames;
   std::vector<std::vector<uint8_t>> local;  // per lane local memory (grows with frames)
   std::unique_ptr<ReconvergenceUnit> simt;
   bool at_barrier = false;
   uint32_t barrier_id = 0;
   Pc barrier_pc = 0;
-  uint64_t issued = 0;       // warp instructions issued (drives %clock)
+  uint64_t issued = 0;  // warp instructions issued (drives %clock)
   bool finished() const { return simt->finished(); }
 };
 

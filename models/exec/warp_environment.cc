@@ -22,10 +22,13 @@ uint64_t FunctionalWarpEnvironment::symbol_address(uint32_t symbol, unsigned lan
   (void)lane;
   const Symbol& s = module_.symbols[symbol];
   switch (s.space) {
-    case Space::Global: return mem_.globals_base + s.offset;
+    case Space::Global:
+      return mem_.globals_base + s.offset;
     case Space::Const:
-    case Space::Shared: return s.offset;
-    case Space::Local: return warp_->frames.back().local_base + s.offset;
+    case Space::Shared:
+      return s.offset;
+    case Space::Local:
+      return warp_->frames.back().local_base + s.offset;
     case Space::Param:
       if (s.function >= 0 && module_.functions[s.function].is_entry) {
         // Kernel parameters live in the parameter buffer; call-site and
@@ -35,7 +38,8 @@ uint64_t FunctionalWarpEnvironment::symbol_address(uint32_t symbol, unsigned lan
         if (kernel_param) return s.offset;
       }
       return kFrameParamTag + s.offset;
-    case Space::Generic: break;
+    case Space::Generic:
+      break;
   }
   return s.offset;
 }
@@ -44,70 +48,89 @@ uint64_t FunctionalWarpEnvironment::special(SpecialReg sreg, unsigned comp, unsi
   const unsigned ws = warp_->size;
   LaneMask bit = LaneMask(1) << lane;
   switch (sreg) {
-    case SpecialReg::Tid: return component(warp_->tid[lane], comp);
-    case SpecialReg::Ntid: return component(cta_.ntid, comp);
-    case SpecialReg::Ctaid: return component(cta_.ctaid, comp);
-    case SpecialReg::Nctaid: return component(cta_.nctaid, comp);
-    case SpecialReg::Laneid: return lane;
-    case SpecialReg::Warpid: return warp_->index;
-    case SpecialReg::Nwarpid: return cta_.warps;
-    case SpecialReg::Smid: return 0;
-    case SpecialReg::Nsmid: return 1;
-    case SpecialReg::Gridid: return 0;
+    case SpecialReg::Tid:
+      return component(warp_->tid[lane], comp);
+    case SpecialReg::Ntid:
+      return component(cta_.ntid, comp);
+    case SpecialReg::Ctaid:
+      return component(cta_.ctaid, comp);
+    case SpecialReg::Nctaid:
+      return component(cta_.nctaid, comp);
+    case SpecialReg::Laneid:
+      return lane;
+    case SpecialReg::Warpid:
+      return warp_->index;
+    case SpecialReg::Nwarpid:
+      return cta_.warps;
+    case SpecialReg::Smid:
+      return 0;
+    case SpecialReg::Nsmid:
+      return 1;
+    case SpecialReg::Gridid:
+      return 0;
     // The functional executor has no cycles: the clock is the warp's issue count,
     // which keeps runs deterministic.
-    case SpecialReg::Clock: return warp_->issued & 0xffffffffu;
-    case SpecialReg::Clock64: return warp_->issued;
-    case SpecialReg::LanemaskEq: return bit;
-    case SpecialReg::LanemaskLe: return (bit | (bit - 1)) & full_mask(ws);
-    case SpecialReg::LanemaskLt: return bit - 1;
-    case SpecialReg::LanemaskGe: return full_mask(ws) & ~(bit - 1);
-    case SpecialReg::LanemaskGt: return full_mask(ws) & ~(bit | (bit - 1));
+    case SpecialReg::Clock:
+      return warp_->issued & 0xffffffffu;
+    case SpecialReg::Clock64:
+      return warp_->issued;
+    case SpecialReg::LanemaskEq:
+      return bit;
+    case SpecialReg::LanemaskLe:
+      return (bit | (bit - 1)) & full_mask(ws);
+    case SpecialReg::LanemaskLt:
+      return bit - 1;
+    case SpecialReg::LanemaskGe:
+      return full_mask(ws) & ~(bit - 1);
+    case SpecialReg::LanemaskGt:
+      return full_mask(ws) & ~(bit | (bit - 1));
     // Shared memory is static (module) plus the launch's dynamic bytes, exactly:
     // the functional model has no allocation granularity to round up to.
-    case SpecialReg::DynamicSmemSize: return cta_.shared.size() - module_.shared_static_size;
-    case SpecialReg::TotalSmemSize: return cta_.shared.size();
+    case SpecialReg::DynamicSmemSize:
+      return cta_.shared.size() - module_.shared_static_size;
+    case SpecialReg::TotalSmemSize:
+      return cta_.shared.size();
   }
   return 0;
 }
 
-uint8_t* FunctionalWarpEnvironment::locate(Space space, unsigned lane, uint64_t addr,
-                                           unsigned size, bool writing) {
+uint8_t* FunctionalWarpEnvironment::locate(Space space, unsigned lane, uint64_t addr, unsigned size,
+                                           bool writing) {
   uint64_t inner = addr;
   if (space == Space::Generic) space = address_map::classify(addr, &inner);
   auto fault = [&](MemoryFault::Reason reason, const std::string& why) -> MemoryFault {
     return MemoryFault(reason, space, addr, size, lane,
                        std::string(writing ? "write" : "read") + " of " + std::to_string(size) +
-                           " bytes at " + space_name(space) + " address " + hex(addr) + ": " +
-                           why);
+                           " bytes at " + space_name(space) + " address " + hex(addr) + ": " + why);
   };
   auto in_range = [&](uint64_t off, uint64_t limit) { return off <= limit && size <= limit - off; };
   switch (space) {
     case Space::Global: {
       DeviceMemory::Allocation* a = mem_.global.find(inner, size);
-      if (!a) throw fault(MemoryFault::Reason::OutOfBounds, "out of bounds (" +
-                                                                mem_.global.describe(inner) + ")");
+      if (!a)
+        throw fault(MemoryFault::Reason::OutOfBounds,
+                    "out of bounds (" + mem_.global.describe(inner) + ")");
       return a->bytes.data() + (inner - a->base);
     }
     case Space::Shared:
       if (!in_range(inner, cta_.shared.size()))
-        throw fault(MemoryFault::Reason::OutOfBounds,
-                    "outside the CTA's " + std::to_string(cta_.shared.size()) +
-                        " bytes of shared memory");
+        throw fault(
+            MemoryFault::Reason::OutOfBounds,
+            "outside the CTA's " + std::to_string(cta_.shared.size()) + " bytes of shared memory");
       return cta_.shared.data() + inner;
     case Space::Const:
       if (writing) throw fault(MemoryFault::Reason::ReadOnly, "constant memory is read-only");
       if (!in_range(inner, mem_.constants.size()))
-        throw fault(MemoryFault::Reason::OutOfBounds,
-                    "outside the module's " + std::to_string(mem_.constants.size()) +
-                        " bytes of constant memory");
+        throw fault(MemoryFault::Reason::OutOfBounds, "outside the module's " +
+                                                          std::to_string(mem_.constants.size()) +
+                                                          " bytes of constant memory");
       return mem_.constants.data() + inner;
     case Space::Local: {
       auto& local = warp_->local[lane];
       if (!in_range(inner, local.size()))
-        throw fault(MemoryFault::Reason::OutOfBounds,
-                    "outside the thread's " + std::to_string(local.size()) +
-                        " bytes of local memory");
+        throw fault(
+            MemoryFault::Reason::OutOfBounds,
+            "outside the thread's " + std::to_string(local.size()) + " bytes of local memory");
       return local.data() + inner;
     }
     case Space::Param: {
@@ -123,7 +146,8 @@ uint8_t* FunctionalWarpEnvironment::locate(Space space, unsigned lane, uint64_t 
         throw fault(MemoryFault::Reason::OutOfBounds, "outside the kernel's parameter buffer");
       return mem_.params.data() + inner;
     }
-    case Space::Generic: break;
+    case Space::Generic:
+      break;
   }
   throw fault(MemoryFault::Reason::OutOfBounds, "unmapped");
 }

@@ -13,8 +13,8 @@ namespace warptlm {
 
 struct CtaContext {
   Dim3 ctaid, ntid, nctaid;
-  unsigned warps = 0;            // warps in the CTA
-  std::vector<uint8_t> shared;   // static + dynamic shared memory
+  unsigned warps = 0;           // warps in the CTA
+  std::vector<uint8_t> shared;  // static + dynamic shared memory
 };
 
 class FunctionalWarpEnvironment : public WarpEnvironment {

@@ -24,38 +24,117 @@ struct SourceLoc {
 enum class Type : uint8_t {
   None,
   Pred,
-  B8, B16, B32, B64,
-  U8, U16, U32, U64,
-  S8, S16, S32, S64,
-  F16, F32, F64,
+  B8,
+  B16,
+  B32,
+  B64,
+  U8,
+  U16,
+  U32,
+  U64,
+  S8,
+  S16,
+  S32,
+  S64,
+  F16,
+  F32,
+  F64,
 };
 
-unsigned type_bits(Type t);  // Pred -> 1, None -> 0
-bool is_signed(Type t);      // S*
-bool is_float(Type t);       // F*
-bool is_bits(Type t);        // B*
+unsigned type_bits(Type t);     // Pred -> 1, None -> 0
+bool is_signed(Type t);         // S*
+bool is_float(Type t);          // F*
+bool is_bits(Type t);           // B*
 const char* type_name(Type t);  // "s32", "pred", ...
 
 enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
 const char* space_name(Space s);
 
 enum class SpecialReg : uint8_t {
-  Tid, Ntid, Ctaid, Nctaid,  // take a component .x/.y/.z
-  Laneid, Warpid, Nwarpid, Smid, Nsmid, Gridid,
-  Clock, Clock64,
-  LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
+  Tid,
+  Ntid,
+  Ctaid,
+  Nctaid,  // take a component .x/.y/.z
+  Laneid,
+  Warpid,
+  Nwarpid,
+  Smid,
+  Nsmid,
+  Gridid,
+  Clock,
+  Clock64,
+  LanemaskEq,
+  LanemaskLe,
+  LanemaskLt,
+  LanemaskGe,
+  LanemaskGt,
   DynamicSmemSize,  // %dynamic_smem_size: the launch's dynamic shared bytes
   TotalSmemSize,    // %total_smem_size: static + dynamic shared bytes of the CTA
 };
 const char* special_name(SpecialReg s);
 
 enum class Opcode : uint8_t {
-  Mov, Add, Sub, Mul, Mad, Mul24, Mad24, Div, Rem, Abs, Neg, Min, Max,
-  And, Or, Xor, Not, Cnot, Shl, Shr, Bfe, Bfi, Popc, Clz, Brev, Prmt,
-  Setp, Selp, Set, Slct, Cvt, Cvta, Fma, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin,
-  Cos, Copysign, Testp, Ld, St, Atom, Red, Bar, Membar, Bra, Call, Ret, Exit,
-  Vote, Shfl, Activemask,
-  Shf, Bfind, Lop3, Bmsk, Redux, Trap,
+  Mov,
+  Add,
+  Sub,
+  Mul,
+  Mad,
+  Mul24,
+  Mad24,
+  Div,
+  Rem,
+  Abs,
+  Neg,
+  Min,
+  Max,
+  And,
+  Or,
+  Xor,
+  Not,
+  Cnot,
+  Shl,
+  Shr,
+  Bfe,
+  Bfi,
+  Popc,
+  Clz,
+  Brev,
+  Prmt,
+  Setp,
+  Selp,
+  Set,
+  Slct,
+  Cvt,
+  Cvta,
+  Fma,
+  Rcp,
+  Sqrt,
+  Rsqrt,
+  Ex2,
+  Lg2,
+  Sin,
+  Cos,
+  Copysign,
+  Testp,
+  Ld,
+  St,
+  Atom,
+  Red,
+  Bar,
+  Membar,
+  Bra,
+  Call,
+  Ret,
+  Exit,
+  Vote,
+  Shfl,
+  Activemask,
+  Shf,
+  Bfind,
+  Lop3,
+  Bmsk,
+  Redux,
+  Trap,
   // Explicit reconvergence marker inserted by the finalizer at an IPDOM (the
   // explicit paired-path-comparison scheme compares paths only here). Has no
   // effect on data; counts as a dynamic instruction.
@@ -67,10 +146,25 @@ const char* opcode_name(Opcode op);
 enum class Rounding : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
 enum class MulMode : uint8_t { None, Lo, Hi, Wide };
 enum class CmpOp : uint8_t {
-  None, Eq, Ne, Lt, Le, Gt, Ge,   // signed/float ordered
-  Lo, Ls, Hi, Hs,                 // unsigned
-  Equ, Neu, Ltu, Leu, Gtu, Geu,   // float unordered
-  Num, Nan,
+  None,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,  // signed/float ordered
+  Lo,
+  Ls,
+  Hi,
+  Hs,  // unsigned
+  Equ,
+  Neu,
+  Ltu,
+  Leu,
+  Gtu,
+  Geu,  // float unordered
+  Num,
+  Nan,
 };
 enum class BoolOp : uint8_t { None, And, Or, Xor };
 enum class AtomOp : uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
@@ -81,21 +175,21 @@ enum class PrmtMode : uint8_t { None, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
 
 struct Operand {
   enum class Kind : uint8_t {
-    None,     // absent optional operand
-    Reg,      // register `reg` (index into Function::regs)
-    Imm,      // integer literal: `imm` holds it as 64-bit two's complement
-    ImmF32,   // 0fXXXXXXXX: `imm` holds the 32 IEEE bits
-    ImmF64,   // 0dXXXXXXXXXXXXXXXX or a decimal float literal: `imm` holds 64 IEEE bits
-              // (the parser converts float literals to the operand's type: an
-              // .f32 operand is always ImmF32, an .f64 one ImmF64)
-    Special,  // special register `sreg` with component `comp` (0..2 = x,y,z)
-    Symbol,   // the address of variable `symbol` (index into Module::symbols)
-    Address,  // [base + offset]: base is register `reg` if has_reg, else
-              // variable `symbol` if has_symbol, else absolute `offset`
-    Vector,   // {a, b, ...}: the elements are in `elems`
-    Label,    // branch target, resolved to `target`
-    Function, // callee of call: index `func` into Module::functions
-    Sink,     // `_`: a destination whose value is discarded
+    None,      // absent optional operand
+    Reg,       // register `reg` (index into Function::regs)
+    Imm,       // integer literal: `imm` holds it as 64-bit two's complement
+    ImmF32,    // 0fXXXXXXXX: `imm` holds the 32 IEEE bits
+    ImmF64,    // 0dXXXXXXXXXXXXXXXX or a decimal float literal: `imm` holds 64 IEEE bits
+               // (the parser converts float literals to the operand's type: an
+               // .f32 operand is always ImmF32, an .f64 one ImmF64)
+    Special,   // special register `sreg` with component `comp` (0..2 = x,y,z)
+    Symbol,    // the address of variable `symbol` (index into Module::symbols)
+    Address,   // [base + offset]: base is register `reg` if has_reg, else
+               // variable `symbol` if has_symbol, else absolute `offset`
+    Vector,    // {a, b, ...}: the elements are in `elems`
+    Label,     // branch target, resolved to `target`
+    Function,  // callee of call: index `func` into Module::functions
+    Sink,      // `_`: a destination whose value is discarded
   };
   Kind kind = Kind::None;
   bool negated = false;  // `!p` where PTX allows it (setp/set combine operand, selp etc.)
@@ -129,7 +223,8 @@ struct Operand {
 //   call:               Vector(rets, each Symbol), Function, Vector(args, each Symbol)
 //                       (the vectors are empty when absent)
 //   ret / exit:         (none)
-//   vote:               d, a                  (a: predicate, maybe negated) [, membermask for .sync as last]
+//   vote:               d, a                  (a: predicate, maybe negated) [, membermask for .sync
+//   as last]
 //                       layout for vote.sync: d, a, membermask
 //   shfl:               d [, p (Kind::None if absent)], a, b, c [, membermask]
 //                       always stored as: d, p, a, b, c, membermask(None if not .sync)
@@ -154,8 +249,8 @@ struct Operand {
 //   trap:               (none)
 struct Instruction {
   Opcode op = Opcode::Mov;
-  Type type = Type::None;      // the (last) type suffix; cvt: destination type
-  Type src_type = Type::None;  // cvt / set / slct: source type; otherwise None
+  Type type = Type::None;        // the (last) type suffix; cvt: destination type
+  Type src_type = Type::None;    // cvt / set / slct: source type; otherwise None
   Space space = Space::Generic;  // ld/st/atom/red/cvta
   bool cvta_to = false;          // cvta.to.<space>
   uint8_t vec = 1;               // .v2 / .v4
@@ -169,11 +264,11 @@ struct Instruction {
   TestpOp testp = TestpOp::None;
   PrmtMode prmt = PrmtMode::None;
   bool sat = false, ftz = false, approx = false, full = false;
-  bool nan = false;       // min/max .NaN: a NaN input gives the canonical NaN
-  bool uni = false;       // bra.uni / call.uni
+  bool nan = false;  // min/max .NaN: a NaN input gives the canonical NaN
+  bool uni = false;  // bra.uni / call.uni
   bool is_volatile = false;
-  bool sync = false;      // vote.sync / shfl.sync / barrier.sync / bar.sync
-  bool aligned = false;   // barrier.sync.aligned
+  bool sync = false;         // vote.sync / shfl.sync / barrier.sync / bar.sync
+  bool aligned = false;      // barrier.sync.aligned
   bool shift_clamp = false;  // shf.clamp / bmsk.clamp (otherwise .wrap)
   bool shift_right = false;  // shf.r (otherwise shf.l)
   bool shiftamt = false;     // bfind.shiftamt
@@ -186,7 +281,7 @@ struct Instruction {
   Pc pc = 0;
   uint32_t function = 0;  // index of the enclosing function in Module::functions
   SourceLoc loc;
-  std::string text;       // the source text of the instruction, for traces and errors
+  std::string text;  // the source text of the instruction, for traces and errors
 };
 
 // The name of the hidden register that holds a function's carry flag (PTX's
@@ -205,12 +300,12 @@ struct RegDecl {
 struct Symbol {
   std::string name;
   Space space = Space::Global;
-  Type type = Type::B8;      // element type
-  uint64_t size = 0;         // bytes (0 for an unsized .extern .shared array)
+  Type type = Type::B8;  // element type
+  uint64_t size = 0;     // bytes (0 for an unsized .extern .shared array)
   uint32_t align = 1;
-  std::vector<uint8_t> init; // initial bytes (little endian), may be shorter than size
-  int32_t function = -1;     // enclosing function, -1 at module scope
-  bool is_extern = false;    // .extern .shared (dynamic shared memory)
+  std::vector<uint8_t> init;  // initial bytes (little endian), may be shorter than size
+  int32_t function = -1;      // enclosing function, -1 at module scope
+  bool is_extern = false;     // .extern .shared (dynamic shared memory)
   // Offset of the variable within its space, assigned by the parser:
   //   Global/Const: within the module's global/const data segment
   //   Shared: within the CTA's static shared memory (extern: at shared_static_size)
@@ -224,15 +319,15 @@ struct Symbol {
 
 struct Function {
   std::string name;
-  bool is_entry = false;                // .entry (kernel) vs .func
-  std::vector<uint32_t> params;         // symbols, in declaration order
-  std::vector<uint32_t> rets;           // .func return-value symbols
+  bool is_entry = false;         // .entry (kernel) vs .func
+  std::vector<uint32_t> params;  // symbols, in declaration order
+  std::vector<uint32_t> rets;    // .func return-value symbols
   std::vector<RegDecl> regs;
-  Pc begin = 0, end = 0;                // [begin, end) in Module::code
+  Pc begin = 0, end = 0;  // [begin, end) in Module::code
   std::unordered_map<std::string, Pc> labels;
-  uint64_t local_size = 0;              // bytes of .local variables (frame)
-  uint64_t param_frame_size = 0;        // per-thread .param frame (funcs and call sites)
-  uint64_t param_buffer_size = 0;       // kernels: bytes of the parameter buffer
+  uint64_t local_size = 0;         // bytes of .local variables (frame)
+  uint64_t param_frame_size = 0;   // per-thread .param frame (funcs and call sites)
+  uint64_t param_buffer_size = 0;  // kernels: bytes of the parameter buffer
   SourceLoc loc;
 };
 

@@ -21,7 +21,7 @@ struct BasicBlock {
   Pc begin = 0, end = 0;        // [begin, end) instruction PCs
   std::vector<uint32_t> succs;  // block indices within the function
   std::vector<uint32_t> preds;
-  bool exits = false;           // has an edge to the virtual exit (ret/exit, or falls off the end)
+  bool exits = false;  // has an edge to the virtual exit (ret/exit, or falls off the end)
 };
 
 struct FunctionCfg {
@@ -30,17 +30,17 @@ struct FunctionCfg {
   std::vector<int32_t> ipdom;      // immediate post-dominator block per block; -1 = virtual exit
   std::vector<int32_t> idom;       // immediate dominator per block; -1 = entry or unreachable
   bool reducible = true;
-  bool structured = true;          // reducible and every conditional branch in it is structured
+  bool structured = true;  // reducible and every conditional branch in it is structured
 };
 
 struct BranchInfo {
   Pc pc = 0;
-  Pc target = 0;         // taken target
-  Pc fallthrough = 0;    // pc + 8
-  Pc reconv = kExitPc;   // IPDOM of the branch's block (its first PC); kExitPc = function exit
-  bool conditional = false;  // guarded (also when .uni: that is only a hint, see uniform_hint)
-  bool uniform_hint = false; // bra.uni: the compiler claims all active threads agree
-  bool structured = true;    // the region between branch and reconv is single-entry / single-exit
+  Pc target = 0;              // taken target
+  Pc fallthrough = 0;         // pc + 8
+  Pc reconv = kExitPc;        // IPDOM of the branch's block (its first PC); kExitPc = function exit
+  bool conditional = false;   // guarded (also when .uni: that is only a hint, see uniform_hint)
+  bool uniform_hint = false;  // bra.uni: the compiler claims all active threads agree
+  bool structured = true;     // the region between branch and reconv is single-entry / single-exit
   Taint taint = Taint::Programmatic;
 };
 

@@ -21,11 +21,16 @@ constexpr uint64_t kGlobalHeapBase = 0x0000'0001'0000'0000ull;
 
 inline uint64_t window_base(Space s) {
   switch (s) {
-    case Space::Shared: return kSharedBase;
-    case Space::Local: return kLocalBase;
-    case Space::Const: return kConstBase;
-    case Space::Param: return kParamBase;
-    default: return 0;
+    case Space::Shared:
+      return kSharedBase;
+    case Space::Local:
+      return kLocalBase;
+    case Space::Const:
+      return kConstBase;
+    case Space::Param:
+      return kParamBase;
+    default:
+      return 0;
   }
 }
 

@@ -6,11 +6,10 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -42,8 +41,8 @@ void write_file(const std::string& path, const std::string& text) {
 
 // A version-1.0 .npy file of int32 values.
 void write_npy_i32(const std::string& path, const std::vector<int32_t>& v) {
-  std::string dict = "{'descr': '<i4', 'fortran_order': False, 'shape': (" +
-                     std::to_string(v.size()) + ",), }";
+  std::string dict =
+      "{'descr': '<i4', 'fortran_order': False, 'shape': (" + std::to_string(v.size()) + ",), }";
   size_t total = 10 + dict.size() + 1;
   dict.append((64 - total % 64) % 64, ' ');
   dict += '\n';
@@ -165,7 +164,9 @@ TEST(Cli, ExecReportsAnOutOfBoundsFaultWithExitStatus1) {
 
 TEST(Cli, MalformedPtxGivesFileLineColumn) {
   std::string ptx = temp_path("bad.ptx");
-  write_file(ptx, ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n  frob.u32 %r1;\n}\n");
+  write_file(ptx,
+             ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n  frob.u32 "
+             "%r1;\n}\n");
   Result r = cli("analyze " + ptx);
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find(ptx + ":6:3:"), std::string::npos) << r.output;

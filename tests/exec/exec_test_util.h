@@ -36,7 +36,7 @@ struct KernelRun {
 };
 
 inline KernelRun run(const std::string& ptx, const std::string& entry, LaunchSpec launch,
-               ExecConfig config = {}) {
+                     ExecConfig config = {}) {
   Program p = finalize(parse_ptx(ptx_module(ptx), "test.ptx"));
   KernelRun r;
   r.stats = run_functional(p, entry, launch, config);

@@ -41,7 +41,8 @@ TEST(Executor, DivergentKernelIsCorrectAtEveryWarpSize) {
     c.warp_size = ws;
     KernelRun r = run(kDiverge, "diverge", one_buffer(2, 16, std::vector<int32_t>(32, 7)), c);
     auto out = i32_values(r.launch.buffers[0]);
-    for (int i = 0; i < 32; ++i) EXPECT_EQ(out[i], i < 12 ? i * 3 : -i) << "ws " << ws << " i " << i;
+    for (int i = 0; i < 32; ++i)
+      EXPECT_EQ(out[i], i < 12 ? i * 3 : -i) << "ws " << ws << " i " << i;
     EXPECT_EQ(r.stats.ctas, 2u);
   }
 }

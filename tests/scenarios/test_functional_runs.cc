@@ -36,7 +36,8 @@ class ScenarioRun : public ::testing::TestWithParam<RunParam> {
     config.reconvergence = scheme();
     RunStats stats = run_functional(program, s.entry, out, config);
     CheckResult r = s.check(in, out);
-    EXPECT_TRUE(r.passed) << s.name << " (" << scheme() << ") n=" << n << " seed=" << seed << ": " << r.message;
+    EXPECT_TRUE(r.passed) << s.name << " (" << scheme() << ") n=" << n << " seed=" << seed << ": "
+                          << r.message;
     return stats;
   }
 };
@@ -57,11 +58,11 @@ std::string run_name(const ::testing::TestParamInfo<RunParam>& info) {
          "_" + reconvergence_names()[std::get<2>(info.param)];
 }
 
-INSTANTIATE_TEST_SUITE_P(All, ScenarioRun,
-                         ::testing::Combine(::testing::Range<size_t>(0, all().size()),
-                                            ::testing::Values(8u, 32u),
-                                            ::testing::Range<size_t>(0, reconvergence_names().size())),
-                         run_name);
+INSTANTIATE_TEST_SUITE_P(
+    All, ScenarioRun,
+    ::testing::Combine(::testing::Range<size_t>(0, all().size()), ::testing::Values(8u, 32u),
+                       ::testing::Range<size_t>(0, reconvergence_names().size())),
+    run_name);
 
 }  // namespace
 }  // namespace warptlm::scenarios

@@ -31,8 +31,9 @@ int cmd_analyze(Args& args) {
   for (size_t fi = 0; fi < m.functions.size(); ++fi) {
     const Function& f = m.functions[fi];
     const FunctionCfg& cfg = program.cfgs[fi];
-    std::cout << "\n" << (f.is_entry ? ".entry " : ".func ") << f.name << "  [" << pc_text(f.begin)
-              << ", " << pc_text(f.end) << ")  " << cfg.blocks.size() << " blocks, "
+    std::cout << "\n"
+              << (f.is_entry ? ".entry " : ".func ") << f.name << "  [" << pc_text(f.begin) << ", "
+              << pc_text(f.end) << ")  " << cfg.blocks.size() << " blocks, "
               << (cfg.reducible ? "reducible" : "IRREDUCIBLE") << ", "
               << (cfg.structured ? "structured" : "UNSTRUCTURED") << "\n";
     std::cout << "  blocks:\n";

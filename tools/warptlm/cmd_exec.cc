@@ -14,8 +14,7 @@ void take_exec_config(Args& args, ExecConfig* config) {
   std::string v;
   if (args.take("--warp-size", &v))
     config->warp_size = static_cast<unsigned>(parse_uint("--warp-size", v, 64));
-  if (args.take("--budget", &v))
-    config->instruction_budget = parse_uint("--budget", v, ~0ull);
+  if (args.take("--budget", &v)) config->instruction_budget = parse_uint("--budget", v, ~0ull);
   if (args.take("--reconvergence", &v)) config->reconvergence = v;
   config->validate();
 }
@@ -43,7 +42,8 @@ int cmd_exec(Args& args) {
     if (a.size() > 4 && a.compare(a.size() - 4, 4, ".npy") == 0) {
       arrays.push_back(read_npy(a));
       launch.buffers.push_back(HostBuffer{a, arrays.back().data});
-      launch.args.push_back(KernelArg::buffer_arg(static_cast<uint32_t>(launch.buffers.size() - 1)));
+      launch.args.push_back(
+          KernelArg::buffer_arg(static_cast<uint32_t>(launch.buffers.size() - 1)));
     } else {
       launch.args.push_back(parse_scalar(a));
     }
@@ -57,9 +57,9 @@ int cmd_exec(Args& args) {
     arrays[i].data = launch.buffers[i].bytes;
     write_npy(arrays[i]);
   }
-  std::cout << "warptlm exec: kernel " << kernel << " of " << files[0] << ", grid (" << launch.grid.x
-            << "," << launch.grid.y << "," << launch.grid.z << ") x block (" << launch.block.x << ","
-            << launch.block.y << "," << launch.block.z << ")\n";
+  std::cout << "warptlm exec: kernel " << kernel << " of " << files[0] << ", grid ("
+            << launch.grid.x << "," << launch.grid.y << "," << launch.grid.z << ") x block ("
+            << launch.block.x << "," << launch.block.y << "," << launch.block.z << ")\n";
   print_stats(stats, seconds);
   if (!arrays.empty()) std::cout << "  " << arrays.size() << " array(s) written back in place\n";
   nlohmann::json j = stats.to_json();

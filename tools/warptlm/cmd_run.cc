@@ -39,14 +39,16 @@ int cmd_run(Args& args) {
   take_exec_config(args, &config);
   args.finish();
   auto names = args.positionals();
-  if (names.size() != 1) throw UsageError("run takes exactly one scenario NAME (see `warptlm list`)");
+  if (names.size() != 1)
+    throw UsageError("run takes exactly one scenario NAME (see `warptlm list`)");
   uint64_t seed = parse_uint("--seed", seed_text, ~0ull);
 
   const scenarios::Scenario& s = scenarios::find(names[0]);
   uint64_t n = scenarios::resolve_size(s, size);
   LaunchSpec input = s.make_launch(n, seed);
   LaunchSpec launch = input;
-  Program program = finalize(parse_ptx(scenarios::scenario_ptx(s), "scenarios/" + s.source_dir + "/kernel.ptx"));
+  Program program =
+      finalize(parse_ptx(scenarios::scenario_ptx(s), "scenarios/" + s.source_dir + "/kernel.ptx"));
 
   std::cout << "warptlm run " << s.name << ": " << s.title << "\n";
   std::cout << "  mirrors " << s.mirrors << "; size " << size << " (n=" << n << "), seed " << seed

@@ -12,10 +12,10 @@ namespace warptlm::cli {
 
 struct NpyArray {
   std::string path;
-  std::string descr;            // e.g. "<f4"
-  Type element = Type::None;    // PTX type matching descr
+  std::string descr;          // e.g. "<f4"
+  Type element = Type::None;  // PTX type matching descr
   std::vector<uint64_t> shape;
-  std::string header;           // the raw bytes before the data, kept for write-back
+  std::string header;  // the raw bytes before the data, kept for write-back
   std::vector<uint8_t> data;
 };
 

@@ -84,7 +84,8 @@ Dim3 parse_dim3(const std::string& flag, const std::string& text) {
   size_t start = 0;
   for (int i = 0; i < 3; ++i) {
     size_t comma = text.find(',', start);
-    std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::string part =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     v[i] = static_cast<uint32_t>(parse_uint(flag, part, 0xffffffffu));
     if (v[i] == 0) throw UsageError(flag + ": dimensions must be positive, got '" + text + "'");
     if (comma == std::string::npos) break;
@@ -97,7 +98,8 @@ Dim3 parse_dim3(const std::string& flag, const std::string& text) {
 KernelArg parse_scalar(const std::string& text) {
   auto colon = text.find(':');
   if (colon == std::string::npos)
-    throw UsageError("--arg '" + text + "': expected FILE.npy or TYPE:VALUE (e.g. i32:256, f32:1.5)");
+    throw UsageError("--arg '" + text +
+                     "': expected FILE.npy or TYPE:VALUE (e.g. i32:256, f32:1.5)");
   std::string tn = text.substr(0, colon), value = text.substr(colon + 1);
   static const struct {
     const char* name;
