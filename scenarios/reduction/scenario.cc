@@ -1,6 +1,8 @@
 // reduction: REDUCT kernel 0 (interleaved tree reduction, one partial sum per
 // CTA). Size n = number of input elements, a multiple of the block size.
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -43,6 +45,10 @@ std::vector<int32_t> partial_sums(const std::vector<int32_t>& in, uint32_t block
 LaunchSpec expected(const LaunchSpec& in) {
   buffer_at(kName, in, kPartial);  // throws unless the launch is one make_launch built
   auto values = read_buffer<int32_t>(in.buffers[kIn]);
+  if (values.size() % kBlock != 0)  // a hand-built launch: each CTA sums a whole block
+    throw std::invalid_argument(std::string(kName) + ": input holds " +
+                                std::to_string(values.size()) + " elements, not a multiple of " +
+                                std::to_string(kBlock));
   return with_buffer(in, kPartial, partial_sums(values, kBlock));
 }
 

@@ -60,3 +60,16 @@ INSTANTIATE_TEST_SUITE_P(All, ScenarioReference, ::testing::Range<size_t>(0, all
 
 }  // namespace
 }  // namespace warptlm::scenarios
+
+namespace warptlm::scenarios {
+namespace {
+
+TEST(ReductionReference, RejectsAHandBuiltInputThatIsNotWholeBlocks) {
+  const Scenario& s = find("reduction");
+  LaunchSpec l = s.make_launch(256, 1);
+  l.buffers[0].bytes.resize(255 * 4);
+  EXPECT_THROW(s.expected(l), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace warptlm::scenarios
