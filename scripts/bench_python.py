@@ -5,7 +5,7 @@
    versus the same run in-process, for a small kernel: goal < 50 ms.
 2. A sweep of 16 points on 2 local workers versus 1: goal <= 0.6x the time.
 
-Usage (after the build): PYTHONPATH=build/python /usr/bin/python3 scripts/bench_python.py
+Usage (after the build): /usr/bin/python3 scripts/bench_python.py
 """
 
 import json
@@ -16,8 +16,10 @@ import time
 
 import numpy as np
 
-import warptlm
-from warptlm import _core
+# Use the build tree's package unless one is already importable.
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "python"))
+import warptlm  # noqa: E402
+from warptlm import _core  # noqa: E402
 
 SMALL_PTX = """.version 7.0
 .target sm_70
