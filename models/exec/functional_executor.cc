@@ -189,13 +189,26 @@ void GridRunner::arrive(Warp& w, const Outcome& o, Pc pc) {
 void GridRunner::step(Warp& w) {
   paths_.clear();
   w.simt->issuable(paths_);
+  // The functional executor issues the scheme's first issuable path: a scheme
+  // lists its paths in the order it prefers them (the timing model's
+  // schedulers may pick others).
   const Path p = paths_.front();
   const Frame& frame = w.frames.back();
   const Function& fn = module_.functions[frame.function];
-  if (p.pc < fn.begin || p.pc >= fn.end)
+  if (p.pc < fn.begin || p.pc >= fn.end) {
+    if (p.pc == fn.end || p.pc / kInstrBytes >= module_.code.size())
+      fault(w, p.pc, lowest_lane(p.mask),
+            "control reached PC " + hex(p.pc) + " past the end of function '" + fn.name +
+                "' (fell off its end without ret/exit?)");
+    // Frames are per warp: a scheme that interleaves paths living in different
+    // call frames needs per-path frames, which the executor does not have yet.
     fault(w, p.pc, lowest_lane(p.mask),
-          "control reached PC " + hex(p.pc) + " outside function '" + fn.name +
-              "' (fell off its end without ret/exit?)");
+          "reconvergence scheme '" + config_.reconvergence + "' issued a path in function '" +
+              module_.function_at(p.pc).name + "' while the warp's current call frame is '" +
+              fn.name +
+              "': interleaving paths across device-function calls is not supported by the "
+              "functional executor yet");
+  }
   const Instruction& in = module_.at(p.pc);
 
   FunctionalWarpEnvironment env(module_, mem_, cta_);
