@@ -44,6 +44,10 @@ struct Scenario {
   // by the host reference. Lets tests corrupt a known-good result to show that
   // check() is real, and tools show what was expected.
   std::function<LaunchSpec(const LaunchSpec& in)> expected;
+  // Reconvergence schemes under which the kernel legitimately never finishes
+  // (threads of one warp waiting on each other forever): a run must end in the
+  // executor's runaway-kernel fault instead, never hang.
+  std::vector<std::string> livelocks_under;
 };
 
 // The PTX text of a scenario, compiled into the library.

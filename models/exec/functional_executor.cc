@@ -244,6 +244,7 @@ void GridRunner::step(Warp& w) {
   ev.executed = o.executed;
   ev.next = p.pc + kInstrBytes;
   ev.target = o.target;
+  ev.marker = in.op == Opcode::Reconverge;
   switch (o.control) {
     case Control::Branch: {
       const BranchInfo* bi = program_.branch_at(p.pc);
@@ -336,6 +337,22 @@ void GridRunner::run_cta(const Dim3& ctaid) {
   }
 }
 
+// A scheme that compares paths only at Reconverge markers never reconverges on
+// a program finalized without them (right values, meaningless statistics).
+void check_markers(const Program& program, const ExecConfig& config) {
+  for (const BranchInfo& b : program.branches) {
+    if (!b.conditional || b.reconv == kExitPc ||
+        program.module.at(b.reconv).op == Opcode::Reconverge)
+      continue;
+    throw std::invalid_argument(
+        "reconvergence scheme '" + config.reconvergence +
+        "' needs the finalizer's reconvergence markers, but the program has none (the branch at " +
+        hex(b.pc) + " reconverges at " + hex(b.reconv) +
+        ", which is not a marker): finalize with FinalizeOptions::insert_reconvergence_markers "
+        "when reconvergence_needs_markers() says so");
+  }
+}
+
 }  // namespace
 
 void ExecConfig::validate() const {
@@ -360,6 +377,7 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
                                 " (kernels: " + known + ")");
   }
   check_launch(module, *kernel, launch, config.warp_size);
+  if (reconvergence_needs_markers(config.reconvergence)) check_markers(program, config);
 
   KernelMemory mem;
   if (module.global_data_size) {

@@ -27,6 +27,7 @@ struct ControlEvent {
   Pc next = 0;                   // pc + 8
   Pc target = 0;                 // Branch: taken target; Call: callee entry
   Pc reconv = kExitPc;           // Branch: reconvergence PC (IPDOM) from the finalizer
+  bool marker = false;           // the instruction was a Reconverge marker (ppc_explicit)
 };
 
 class ReconvergenceUnit {
@@ -50,10 +51,17 @@ using ReconvergenceFactory = std::unique_ptr<ReconvergenceUnit> (*)(unsigned war
 
 // The registry of schemes by name. Filled by register_builtin_reconvergence()
 // (called on first use); a new scheme is one class plus one line there.
-void register_reconvergence(const std::string& name, ReconvergenceFactory factory);
+// `needs_markers`: the scheme only works on a program finalized with
+// FinalizeOptions::insert_reconvergence_markers.
+void register_reconvergence(const std::string& name, ReconvergenceFactory factory,
+                            bool needs_markers = false);
 std::vector<std::string> reconvergence_names();
 // Throws std::invalid_argument listing the known names.
 std::unique_ptr<ReconvergenceUnit> make_reconvergence_unit(const std::string& name,
                                                            unsigned warp_size);
+// Whether a program run under scheme `name` must be finalized with
+// reconvergence markers; every caller that finalizes a program for a run asks.
+// Throws like make_reconvergence_unit() for an unknown name.
+bool reconvergence_needs_markers(const std::string& name);
 
 }  // namespace warptlm

@@ -1,8 +1,14 @@
 #include <map>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 
+#include "simt/breadth_first_queue.h"
+#include "simt/dual_path_stack.h"
 #include "simt/ipdom_stack.h"
+#include "simt/minority_first_stack.h"
+#include "simt/mp_ipdom.h"
+#include "simt/ppc_stack.h"
 #include "simt/reconvergence_unit.h"
 
 namespace warptlm {
@@ -13,6 +19,12 @@ std::map<std::string, ReconvergenceFactory>& registry() {
   return schemes;
 }
 
+// Schemes that need the finalizer's Reconverge markers in the program.
+std::set<std::string>& marker_schemes() {
+  static std::set<std::string> names;
+  return names;
+}
+
 // The schemes warptlm ships. Explicit rather than static self-registration,
 // which the linker drops from static libraries.
 void register_builtin_reconvergence() {
@@ -21,13 +33,36 @@ void register_builtin_reconvergence() {
     register_reconvergence("ipdom", [](unsigned) -> std::unique_ptr<ReconvergenceUnit> {
       return std::make_unique<IpdomStack>();
     });
+    register_reconvergence("minority_first", [](unsigned ws) -> std::unique_ptr<ReconvergenceUnit> {
+      return std::make_unique<MinorityFirstStack>(ws);
+    });
+    register_reconvergence("breadth_first", [](unsigned ws) -> std::unique_ptr<ReconvergenceUnit> {
+      return std::make_unique<BreadthFirstQueue>(ws);
+    });
+    register_reconvergence("dual_path", [](unsigned) -> std::unique_ptr<ReconvergenceUnit> {
+      return std::make_unique<DualPathStack>();
+    });
+    register_reconvergence(
+        "ppc_explicit",
+        [](unsigned) -> std::unique_ptr<ReconvergenceUnit> {
+          return std::make_unique<PairedPathStack>(PairedPathStack::Mode::Explicit);
+        },
+        /*needs_markers=*/true);
+    register_reconvergence("mp_ipdom", [](unsigned ws) -> std::unique_ptr<ReconvergenceUnit> {
+      return std::make_unique<MultiPathIpdom>(ws);
+    });
   });
 }
 
 }  // namespace
 
-void register_reconvergence(const std::string& name, ReconvergenceFactory factory) {
+void register_reconvergence(const std::string& name, ReconvergenceFactory factory,
+                            bool needs_markers) {
   registry()[name] = factory;
+  if (needs_markers)
+    marker_schemes().insert(name);
+  else
+    marker_schemes().erase(name);
 }
 
 std::vector<std::string> reconvergence_names() {
@@ -48,6 +83,12 @@ std::unique_ptr<ReconvergenceUnit> make_reconvergence_unit(const std::string& na
                                 ")");
   }
   return it->second(warp_size);
+}
+
+bool reconvergence_needs_markers(const std::string& name) {
+  register_builtin_reconvergence();
+  if (!registry().count(name)) make_reconvergence_unit(name, 32);  // throws listing the names
+  return marker_schemes().count(name) != 0;
 }
 
 }  // namespace warptlm

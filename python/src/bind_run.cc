@@ -6,6 +6,7 @@
 #include "core.h"
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
+#include "simt/reconvergence_unit.h"
 
 namespace warptlm::python {
 
@@ -129,7 +130,9 @@ void bind_run(py::module_& m) {
          const std::string& config_json, const py::tuple& grid, const py::tuple& block,
          uint32_t shared_bytes, const py::list& args, bool trace) {
         PlatformConfig config = config_from_text(config_json);
-        Program program = finalize(parse_ptx(ptx, source_name));
+        FinalizeOptions fin;
+        fin.insert_reconvergence_markers = reconvergence_needs_markers(config.reconvergence);
+        Program program = finalize(parse_ptx(ptx, source_name), fin);
         LaunchSpec launch = make_launch(grid, block, shared_bytes, args);
         return run_launch(program, entry, launch, config, trace);
       },

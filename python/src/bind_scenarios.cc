@@ -3,6 +3,7 @@
 #include "core.h"
 #include "frontend/ptx_parser.h"
 #include "scenario.h"
+#include "simt/reconvergence_unit.h"
 
 namespace warptlm::python {
 
@@ -35,8 +36,10 @@ py::dict run_scenario(const std::string& name, const std::string& size, uint64_t
   uint64_t n = scenarios::resolve_size(s, size);
   LaunchSpec input = s.make_launch(n, seed);
   LaunchSpec launch = input;
-  Program program =
-      finalize(parse_ptx(scenarios::scenario_ptx(s), "scenarios/" + s.source_dir + "/kernel.ptx"));
+  FinalizeOptions fin;
+  fin.insert_reconvergence_markers = reconvergence_needs_markers(config.reconvergence);
+  Program program = finalize(
+      parse_ptx(scenarios::scenario_ptx(s), "scenarios/" + s.source_dir + "/kernel.ptx"), fin);
   py::dict out = run_launch(program, s.entry, launch, config, trace);
   out["n"] = n;
   if (out["fault"].is_none()) {

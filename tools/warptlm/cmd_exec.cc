@@ -6,6 +6,7 @@
 #include "exec/functional_executor.h"
 #include "frontend/ptx_parser.h"
 #include "npy.h"
+#include "simt/reconvergence_unit.h"
 
 namespace warptlm::cli {
 
@@ -49,7 +50,9 @@ int cmd_exec(Args& args) {
     }
   }
 
-  Program program = finalize(parse_ptx_file(files[0]));
+  FinalizeOptions fin;
+  fin.insert_reconvergence_markers = reconvergence_needs_markers(config.reconvergence);
+  Program program = finalize(parse_ptx_file(files[0]), fin);
   auto t0 = std::chrono::steady_clock::now();
   RunStats stats = run_functional(program, kernel, launch, config);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

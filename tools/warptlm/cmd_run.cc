@@ -8,6 +8,7 @@
 #include "exec/functional_executor.h"
 #include "frontend/ptx_parser.h"
 #include "scenario.h"
+#include "simt/reconvergence_unit.h"
 
 namespace warptlm::cli {
 
@@ -47,8 +48,10 @@ int cmd_run(Args& args) {
   uint64_t n = scenarios::resolve_size(s, size);
   LaunchSpec input = s.make_launch(n, seed);
   LaunchSpec launch = input;
-  Program program =
-      finalize(parse_ptx(scenarios::scenario_ptx(s), "scenarios/" + s.source_dir + "/kernel.ptx"));
+  FinalizeOptions fin;
+  fin.insert_reconvergence_markers = reconvergence_needs_markers(config.reconvergence);
+  Program program = finalize(
+      parse_ptx(scenarios::scenario_ptx(s), "scenarios/" + s.source_dir + "/kernel.ptx"), fin);
 
   std::cout << "warptlm run " << s.name << ": " << s.title << "\n";
   std::cout << "  mirrors " << s.mirrors << "; size " << size << " (n=" << n << "), seed " << seed
