@@ -175,7 +175,14 @@ void GridRunner::arrive(Warp& w, const Outcome& o, Pc pc) {
     fault(w, pc, lowest_lane(o.executed),
           "barrier id " + std::to_string(id) + " out of range 0..15");
   if (barrier_arrived_.size() <= id) barrier_arrived_.resize(id + 1, 0);
-  w.at_barrier = true;
+  if (w.barrier_lanes && w.barrier_id != id)
+    fault(w, pc, lowest_lane(o.executed),
+          "lanes of one warp wait at barriers " + std::to_string(w.barrier_id) + " and " +
+              std::to_string(id) + " at once");
+  // Per-thread barriers: the warp stops in step() when its next path would run
+  // a waiting lane; until then its other lanes may still arrive.
+  w.barrier_lanes |= o.executed;
+  if (!w.simt->per_thread_barriers()) w.at_barrier = true;
   w.barrier_id = id;
   w.barrier_pc = pc;
   barrier_arrived_[id] += popcount(o.executed);
@@ -183,7 +190,10 @@ void GridRunner::arrive(Warp& w, const Outcome& o, Pc pc) {
   if (barrier_arrived_[id] < expected) return;
   barrier_arrived_[id] = 0;
   for (Warp& other : warps_)
-    if (other.at_barrier && other.barrier_id == id) other.at_barrier = false;
+    if (other.barrier_lanes && other.barrier_id == id) {
+      other.barrier_lanes = 0;
+      other.at_barrier = false;
+    }
 }
 
 void GridRunner::step(Warp& w) {
@@ -193,6 +203,10 @@ void GridRunner::step(Warp& w) {
   // lists its paths in the order it prefers them (the timing model's
   // schedulers may pick others).
   const Path p = paths_.front();
+  if (p.mask & w.barrier_lanes) {
+    w.at_barrier = true;  // released when the barrier completes
+    return;
+  }
   const Frame& frame = w.frames.back();
   const Function& fn = module_.functions[frame.function];
   if (p.pc < fn.begin || p.pc >= fn.end) {

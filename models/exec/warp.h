@@ -33,7 +33,8 @@ struct Warp {
   std::vector<Frame> frames;
   std::vector<std::vector<uint8_t>> local;  // per lane local memory (grows with frames)
   std::unique_ptr<ReconvergenceUnit> simt;
-  bool at_barrier = false;
+  bool at_barrier = false;     // stopped: its next path would run lanes that wait
+  LaneMask barrier_lanes = 0;  // lanes arrived at barrier_id, waiting for it to complete
   uint32_t barrier_id = 0;
   Pc barrier_pc = 0;
   uint64_t issued = 0;  // warp instructions issued (drives %clock)

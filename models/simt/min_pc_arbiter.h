@@ -32,6 +32,7 @@ class MinPcArbiter : public ReconvergenceUnit {
   unsigned advance(uint32_t split, const ControlEvent& event) override;
   // Peak number of distinct (pc, depth) groups among the live threads.
   unsigned max_depth() const override { return peak_paths_; }
+  bool per_thread_barriers() const override { return true; }
 
   // A live lane's PC and call depth (for tests).
   Pc pc_of(unsigned lane) const { return converged_ ? sel_pc_ : pc_[lane]; }

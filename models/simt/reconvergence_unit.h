@@ -45,6 +45,11 @@ class ReconvergenceUnit {
   virtual unsigned advance(uint32_t split, const ControlEvent& event) = 0;
   // Deepest the scheme's structure got (stack entries, table entries...).
   virtual unsigned max_depth() const = 0;
+  // Whether lanes that execute a barrier wait there on their own (sm_70
+  // semantics) while the scheme runs the warp's other lanes to it; the
+  // executor then stops the warp only when its next path holds a waiting
+  // lane. Otherwise a barrier stops the whole warp.
+  virtual bool per_thread_barriers() const { return false; }
 };
 
 using ReconvergenceFactory = std::unique_ptr<ReconvergenceUnit> (*)(unsigned warp_size);

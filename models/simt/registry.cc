@@ -6,10 +6,12 @@
 #include "simt/breadth_first_queue.h"
 #include "simt/dual_path_stack.h"
 #include "simt/ipdom_stack.h"
+#include "simt/min_pc_arbiter.h"
 #include "simt/minority_first_stack.h"
 #include "simt/mp_ipdom.h"
 #include "simt/ppc_stack.h"
 #include "simt/reconvergence_unit.h"
+#include "simt/sorted_path_list.h"
 
 namespace warptlm {
 namespace {
@@ -32,6 +34,12 @@ void register_builtin_reconvergence() {
   std::call_once(once, [] {
     register_reconvergence("ipdom", [](unsigned) -> std::unique_ptr<ReconvergenceUnit> {
       return std::make_unique<IpdomStack>();
+    });
+    register_reconvergence("min_pc", [](unsigned ws) -> std::unique_ptr<ReconvergenceUnit> {
+      return std::make_unique<MinPcArbiter>(ws);
+    });
+    register_reconvergence("sorted_list", [](unsigned ws) -> std::unique_ptr<ReconvergenceUnit> {
+      return std::make_unique<SortedPathList>(ws);
     });
     register_reconvergence("minority_first", [](unsigned ws) -> std::unique_ptr<ReconvergenceUnit> {
       return std::make_unique<MinorityFirstStack>(ws);

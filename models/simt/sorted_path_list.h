@@ -46,6 +46,7 @@ class SortedPathList : public ReconvergenceUnit {
   unsigned advance(uint32_t split, const ControlEvent& event) override;
   // Peak number of paths held (HCT and CCT together).
   unsigned max_depth() const override { return peak_paths_; }
+  bool per_thread_barriers() const override { return true; }
 
   // The tables, for tests and statistics: HCT entry 0 or 1, and the CCT in
   // its sorted order (first = next to be extracted).
