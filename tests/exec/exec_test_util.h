@@ -12,6 +12,33 @@
 
 namespace warptlm::testing {
 
+// out[i] = i < 12 ? i * 3 : -i, for i = global thread index.
+inline const char* const kDiverge = R"(
+.visible .entry diverge(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.s32 %r4, %r2, %r3, %r1;
+  setp.lt.s32 %p1, %r4, 12;
+  @%p1 bra THEN;
+  neg.s32 %r5, %r4;
+  bra.uni JOIN;
+THEN:
+  mul.lo.s32 %r5, %r4, 3;
+JOIN:
+  mul.wide.s32 %rd3, %r4, 4;
+  add.s64 %rd3, %rd2, %rd3;
+  st.global.u32 [%rd3], %r5;
+  ret;
+}
+)";
+
 inline std::string ptx_module(const std::string& body) {
   return ".version 7.0\n.target sm_70\n.address_size 64\n\n" + body;
 }
