@@ -2,30 +2,13 @@
 // order, nesting, exits, device-function calls, and the scheme registry.
 #include <gtest/gtest.h>
 
+#include "control_events.h"
 #include "simt/ipdom_stack.h"
 
 namespace warptlm {
 namespace {
-
-ControlEvent branch(LaneMask active, LaneMask taken, Pc pc, Pc target, Pc reconv) {
-  ControlEvent e;
-  e.kind = Control::Branch;
-  e.active = active;
-  e.executed = taken;
-  e.next = pc + 8;
-  e.target = target;
-  e.reconv = reconv;
-  return e;
-}
-
-ControlEvent plain(LaneMask active, Pc pc, Control kind = Control::None, LaneMask executed = 0) {
-  ControlEvent e;
-  e.kind = kind;
-  e.active = active;
-  e.executed = executed ? executed : active;
-  e.next = pc + 8;
-  return e;
-}
+using warptlm::testing::branch;
+using warptlm::testing::plain;
 
 Path top(const IpdomStack& s) {
   std::vector<Path> p;

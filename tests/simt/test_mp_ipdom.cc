@@ -9,40 +9,18 @@
 #include <utility>
 #include <vector>
 
+#include "control_events.h"
 #include "simt/mp_ipdom.h"
 
 namespace warptlm {
 namespace {
+using warptlm::testing::branch;
+using warptlm::testing::call;
+using warptlm::testing::plain;
 
 using Split = MultiPathIpdom::Split;
 using RtEntry = MultiPathIpdom::RtEntry;
 constexpr int32_t kNone = MultiPathIpdom::kNoEntry;
-
-ControlEvent branch(LaneMask active, LaneMask taken, Pc pc, Pc target, Pc reconv) {
-  ControlEvent e;
-  e.kind = Control::Branch;
-  e.active = active;
-  e.executed = taken;
-  e.next = pc + 8;
-  e.target = target;
-  e.reconv = reconv;
-  return e;
-}
-
-ControlEvent plain(LaneMask active, Pc pc, Control kind = Control::None, LaneMask executed = 0) {
-  ControlEvent e;
-  e.kind = kind;
-  e.active = active;
-  e.executed = executed ? executed : active;
-  e.next = pc + 8;
-  return e;
-}
-
-ControlEvent call(LaneMask active, Pc pc, Pc callee, LaneMask calling) {
-  ControlEvent e = plain(active, pc, Control::Call, calling);
-  e.target = callee;
-  return e;
-}
 
 std::vector<Path> paths(const MultiPathIpdom& u) {
   std::vector<Path> p;

@@ -9,35 +9,17 @@
 #include <utility>
 #include <vector>
 
+#include "control_events.h"
 #include "simt/sorted_path_list.h"
 
 namespace warptlm {
 namespace {
+using warptlm::testing::call;
+using warptlm::testing::plain;
 
+// The scheme never looks at the reconvergence pc.
 ControlEvent branch(LaneMask active, LaneMask taken, Pc pc, Pc target) {
-  ControlEvent e;
-  e.kind = Control::Branch;
-  e.active = active;
-  e.executed = taken;
-  e.next = pc + 8;
-  e.target = target;
-  e.reconv = 0xdead;  // the scheme never looks at it
-  return e;
-}
-
-ControlEvent plain(LaneMask active, Pc pc, Control kind = Control::None, LaneMask executed = 0) {
-  ControlEvent e;
-  e.kind = kind;
-  e.active = active;
-  e.executed = executed ? executed : active;
-  e.next = pc + 8;
-  return e;
-}
-
-ControlEvent call(LaneMask active, Pc pc, Pc callee, LaneMask executed = 0) {
-  ControlEvent e = plain(active, pc, Control::Call, executed);
-  e.target = callee;
-  return e;
+  return warptlm::testing::branch(active, taken, pc, target, 0xdead);
 }
 
 Path head(const SortedPathList& s) {
