@@ -106,10 +106,10 @@ uint8_t* FunctionalWarpEnvironment::locate(Space space, unsigned lane, uint64_t 
   auto in_range = [&](uint64_t off, uint64_t limit) { return off <= limit && size <= limit - off; };
   switch (space) {
     case Space::Global: {
-      DeviceMemory::Allocation* a = mem_.global.find(inner, size);
+      DeviceMemory::Allocation* a = mem_.global->find(inner, size);
       if (!a)
         throw fault(MemoryFault::Reason::OutOfBounds,
-                    "out of bounds (" + mem_.global.describe(inner) + ")");
+                    "out of bounds (" + mem_.global->describe(inner) + ")");
       return a->bytes.data() + (inner - a->base);
     }
     case Space::Shared:

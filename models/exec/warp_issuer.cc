@@ -1,0 +1,234 @@
+#include "exec/warp_issuer.h"
+
+#include <algorithm>
+#include <bitset>
+#include <cstring>
+#include <sstream>
+
+namespace warptlm {
+namespace {
+
+// Per-thread local memory may grow to this many bytes (CUDA's own limit), so
+// runaway recursion ends in a fault rather than exhausting the host.
+constexpr uint64_t kLocalLimit = 512 * 1024;
+
+}  // namespace
+
+std::string hex_string(uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+
+std::string dim_string(const Dim3& d) {
+  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+unsigned lane_count(LaneMask m) { return static_cast<unsigned>(std::bitset<64>(m).count()); }
+
+unsigned lowest_lane(LaneMask m) {
+  unsigned l = 0;
+  while (m && !(m & 1)) m >>= 1, ++l;
+  return l;
+}
+
+WarpIssuer::WarpIssuer(const Program& program, const Function& kernel, KernelMemory& memory,
+                       const std::string& reconvergence, uint64_t instruction_budget)
+    : program_(program),
+      module_(program.module),
+      kernel_(kernel),
+      memory_(memory),
+      reconvergence_(reconvergence),
+      instruction_budget_(instruction_budget) {}
+
+void WarpIssuer::fault(const Warp& w, const CtaContext& cta, Pc pc, unsigned lane,
+                       const std::string& what, const MemoryFault* memory) const {
+  FaultSite site;
+  site.kernel = kernel_.name;
+  site.pc = pc;
+  if (lane < w.tid.size()) {
+    site.has_thread = true;
+    site.tid = w.tid[lane];
+    site.ctaid = cta.ctaid;
+    site.warp = w.index;
+    site.lane = lane;
+  }
+  if (memory) {
+    site.has_address = true;
+    site.space = memory->space;
+    site.address = memory->address;
+  }
+  std::ostringstream os;
+  os << "kernel '" << kernel_.name << "': ";
+  if (pc / kInstrBytes < module_.code.size()) {
+    const Instruction& in = module_.at(pc);
+    os << "PC " << hex_string(pc) << " (" << module_.source_name << ":" << in.loc.line << ": `"
+       << in.text << "`)";
+  } else {
+    os << "PC " << hex_string(pc);
+  }
+  if (lane < w.tid.size())
+    os << ", thread " << dim_string(w.tid[lane]) << " of CTA " << dim_string(cta.ctaid) << " (warp "
+       << w.index << ", lane " << lane << ")";
+  os << ": " << what;
+  throw KernelFault(os.str(), std::move(site));
+}
+
+void WarpIssuer::start_warp(Warp& w, uint32_t index, unsigned ws, const Dim3& b) const {
+  const uint64_t threads = b.count();
+  w.index = index;
+  w.size = ws;
+  w.valid = 0;
+  w.exited = 0;
+  w.tid.assign(ws, Dim3{0, 0, 0});
+  w.local.assign(ws, {});
+  w.frames.clear();
+  for (unsigned l = 0; l < ws; ++l) {
+    uint64_t t = uint64_t(index) * ws + l;
+    if (t >= threads) break;
+    w.valid |= LaneMask(1) << l;
+    w.tid[l] = Dim3{static_cast<uint32_t>(t % b.x), static_cast<uint32_t>((t / b.x) % b.y),
+                    static_cast<uint32_t>(t / (uint64_t(b.x) * b.y))};
+  }
+  w.simt = make_reconvergence_unit(reconvergence_, ws);
+  CtaContext none;
+  push_frame(w, none, static_cast<uint32_t>(&kernel_ - module_.functions.data()), 0, w.valid);
+  w.simt->reset(kernel_.begin, w.valid);
+}
+
+void WarpIssuer::push_frame(Warp& w, const CtaContext& cta, uint32_t function, Pc call_pc,
+                            LaneMask lanes) const {
+  const Function& f = module_.functions[function];
+  Frame fr;
+  fr.function = function;
+  fr.regs.assign(f.regs.size() * w.size, 0);
+  fr.param_frame_size = f.param_frame_size;
+  fr.params.assign(f.param_frame_size * w.size, 0);
+  fr.call_pc = call_pc;
+  if (!w.frames.empty()) {
+    const Frame& caller = w.frames.back();
+    uint64_t end = caller.local_base + module_.functions[caller.function].local_size;
+    fr.local_base = (end + 15) / 16 * 16;
+  }
+  uint64_t need = fr.local_base + f.local_size;
+  if (need > kLocalLimit)
+    fault(w, cta, call_pc, lowest_lane(lanes),
+          "local memory stack overflow calling '" + f.name + "' (needs " + std::to_string(need) +
+              " bytes per thread, limit " + std::to_string(kLocalLimit) + "; runaway recursion?)");
+  for (unsigned l = 0; l < w.size; ++l)
+    if ((w.valid >> l) & 1 && w.local[l].size() < need) w.local[l].resize(need, 0);
+
+  if (!w.frames.empty()) {
+    // Copy-in: the caller's call-site .params become the callee's formals.
+    const Frame& caller = w.frames.back();
+    const Instruction& call = module_.at(call_pc);
+    const auto& args = call.ops[2].elems;
+    for (size_t i = 0; i < args.size() && i < f.params.size(); ++i) {
+      const Symbol& actual = module_.symbols[args[i].symbol];
+      const Symbol& formal = module_.symbols[f.params[i]];
+      uint64_t n = std::min(actual.size, formal.size);
+      for (unsigned l = 0; l < w.size; ++l)
+        if ((lanes >> l) & 1)
+          std::memcpy(fr.params.data() + l * fr.param_frame_size + formal.offset,
+                      caller.params.data() + l * caller.param_frame_size + actual.offset, n);
+    }
+  }
+  w.frames.push_back(std::move(fr));
+}
+
+void WarpIssuer::pop_frame(Warp& w) const {
+  Frame callee = std::move(w.frames.back());
+  w.frames.pop_back();
+  Frame& caller = w.frames.back();
+  // Copy-out: the callee's return values land in the call site's .params.
+  const Function& f = module_.functions[callee.function];
+  const auto& rets = module_.at(callee.call_pc).ops[0].elems;
+  for (size_t i = 0; i < rets.size() && i < f.rets.size(); ++i) {
+    const Symbol& actual = module_.symbols[rets[i].symbol];
+    const Symbol& formal = module_.symbols[f.rets[i]];
+    uint64_t n = std::min(actual.size, formal.size);
+    for (unsigned l = 0; l < w.size; ++l)
+      std::memcpy(caller.params.data() + l * caller.param_frame_size + actual.offset,
+                  callee.params.data() + l * callee.param_frame_size + formal.offset, n);
+  }
+}
+
+IssueResult WarpIssuer::issue(Warp& w, const Path& p, CtaContext& cta, WarpEnvironment& env,
+                              RunStats& stats) const {
+  const Frame& frame = w.frames.back();
+  const Function& fn = module_.functions[frame.function];
+  if (p.pc < fn.begin || p.pc >= fn.end) {
+    if (p.pc == fn.end || p.pc / kInstrBytes >= module_.code.size())
+      fault(w, cta, p.pc, lowest_lane(p.mask),
+            "control reached PC " + hex_string(p.pc) + " past the end of function '" + fn.name +
+                "' (fell off its end without ret/exit?)");
+    // Frames are per warp: a scheme that interleaves paths living in different
+    // call frames needs per-path frames, which the executors do not have yet.
+    fault(w, cta, p.pc, lowest_lane(p.mask),
+          "reconvergence scheme '" + reconvergence_ + "' issued a path in function '" +
+              module_.function_at(p.pc).name + "' while the warp's current call frame is '" +
+              fn.name +
+              "': interleaving paths across device-function calls is not supported by the "
+              "executors yet");
+  }
+  IssueResult r;
+  const Instruction& in = module_.at(p.pc);
+  r.instruction = &in;
+  Outcome& o = r.outcome;
+  try {
+    o = execute(module_, in, WarpRegisters{w.frames.back().regs.data(), w.size}, p.mask, env);
+  } catch (const MemoryFault& mf) {
+    fault(w, cta, p.pc, mf.lane,
+          std::string(mf.reason == MemoryFault::Reason::Misaligned ? "misaligned " : "") +
+              "memory fault: " + mf.what(),
+          &mf);
+  } catch (const std::runtime_error& e) {
+    fault(w, cta, p.pc, lowest_lane(p.mask), e.what());
+  }
+  // `trap` aborts the whole kernel, as on the device (cudaErrorLaunchFailure).
+  if (o.control == Control::Trap) fault(w, cta, p.pc, lowest_lane(o.executed), "trap executed");
+  ++stats.warp_instructions;
+  stats.thread_instructions += lane_count(p.mask);
+  ++w.issued;
+  if (stats.warp_instructions > instruction_budget_)
+    fault(w, cta, p.pc, lowest_lane(p.mask),
+          "runaway kernel: more than " + std::to_string(instruction_budget_) +
+              " warp instructions (instruction_budget); an infinite loop or a livelocked spin?");
+
+  ControlEvent ev;
+  ev.kind = o.control;
+  ev.active = p.mask;
+  ev.executed = o.executed;
+  ev.next = p.pc + kInstrBytes;
+  ev.target = o.target;
+  ev.marker = in.op == Opcode::Reconverge;
+  switch (o.control) {
+    case Control::Branch: {
+      const BranchInfo* bi = program_.branch_at(p.pc);
+      ev.reconv = bi ? bi->reconv : kExitPc;
+      if (bi && bi->conditional) {
+        ++stats.branches;
+        if (o.executed != 0 && o.executed != p.mask) ++stats.divergent_branches;
+      }
+      break;
+    }
+    case Control::Call:
+      if (o.executed) {
+        push_frame(w, cta, o.callee, p.pc, o.executed);
+        r.called = true;
+      }
+      break;
+    case Control::Ret:
+      if (w.frames.size() == 1) ev.kind = Control::Exit;  // ret from the kernel itself
+      break;
+    default:
+      break;
+  }
+  if (ev.kind == Control::Exit) w.exited |= o.executed;
+  unsigned returned = w.simt->advance(p.split, ev);
+  for (unsigned i = 0; i < returned && w.frames.size() > 1; ++i) pop_frame(w);
+  r.returned = returned;
+  return r;
+}
+
+}  // namespace warptlm

@@ -1,0 +1,72 @@
+// Issuing one warp instruction exactly: execute it through the semantics,
+// maintain the warp's call frames, count it, and apply its control effect to
+// the warp's reconvergence unit. The functional executor and the timing
+// model's SMs both issue through this class, so they cannot disagree; what
+// they add is only when (the order of warps and the timing of results).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "exec/cta_memory.h"
+#include "exec/functional_executor.h"
+#include "exec/run_stats.h"
+#include "exec/warp.h"
+#include "exec/warp_environment.h"
+#include "frontend/program.h"
+
+namespace warptlm {
+
+// What one issued instruction did.
+struct IssueResult {
+  const Instruction* instruction = nullptr;
+  Outcome outcome;
+  // Call frames that completed (the warp now runs in the caller).
+  unsigned returned = 0;
+  bool called = false;  // a new frame was pushed
+};
+
+class WarpIssuer {
+ public:
+  WarpIssuer(const Program& program, const Function& kernel, KernelMemory& memory,
+             const std::string& reconvergence, uint64_t instruction_budget);
+
+  // Sets up warp `index` of a CTA with `block` threads: lanes, thread ids,
+  // reconvergence unit, the kernel's frame.
+  void start_warp(Warp& w, uint32_t index, unsigned warp_size, const Dim3& block) const;
+
+  // Issues path `p` (one of w.simt->issuable()) of warp `w` in CTA `cta`.
+  // `env` is the warp's environment (bound to `w`). Updates `stats`. A
+  // barrier's arrival is the caller's business (outcome.control == Barrier
+  // with executed lanes). Throws KernelFault.
+  IssueResult issue(Warp& w, const Path& p, CtaContext& cta, WarpEnvironment& env,
+                    RunStats& stats) const;
+
+  // Throws the KernelFault for lane `lane` of `w` at `pc`, with the site fields.
+  [[noreturn]] void fault(const Warp& w, const CtaContext& cta, Pc pc, unsigned lane,
+                          const std::string& what, const MemoryFault* memory = nullptr) const;
+
+  const Module& module() const { return module_; }
+  const Function& kernel() const { return kernel_; }
+
+ private:
+  void push_frame(Warp& w, const CtaContext& cta, uint32_t function, Pc call_pc,
+                  LaneMask lanes) const;
+  void pop_frame(Warp& w) const;
+
+  const Program& program_;
+  const Module& module_;
+  const Function& kernel_;
+  KernelMemory& memory_;
+  std::string reconvergence_;
+  uint64_t instruction_budget_;
+};
+
+// Small helpers shared by the executors' messages.
+std::string hex_string(uint64_t v);
+std::string dim_string(const Dim3& d);
+unsigned lane_count(LaneMask m);
+unsigned lowest_lane(LaneMask m);
+
+}  // namespace warptlm
