@@ -113,6 +113,50 @@ std::vector<FieldInfo> build_fields() {
                         WARPTLM_ACCESS(sm.collectors)));
   f.push_back(typed_field("sm.clock_mhz", FieldType::Float, 1, 100000, "core clock, MHz",
                           WARPTLM_ACCESS(sm.clock_mhz)));
+  f.push_back(int_field("sm.two_level_active", 1, 1024, false, false,
+                        "two_level scheduler: warps in each scheduler's active set",
+                        WARPTLM_ACCESS(sm.two_level_active)));
+  f.push_back(int_field("sm.shared_latency", 1, 10000, false, false,
+                        "shared-memory access latency, cycles (bank conflicts add to it)",
+                        WARPTLM_ACCESS(sm.shared_latency)));
+  f.push_back(int_field("sm.sp.units", 1, 64, false, false, "SP/integer units per SM",
+                        WARPTLM_ACCESS(sm.sp.units)));
+  f.push_back(int_field("sm.sp.latency", 1, 10000, false, false,
+                        "SP/integer issue-to-writeback latency, cycles",
+                        WARPTLM_ACCESS(sm.sp.latency)));
+  f.push_back(int_field("sm.sp.interval", 1, 10000, false, false,
+                        "cycles between two issues to one SP unit",
+                        WARPTLM_ACCESS(sm.sp.interval)));
+  f.push_back(int_field("sm.sfu.units", 1, 64, false, false, "special-function units per SM",
+                        WARPTLM_ACCESS(sm.sfu.units)));
+  f.push_back(int_field("sm.sfu.latency", 1, 10000, false, false,
+                        "SFU issue-to-writeback latency, cycles", WARPTLM_ACCESS(sm.sfu.latency)));
+  f.push_back(int_field("sm.sfu.interval", 1, 10000, false, false,
+                        "cycles between two issues to one SFU", WARPTLM_ACCESS(sm.sfu.interval)));
+  f.push_back(int_field("sm.ldst.units", 1, 64, false, false, "LD/ST units per SM",
+                        WARPTLM_ACCESS(sm.ldst.units)));
+  f.push_back(int_field("sm.ldst.latency", 1, 10000, false, false,
+                        "LD/ST address stage latency, cycles (memory latency comes on top)",
+                        WARPTLM_ACCESS(sm.ldst.latency)));
+  f.push_back(int_field("sm.ldst.interval", 1, 10000, false, false,
+                        "cycles between two issues to one LD/ST unit",
+                        WARPTLM_ACCESS(sm.ldst.interval)));
+  f.push_back(int_field("sm.icache_size", 64, 1 << 24, false, false, "instruction cache, bytes",
+                        WARPTLM_ACCESS(sm.icache_size)));
+  f.push_back(int_field("sm.icache_assoc", 1, 256, false, false, "instruction cache ways",
+                        WARPTLM_ACCESS(sm.icache_assoc)));
+  f.push_back(int_field("sm.icache_line", 8, 1024, true, false, "instruction cache line, bytes",
+                        WARPTLM_ACCESS(sm.icache_line)));
+  f.push_back(int_field("sm.icache_miss_latency", 1, 10000, false, false,
+                        "instruction cache miss latency, cycles",
+                        WARPTLM_ACCESS(sm.icache_miss_latency)));
+  f.push_back(int_field("memory.interconnect_latency", 0, 10000, false, false,
+                        "SM <-> L2 slice interconnect latency, cycles each way",
+                        WARPTLM_ACCESS(memory.interconnect_latency)));
+  f.push_back(string_field("memory.port_protocol", port_protocol_names, false,
+                           "protocol of the GPU's memory socket: 'at' (nb_transport) or 'lt' "
+                           "(b_transport, for targets that offer only that)",
+                           WARPTLM_ACCESS(memory.port_protocol)));
   // Memory hierarchy: L1 per SM, L2 in slices, DRAM channels.
   f.push_back(int_field("memory.l1.size", 0, 1 << 24, false, false,
                         "L1 data cache per SM, bytes (0: none)", WARPTLM_ACCESS(memory.l1.size)));
@@ -287,6 +331,13 @@ void validate(const PlatformConfig& config) {
   for (const FieldInfo& f : config_fields()) set_field(copy, f.name, f.get(config));
   check_cache("memory.l1", config.memory.l1, 1);
   check_cache("memory.l2", config.memory.l2, config.memory.l2.slices);
+  uint64_t icache_set = uint64_t(config.sm.icache_assoc) * config.sm.icache_line;
+  if (config.sm.icache_size % icache_set != 0 ||
+      !is_pow2(static_cast<int64_t>(config.sm.icache_size / icache_set)))
+    throw std::invalid_argument("sm.icache_size: " + std::to_string(config.sm.icache_size) +
+                                " bytes do not form a power-of-two number of sets of " +
+                                std::to_string(config.sm.icache_assoc) + " ways x " +
+                                std::to_string(config.sm.icache_line) + "-byte lines");
 }
 
 json to_json(const PlatformConfig& config) {

@@ -36,6 +36,14 @@ struct DramConfig {
   double clock_mhz = 924.0;  // memory command clock
 };
 
+// One kind of execution unit: how many per SM, cycles from issue to
+// writeback, and cycles between two issues to one unit.
+struct PipelineConfig {
+  unsigned units = 1;
+  unsigned latency = 1;
+  unsigned interval = 1;
+};
+
 struct SmConfig {
   unsigned threads = 1024;         // resident threads
   unsigned warps = 32;             // resident warps (the limit is min(warps, threads / warp_size))
@@ -47,9 +55,25 @@ struct SmConfig {
   unsigned register_banks = 16;    // register-file banks behind the operand collectors
   unsigned collectors = 8;         // operand-collector units
   double clock_mhz = 700.0;        // core clock
+  unsigned two_level_active = 8;   // two_level scheduler: warps in each scheduler's active set
+  unsigned shared_latency = 24;    // shared-memory access, cycles (bank conflicts add to it)
+  // Execution units (GPGPU-Sim's GTX480 figures: ALU latency 4, SFU about 20
+  // with a warp every 8 cycles on Fermi's 4 SFUs, one LD/ST issue per cycle).
+  PipelineConfig sp{2, 4, 1};
+  PipelineConfig sfu{1, 20, 8};
+  PipelineConfig ldst{1, 2, 1};
+  // Instruction cache: GPGPU-Sim's GTX480 L1I (2 KB, 4-way, 128-byte lines);
+  // misses are served after a fixed latency (instructions are not in global memory).
+  uint64_t icache_size = 2048;
+  unsigned icache_assoc = 4;
+  unsigned icache_line = 128;
+  unsigned icache_miss_latency = 20;
 };
 
 struct MemoryConfig {
+  unsigned interconnect_latency = 8;  // SM <-> L2 slice, cycles each way
+  std::string port_protocol =
+      "at";  // how the GPU talks to bound memory: "at" or "lt" (b_transport)
   CacheConfig l1{32 * 1024, 8, 64, 32, 45, 1, "write_through", true};
   CacheConfig l2{1024 * 1024, 64, 64, 32, 300, 8, "write_back", true};
   DramConfig dram;

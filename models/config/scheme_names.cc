@@ -15,6 +15,8 @@ std::vector<std::string> permutation_names() { return {"none"}; }
 
 std::vector<std::string> dram_scheduler_names() { return {"frfcfs", "fcfs"}; }
 
+std::vector<std::string> port_protocol_names() { return {"at", "lt"}; }
+
 std::vector<std::string> write_policy_names() { return {"write_back", "write_through"}; }
 
 }  // namespace warptlm

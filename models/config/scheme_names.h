@@ -15,5 +15,6 @@ std::vector<std::string> compaction_names();      // thread block compaction sch
 std::vector<std::string> permutation_names();     // SIMD lane permutations
 std::vector<std::string> dram_scheduler_names();  // DRAM request schedulers
 std::vector<std::string> write_policy_names();    // cache write policies
+std::vector<std::string> port_protocol_names();   // the GPU memory socket's protocol
 
 }  // namespace warptlm

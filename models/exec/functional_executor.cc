@@ -95,8 +95,8 @@ void GridRunner::step(Warp& w) {
   env.bind(&w);
   IssueResult r = issuer_.issue(w, p, cta_, env, stats_);
   if (trace_)
-    trace_->issued(TraceRecord{stats_.warp_instructions - 1, 0, warp_base_ + w.index, p.split,
-                               p.pc, p.mask});
+    trace_->issued(
+        TraceRecord{stats_.warp_instructions - 1, 0, warp_base_ + w.index, p.split, p.pc, p.mask});
   if (r.outcome.control == Control::Barrier && r.outcome.executed) arrive(w, r.outcome, p.pc);
 }
 
@@ -140,13 +140,13 @@ void GridRunner::run_cta(const Dim3& ctaid) {
         if (!w.at_barrier) continue;
         if (!first) first = &w;
         waiting += (waiting.empty() ? "" : ", ") + std::string("warp ") + std::to_string(w.index) +
-                   " at barrier " + std::to_string(w.barrier_id) + " (PC " + hex_string(w.barrier_pc) +
-                   ")";
+                   " at barrier " + std::to_string(w.barrier_id) + " (PC " +
+                   hex_string(w.barrier_pc) + ")";
       }
       issuer_.fault(*first, cta_, first->barrier_pc, lowest_lane(first->valid),
-                    "barrier deadlock: it can never complete (" + waiting + "; " + std::to_string(exited) +
-                " of the CTA's " + std::to_string(threads) +
-                " threads have exited; threads of one warp may also wait on another path)");
+                    "barrier deadlock: it can never complete (" + waiting + "; " +
+                        std::to_string(exited) + " of the CTA's " + std::to_string(threads) +
+                        " threads have exited; threads of one warp may also wait on another path)");
     }
   }
 }
