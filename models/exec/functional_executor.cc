@@ -5,6 +5,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "exec/cta_barriers.h"
 #include "exec/cta_memory.h"
 #include "exec/kernel_args.h"
 #include "exec/warp.h"
@@ -37,7 +38,6 @@ class GridRunner {
  private:
   void run_cta(const Dim3& ctaid);
   void step(Warp& w);
-  void arrive(Warp& w, const Outcome& o, Pc pc);
 
   WarpIssuer issuer_;
   const Module& module_;
@@ -49,36 +49,10 @@ class GridRunner {
   RunStats stats_;
   CtaContext cta_;
   std::vector<Warp> warps_;
-  std::vector<uint64_t> barrier_arrived_;
+  std::vector<Warp*> warp_ptrs_;
+  CtaBarriers barriers_;
   std::vector<Path> paths_;
 };
-
-void GridRunner::arrive(Warp& w, const Outcome& o, Pc pc) {
-  uint32_t id = o.barrier_id;
-  if (id >= 16)
-    issuer_.fault(w, cta_, pc, lowest_lane(o.executed),
-                  "barrier id " + std::to_string(id) + " out of range 0..15");
-  if (barrier_arrived_.size() <= id) barrier_arrived_.resize(id + 1, 0);
-  if (w.barrier_lanes && w.barrier_id != id)
-    issuer_.fault(w, cta_, pc, lowest_lane(o.executed),
-                  "lanes of one warp wait at barriers " + std::to_string(w.barrier_id) + " and " +
-                      std::to_string(id) + " at once");
-  // Per-thread barriers: the warp stops in step() when its next path would run
-  // a waiting lane; until then its other lanes may still arrive.
-  w.barrier_lanes |= o.executed;
-  if (!w.simt->per_thread_barriers()) w.at_barrier = true;
-  w.barrier_id = id;
-  w.barrier_pc = pc;
-  barrier_arrived_[id] += lane_count(o.executed);
-  uint64_t expected = o.barrier_count ? o.barrier_count : launch_.block.count();
-  if (barrier_arrived_[id] < expected) return;
-  barrier_arrived_[id] = 0;
-  for (Warp& other : warps_)
-    if (other.barrier_lanes && other.barrier_id == id) {
-      other.barrier_lanes = 0;
-      other.at_barrier = false;
-    }
-}
 
 void GridRunner::step(Warp& w) {
   paths_.clear();
@@ -97,7 +71,8 @@ void GridRunner::step(Warp& w) {
   if (trace_)
     trace_->issued(
         TraceRecord{stats_.warp_instructions - 1, 0, warp_base_ + w.index, p.split, p.pc, p.mask});
-  if (r.outcome.control == Control::Barrier && r.outcome.executed) arrive(w, r.outcome, p.pc);
+  if (r.outcome.control == Control::Barrier && r.outcome.executed)
+    barriers_.arrive(w, r.outcome, p.pc, warp_ptrs_, launch_.block.count(), issuer_, cta_);
 }
 
 void GridRunner::run_cta(const Dim3& ctaid) {
@@ -112,10 +87,14 @@ void GridRunner::run_cta(const Dim3& ctaid) {
   warp_base_ = static_cast<uint32_t>(
       (ctaid.x + uint64_t(ctaid.y) * g.x + uint64_t(ctaid.z) * g.x * g.y) * cta_.warps);
   cta_.shared.assign(module_.shared_static_size + launch_.shared_bytes, 0);
-  barrier_arrived_.assign(1, 0);
+  barriers_.reset();
   warps_.clear();
   warps_.resize(cta_.warps);
-  for (unsigned wi = 0; wi < cta_.warps; ++wi) issuer_.start_warp(warps_[wi], wi, ws, b);
+  warp_ptrs_.clear();
+  for (unsigned wi = 0; wi < cta_.warps; ++wi) {
+    issuer_.start_warp(warps_[wi], wi, ws, b);
+    warp_ptrs_.push_back(&warps_[wi]);
+  }
   ++stats_.ctas;
   stats_.warps += cta_.warps;
 
@@ -130,24 +109,8 @@ void GridRunner::run_cta(const Dim3& ctaid) {
       }
     }
     if (all_done) return;
-    if (!progress) {
-      // Every live warp waits at a barrier that cannot complete.
-      uint64_t exited = 0;
-      for (const Warp& w : warps_) exited += lane_count(w.exited);
-      const Warp* first = nullptr;
-      std::string waiting;
-      for (const Warp& w : warps_) {
-        if (!w.at_barrier) continue;
-        if (!first) first = &w;
-        waiting += (waiting.empty() ? "" : ", ") + std::string("warp ") + std::to_string(w.index) +
-                   " at barrier " + std::to_string(w.barrier_id) + " (PC " +
-                   hex_string(w.barrier_pc) + ")";
-      }
-      issuer_.fault(*first, cta_, first->barrier_pc, lowest_lane(first->valid),
-                    "barrier deadlock: it can never complete (" + waiting + "; " +
-                        std::to_string(exited) + " of the CTA's " + std::to_string(threads) +
-                        " threads have exited; threads of one warp may also wait on another path)");
-    }
+    // Every live warp waits at a barrier that cannot complete.
+    if (!progress) CtaBarriers::deadlock(warp_ptrs_, threads, issuer_, cta_);
   }
 }
 

@@ -1,0 +1,54 @@
+#include "exec/cta_barriers.h"
+
+namespace warptlm {
+
+bool CtaBarriers::arrive(Warp& w, const Outcome& o, Pc pc, std::vector<Warp*>& warps,
+                         uint64_t cta_threads, const WarpIssuer& issuer, const CtaContext& cta) {
+  uint32_t id = o.barrier_id;
+  if (id >= 16)
+    issuer.fault(w, cta, pc, lowest_lane(o.executed),
+                 "barrier id " + std::to_string(id) + " out of range 0..15");
+  if (arrived_.size() <= id) arrived_.resize(id + 1, 0);
+  if (w.barrier_lanes && w.barrier_id != id)
+    issuer.fault(w, cta, pc, lowest_lane(o.executed),
+                 "lanes of one warp wait at barriers " + std::to_string(w.barrier_id) + " and " +
+                     std::to_string(id) + " at once");
+  // Per-thread barriers: the warp stops when its next path would run a waiting
+  // lane; until then its other lanes may still arrive.
+  w.barrier_lanes |= o.executed;
+  if (!w.simt->per_thread_barriers()) w.at_barrier = true;
+  w.barrier_id = id;
+  w.barrier_pc = pc;
+  arrived_[id] += lane_count(o.executed);
+  uint64_t expected = o.barrier_count ? o.barrier_count : cta_threads;
+  if (arrived_[id] < expected) return false;
+  arrived_[id] = 0;
+  for (Warp* other : warps)
+    if (other->barrier_lanes && other->barrier_id == id) {
+      other->barrier_lanes = 0;
+      other->at_barrier = false;
+    }
+  return true;
+}
+
+void CtaBarriers::deadlock(const std::vector<Warp*>& warps, uint64_t cta_threads,
+                           const WarpIssuer& issuer, const CtaContext& cta) {
+  uint64_t exited = 0;
+  for (const Warp* w : warps) exited += lane_count(w->exited);
+  const Warp* first = nullptr;
+  std::string waiting;
+  for (const Warp* w : warps) {
+    if (!w->at_barrier) continue;
+    if (!first) first = w;
+    waiting += (waiting.empty() ? "" : ", ") + std::string("warp ") + std::to_string(w->index) +
+               " at barrier " + std::to_string(w->barrier_id) + " (PC " +
+               hex_string(w->barrier_pc) + ")";
+  }
+  if (!first) first = warps.front();
+  issuer.fault(*first, cta, first->barrier_pc, lowest_lane(first->valid),
+               "barrier deadlock: it can never complete (" + waiting + "; " +
+                   std::to_string(exited) + " of the CTA's " + std::to_string(cta_threads) +
+                   " threads have exited; threads of one warp may also wait on another path)");
+}
+
+}  // namespace warptlm

@@ -1,0 +1,39 @@
+// The SM's view of the world for one warp: the functional environment (the
+// same memories and checks as the functional executor), plus a record of the
+// accesses an instruction made, which the LD/ST unit times afterwards.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "exec/warp_environment.h"
+
+namespace warptlm {
+
+struct MemoryAccess {
+  Space space = Space::Global;  // resolved (never Generic)
+  unsigned lane = 0;
+  uint64_t address = 0;  // within its space
+  unsigned size = 0;
+  bool write = false;
+};
+
+class RecordingEnvironment : public FunctionalWarpEnvironment {
+ public:
+  using FunctionalWarpEnvironment::FunctionalWarpEnvironment;
+
+  void load(Space space, unsigned lane, uint64_t addr, void* dst, unsigned size) override;
+  void store(Space space, unsigned lane, uint64_t addr, const void* src, unsigned size) override;
+  uint64_t special(SpecialReg sreg, unsigned comp, unsigned lane) override;
+
+  // Cleared by the SM before each instruction.
+  std::vector<MemoryAccess> accesses;
+  // What %clock / %smid / %nsmid read in the timing model.
+  uint64_t cycle = 0;
+  unsigned sm = 0, num_sms = 1;
+
+ private:
+  void record(Space space, unsigned lane, uint64_t addr, unsigned size, bool write);
+};
+
+}  // namespace warptlm
