@@ -101,6 +101,10 @@ std::vector<FieldInfo> build_fields() {
       int_field("sm.ctas", 1, 256, false, false, "resident CTAs per SM", WARPTLM_ACCESS(sm.ctas)));
   f.push_back(int_field("sm.registers", 1, 1 << 24, false, false, "32-bit registers per SM",
                         WARPTLM_ACCESS(sm.registers)));
+  f.push_back(int_field("sm.max_registers_per_thread", 1, 255, false, false,
+                        "registers per thread a CTA is charged at most (PTX declares virtual "
+                        "registers; ptxas allocates at most this many physical ones)",
+                        WARPTLM_ACCESS(sm.max_registers_per_thread)));
   f.push_back(int_field("sm.shared_memory", 0, 1 << 24, false, false, "shared memory per SM, bytes",
                         WARPTLM_ACCESS(sm.shared_memory)));
   f.push_back(int_field("sm.schedulers", 1, 16, false, false, "warp schedulers per SM",

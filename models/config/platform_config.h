@@ -49,6 +49,7 @@ struct SmConfig {
   unsigned warps = 32;             // resident warps (the limit is min(warps, threads / warp_size))
   unsigned ctas = 8;               // resident CTAs
   unsigned registers = 16384;      // 32-bit registers
+  unsigned max_registers_per_thread = 63;  // what ptxas may allocate (sm_2x: 63, sm_70: 255)
   uint64_t shared_memory = 32768;  // bytes
   unsigned schedulers = 2;         // warp schedulers, each owning a subset of the warps
   unsigned shared_banks = 32;      // shared-memory banks (4 bytes wide)

@@ -56,6 +56,7 @@ PlatformConfig volta() {
   c.sm.warps = 64;
   c.sm.ctas = 32;
   c.sm.registers = 65536;
+  c.sm.max_registers_per_thread = 255;
   c.sm.shared_memory = 96 * 1024;
   c.sm.schedulers = 4;
   c.sm.register_banks = 8;

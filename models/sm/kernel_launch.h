@@ -25,10 +25,10 @@ struct KernelLaunch {
   const Program* program = nullptr;
   const Function* kernel = nullptr;
   Dim3 grid, block;
-  uint32_t dynamic_shared = 0;        // bytes per CTA
-  KernelMemory* memory = nullptr;     // global memory, module globals, constants, parameters
-  CtaResources per_cta;               // see cta_resources()
-  uint64_t instruction_budget = 0;    // warp instructions before a runaway-kernel fault
+  uint32_t dynamic_shared = 0;      // bytes per CTA
+  KernelMemory* memory = nullptr;   // global memory, module globals, constants, parameters
+  CtaResources per_cta;             // see cta_resources()
+  uint64_t instruction_budget = 0;  // warp instructions before a runaway-kernel fault
 };
 
 // The resources one CTA of `kernel` launched with `block` and

@@ -8,7 +8,7 @@
 namespace warptlm {
 
 struct SmStats {
-  uint64_t cycles = 0;         // cycles the SM held at least one CTA
+  uint64_t cycles = 0;  // cycles the SM held at least one CTA
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   uint64_t ctas = 0, warps = 0;
@@ -20,10 +20,10 @@ struct SmStats {
   uint64_t slot_pipeline = 0;    // the needed execution unit is busy
   uint64_t slot_collector = 0;   // no free operand collector
   uint64_t slot_barrier = 0;     // warps wait at a barrier
-  uint64_t slot_control = 0;     // a path waits on its reconvergence scheme (or a call/return drains)
-  uint64_t slot_memory = 0;      // the LD/ST unit cannot take the access (MSHRs, queue)
-  uint64_t register_bank_conflicts = 0;  // extra operand-read cycles
-  uint64_t shared_accesses = 0, shared_bank_conflicts = 0;  // conflicts: extra cycles
+  uint64_t slot_control = 0;  // a path waits on its reconvergence scheme (or a call/return drains)
+  uint64_t slot_memory = 0;   // the LD/ST unit cannot take the access (MSHRs, queue)
+  uint64_t register_bank_conflicts = 0;                       // extra operand-read cycles
+  uint64_t shared_accesses = 0, shared_bank_conflicts = 0;    // conflicts: extra cycles
   uint64_t memory_instructions = 0, memory_transactions = 0;  // global/local, after coalescing
   uint64_t l1_hits = 0, l1_misses = 0, l1_mshr_merges = 0;
   uint64_t icache_hits = 0, icache_misses = 0;

@@ -6,11 +6,12 @@
 // change that (a writeback, a memory response, a dispatched CTA).
 #pragma once
 
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
 #include <memory>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "config/platform_config.h"
 #include "sm/cta_dispatch.h"
@@ -19,7 +20,7 @@
 namespace warptlm {
 
 class TraceSink;
-class SmCore;  // the cycle model behind the sockets (sm/sm_core.h)
+struct RunStats;
 
 class StreamingMultiprocessor : public sc_core::sc_module {
  public:
@@ -39,12 +40,25 @@ class StreamingMultiprocessor : public sc_core::sc_module {
   // Optional: every issued warp instruction with its cycle (sm = id()).
   void set_trace(TraceSink* trace);
   const SmStats& stats() const;
+  // Instruction counts as the functional executor reports them (RunStats).
+  const RunStats& run_stats() const;
+  // Issues a per-warp scoreboard would have blocked but lane masks allowed.
+  uint64_t stalls_avoided_by_lane_masks() const;
   // Whether the SM holds no CTA.
   bool idle() const;
 
  private:
+  SC_HAS_PROCESS(StreamingMultiprocessor);
+  void dispatch_cta(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum memory_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                               sc_core::sc_time& delay);
+  void run();                                 // the cycle process
+  void send();                                // the request sender
+  void finish(tlm::tlm_generic_payload& gp);  // a response reached the core
+
+  struct Impl;  // the cycle model (SmCore) and the protocol state
   unsigned id_;
-  std::unique_ptr<SmCore> core_;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace warptlm

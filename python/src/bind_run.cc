@@ -6,6 +6,7 @@
 #include "core.h"
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
+#include "gpu/timing_run.h"
 #include "simt/reconvergence_unit.h"
 
 namespace warptlm::python {
@@ -96,22 +97,32 @@ LaunchSpec make_launch(const py::tuple& grid, const py::tuple& block, uint32_t s
 }  // namespace
 
 py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec& launch,
-                    const PlatformConfig& config, bool trace) {
+                    const PlatformConfig& config, bool trace, const std::string& mode) {
+  if (mode != "functional" && mode != "timing")
+    throw std::invalid_argument("mode must be 'functional' or 'timing', got '" + mode + "'");
   TraceBuffer records;
   RunStats stats;
   py::dict out;
   out["fault"] = py::none();
   auto t0 = std::chrono::steady_clock::now();
+  nlohmann::json timing;
   try {
     py::gil_scoped_release release;
-    stats =
-        run_functional(program, entry, launch, config.exec_config(), trace ? &records : nullptr);
+    if (mode == "timing")
+      timing = run_timing(program, entry, launch, config, &stats, trace ? &records : nullptr);
+    else
+      stats =
+          run_functional(program, entry, launch, config.exec_config(), trace ? &records : nullptr);
   } catch (const KernelFault& f) {
     out["fault"] = fault_dict(f);
   }
   out["wall_seconds"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  out["stats"] = to_python(stats.to_json());
+  // Timing runs add the GPU's statistics (cycles, IPC, stalls, caches...).
+  nlohmann::json all = stats.to_json();
+  if (timing.is_object())
+    for (auto it = timing.begin(); it != timing.end(); ++it) all[it.key()] = it.value();
+  out["stats"] = to_python(all);
   py::list buffers;
   for (const HostBuffer& b : launch.buffers)
     buffers.append(py::bytes(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size()));
@@ -128,18 +139,20 @@ void bind_run(py::module_& m) {
       "run_kernel",
       [](const std::string& ptx, const std::string& source_name, const std::string& entry,
          const std::string& config_json, const py::tuple& grid, const py::tuple& block,
-         uint32_t shared_bytes, const py::list& args, bool trace) {
+         uint32_t shared_bytes, const py::list& args, bool trace, const std::string& mode) {
         PlatformConfig config = config_from_text(config_json);
         FinalizeOptions fin;
         fin.insert_reconvergence_markers = reconvergence_needs_markers(config.reconvergence);
         Program program = finalize(parse_ptx(ptx, source_name), fin);
         LaunchSpec launch = make_launch(grid, block, shared_bytes, args);
-        return run_launch(program, entry, launch, config, trace);
+        return run_launch(program, entry, launch, config, trace, mode);
       },
       py::arg("ptx"), py::arg("source_name"), py::arg("entry"), py::arg("config_json"),
       py::arg("grid"), py::arg("block"), py::arg("shared_bytes"), py::arg("args"),
-      py::arg("trace") = false,
-      "One functional launch. Returns {stats, buffers, trace, fault, wall_seconds}; a kernel "
+      py::arg("trace") = false, py::arg("mode") = "functional",
+      "One launch, functional or timing (mode). Timing runs elaborate SystemC, which works once "
+      "per process: call them in a fresh child (the package does). Returns {stats, buffers, trace, "
+      "fault, wall_seconds}; a kernel "
       "fault is returned in 'fault', a bad launch raises ValueError.");
 }
 

@@ -84,10 +84,19 @@ def test_bad_geometry_and_mode(small, axpy):
         small.launch(axpy, 1, 2048, args)
     with pytest.raises(ValueError, match="grid dimensions"):
         small.launch(axpy, 0, 4, args)
-    with pytest.raises(NotImplementedError, match='mode="timing" selects the SystemC timing model once it exists'):
-        small.launch(axpy, 1, 4, args, mode="timing")
     with pytest.raises(ValueError, match="mode must be"):
         small.launch(axpy, 1, 4, args, mode="fast")
+
+
+def test_timing_launch_matches_functional(small, axpy):
+    x = np.arange(64, dtype=np.float32)
+    y_f = np.ones(64, np.float32)
+    y_t = y_f.copy()
+    f = small.launch(axpy, 2, 32, [x, y_f, 2.0, 64])
+    t = small.launch(axpy, 2, 32, [x, y_t, 2.0, 64], mode="timing")
+    np.testing.assert_array_equal(y_f, y_t)
+    assert t.stats["warp_instructions"] == f.stats["warp_instructions"]
+    assert t.stats["cycles"] > 0 and "sm.slot_issued" in t.stats
 
 
 def test_out_of_bounds_access_is_a_kernel_error(small, axpy):

@@ -48,8 +48,17 @@ def test_run_errors(small):
         warptlm.scenarios.run(small, "nope")
     with pytest.raises(TypeError, match="unknown scenario parameter"):
         warptlm.scenarios.run(small, "reduction", warp_size=8)
-    with pytest.raises(NotImplementedError, match='mode="timing" selects the SystemC timing model once it exists'):
-        warptlm.scenarios.run(small, "reduction", mode="timing")
+    with pytest.raises(ValueError, match="mode must be"):
+        warptlm.scenarios.run(small, "reduction", mode="cycle")
+
+
+def test_timing_mode_runs_the_scenario_with_cycles(small):
+    functional = warptlm.scenarios.run(small, "reduction")
+    timing = warptlm.scenarios.run(small, "reduction", mode="timing")
+    assert timing.passed, timing.message
+    assert timing.stats["warp_instructions"] == functional.stats["warp_instructions"]
+    assert timing.stats["cycles"] > 0
+    assert 0 < timing.stats["ipc"] <= small.config["num_sms"] * small.config["sm.schedulers"]
 
 
 def test_a_runaway_scenario_is_a_kernel_error(small):

@@ -15,9 +15,8 @@ import pandas as pd
 
 from . import _core, isolation
 
-__all__ = ["launch", "Result", "KernelError", "TIMING_NOT_BUILT"]
+__all__ = ["launch", "Result", "KernelError"]
 
-TIMING_NOT_BUILT = 'mode="timing" selects the SystemC timing model once it exists.'
 
 _TRACE_COLUMNS = (("step", np.uint64), ("sm", np.uint32), ("warp", np.uint32), ("split", np.uint32),
                   ("pc", np.uint64), ("mask", np.uint64))
@@ -71,9 +70,7 @@ class Result:
 
 
 def check_mode(mode):
-    if mode == "timing":
-        raise NotImplementedError(TIMING_NOT_BUILT)
-    if mode != "functional":
+    if mode not in ("functional", "timing"):
         raise ValueError(f"mode must be 'functional' or 'timing', got {mode!r}")
 
 
@@ -179,7 +176,7 @@ def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional
 
     Returns a :class:`Result`. Raises KernelError for a fault in the kernel,
     TypeError/OverflowError for arguments that do not fit the parameters,
-    ValueError for a bad launch, NotImplementedError for mode="timing",
+    ValueError for a bad launch,
     warptlm.SimulationCrash if the model crashed and SimulationTimeout past
     ``timeout`` seconds.
     """
@@ -194,7 +191,7 @@ def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional
         "run_kernel",
         dict(ptx=kernel.ptx, source_name=kernel.source_name, entry=kernel.entry,
              config_json=platform.config_json(), grid=grid3, block=block3, shared_bytes=int(shared_bytes),
-             args=native, trace=bool(trace)),
+             args=native, trace=bool(trace), mode=mode),
         timeout=timeout, debug_crash=isolation.debug_crash_for(config, {"kernel": kernel.entry}))
     if out["fault"] is not None:
         raise_fault(out["fault"])

@@ -32,12 +32,13 @@ def size_text(size):
     return str(size)
 
 
-def run_native(platform_config_json, config, name, size="test", seed=None, trace=False, timeout=None):
+def run_native(platform_config_json, config, name, size="test", seed=None, trace=False, timeout=None,
+               mode="functional"):
     """The isolated native call behind :func:`run` and sweeps: the native dict."""
     return isolation.call(
         "run_scenario",
         dict(name=name, size=size_text(size), seed=int(config["seed"] if seed is None else seed),
-             config_json=platform_config_json, trace=bool(trace)),
+             config_json=platform_config_json, trace=bool(trace), mode=mode),
         timeout=timeout, debug_crash=isolation.debug_crash_for(config, {"scenario": name}))
 
 
@@ -59,7 +60,7 @@ def run(platform, name, size="test", mode="functional", **params):
     started = time.perf_counter()
     config = platform.config
     out = run_native(platform.config_json(), config, name, size, params.get("seed"), params.get("trace", False),
-                     params.get("timeout"))
+                     params.get("timeout"), mode=mode)
     if out["fault"] is not None:
         raise_fault(out["fault"])
     return result_from(out, config, started)

@@ -5,8 +5,10 @@
 #include <iostream>
 
 #include "commands.h"
+#include "config/platform_config.h"
 #include "exec/functional_executor.h"
 #include "frontend/ptx_parser.h"
+#include "gpu/timing_run.h"
 #include "scenario.h"
 #include "simt/reconvergence_unit.h"
 
@@ -32,12 +34,36 @@ int cmd_list(Args& args) {
 }
 
 int cmd_run(Args& args) {
-  std::string size = "test", seed_text = "1", stats_path;
+  std::string size = "test", seed_text = "1", stats_path, mode = "functional",
+              preset_name = "small";
   args.take("--size", &size);
   args.take("--seed", &seed_text);
   args.take("--stats", &stats_path);
-  ExecConfig config;
+  args.take("--mode", &mode);
+  args.take("--preset", &preset_name);
+  std::vector<std::string> sets = args.take_all("--set");
+  if (mode != "functional" && mode != "timing")
+    throw UsageError("--mode must be 'functional' or 'timing', got '" + mode + "'");
+  // The platform: a preset with FIELD=VALUE overrides (JSON values); the
+  // functional flags (--warp-size, --reconvergence, --budget) apply on top.
+  PlatformConfig platform = preset(preset_name);
+  for (const std::string& kv : sets) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos) throw UsageError("--set takes FIELD=VALUE, got '" + kv + "'");
+    nlohmann::json value;
+    try {
+      value = nlohmann::json::parse(kv.substr(eq + 1));
+    } catch (const nlohmann::json::exception&) {
+      value = kv.substr(eq + 1);  // a bare word is a string
+    }
+    set_field(platform, kv.substr(0, eq), value);
+  }
+  ExecConfig config = platform.exec_config();
   take_exec_config(args, &config);
+  platform.warp_size = config.warp_size;
+  platform.reconvergence = config.reconvergence;
+  platform.instruction_budget = config.instruction_budget;
+  validate(platform);
   args.finish();
   auto names = args.positionals();
   if (names.size() != 1)
@@ -57,15 +83,26 @@ int cmd_run(Args& args) {
   std::cout << "  mirrors " << s.mirrors << "; size " << size << " (n=" << n << "), seed " << seed
             << ", grid (" << launch.grid.x << "," << launch.grid.y << "," << launch.grid.z
             << ") x block (" << launch.block.x << "," << launch.block.y << "," << launch.block.z
-            << "), " << config.reconvergence << " reconvergence, functional mode\n";
+            << "), " << config.reconvergence << " reconvergence, " << mode << " mode"
+            << (mode == "timing" ? " (preset " + preset_name + ")" : std::string()) << "\n";
   auto t0 = std::chrono::steady_clock::now();
-  RunStats stats = run_functional(program, s.entry, launch, config);
+  RunStats stats;
+  nlohmann::json timing;
+  if (mode == "timing")
+    timing = run_timing(program, s.entry, launch, platform, &stats);
+  else
+    stats = run_functional(program, s.entry, launch, config);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   scenarios::CheckResult check = s.check(input, launch);
   print_stats(stats, seconds);
+  if (mode == "timing")
+    std::cout << "  cycles " << timing.value("cycles", uint64_t(0)) << ", IPC "
+              << timing.value("ipc", 0.0) << " (whole GPU)\n";
   std::cout << "  host reference: " << (check.passed ? "PASS" : "FAIL") << " (" << check.message
             << ")\n";
   nlohmann::json j = stats.to_json();
+  for (auto it = timing.begin(); timing.is_object() && it != timing.end(); ++it)
+    j[it.key()] = it.value();
   j["scenario"] = s.name;
   j["n"] = n;
   j["seed"] = seed;

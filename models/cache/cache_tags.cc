@@ -1,0 +1,113 @@
+// Tag array lookups: a linear scan of the set's ways (associativity is small,
+// so this beats any per-set index structure) with LRU by use stamps.
+#include "cache/cache_tags.h"
+
+#include <stdexcept>
+
+namespace warptlm {
+namespace {
+
+bool is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+unsigned log2_exact(uint64_t v) {
+  unsigned n = 0;
+  while ((uint64_t(1) << n) < v) ++n;
+  return n;
+}
+
+}  // namespace
+
+CacheTags::CacheTags(uint64_t size, unsigned assoc, unsigned line, SetIndex index)
+    : assoc_(assoc), line_(line), index_(index) {
+  if (!is_pow2(line)) throw std::invalid_argument("line: must be a power of two bytes");
+  if (assoc == 0) throw std::invalid_argument("assoc: must be at least 1");
+  const uint64_t set_bytes = uint64_t(assoc) * line;
+  if (size == 0 || size % set_bytes != 0 || !is_pow2(size / set_bytes)) {
+    throw std::invalid_argument("size: size / (assoc * line) must be a power-of-two set count");
+  }
+  sets_ = size / set_bytes;
+  line_shift_ = log2_exact(line);
+  set_bits_ = log2_exact(sets_);
+  ways_.assign(sets_ * assoc_, Way{});
+}
+
+CacheTags::Way* CacheTags::set_of(uint64_t line_no) {
+  return const_cast<Way*>(static_cast<const CacheTags*>(this)->set_of(line_no));
+}
+
+const CacheTags::Way* CacheTags::set_of(uint64_t line_no) const {
+  uint64_t key = line_no;
+  if (index_ == SetIndex::Xor && set_bits_ > 0) key ^= line_no >> set_bits_;
+  return &ways_[(key & (sets_ - 1)) * assoc_];
+}
+
+CacheTags::Way* CacheTags::find(uint64_t line_no) {
+  return const_cast<Way*>(static_cast<const CacheTags*>(this)->find(line_no));
+}
+
+const CacheTags::Way* CacheTags::find(uint64_t line_no) const {
+  const Way* set = set_of(line_no);
+  for (unsigned w = 0; w < assoc_; ++w) {
+    if (set[w].valid && set[w].line_no == line_no) return &set[w];
+  }
+  return nullptr;
+}
+
+bool CacheTags::probe(uint64_t line_addr) const {
+  return find(line_addr >> line_shift_) != nullptr;
+}
+
+bool CacheTags::access(uint64_t line_addr) {
+  Way* way = find(line_addr >> line_shift_);
+  if (way == nullptr) return false;
+  way->last_use = ++clock_;
+  return true;
+}
+
+CacheTags::Victim CacheTags::fill(uint64_t line_addr, bool dirty) {
+  const uint64_t line_no = line_addr >> line_shift_;
+  Victim victim;
+  if (Way* way = find(line_no)) {
+    way->last_use = ++clock_;
+    way->dirty = way->dirty || dirty;
+    return victim;
+  }
+  // An invalid way if there is one (lowest index), else the least recently used.
+  Way* set = set_of(line_no);
+  Way* slot = &set[0];
+  for (unsigned w = 0; w < assoc_; ++w) {
+    if (!set[w].valid) {
+      slot = &set[w];
+      break;
+    }
+    if (set[w].last_use < slot->last_use) slot = &set[w];
+  }
+  if (slot->valid) {
+    victim.valid = true;
+    victim.line_addr = slot->line_no << line_shift_;
+    victim.dirty = slot->dirty;
+  }
+  slot->line_no = line_no;
+  slot->last_use = ++clock_;
+  slot->valid = true;
+  slot->dirty = dirty;
+  return victim;
+}
+
+void CacheTags::mark_dirty(uint64_t line_addr) {
+  if (Way* way = find(line_addr >> line_shift_)) way->dirty = true;
+}
+
+void CacheTags::invalidate(uint64_t line_addr) {
+  if (Way* way = find(line_addr >> line_shift_)) {
+    way->valid = false;
+    way->dirty = false;
+  }
+}
+
+void CacheTags::clear() {
+  for (Way& way : ways_) way = Way{};
+  clock_ = 0;
+}
+
+}  // namespace warptlm

@@ -1,0 +1,69 @@
+// A set-associative cache tag array with LRU replacement: it tracks which lines
+// are present (and dirty) but holds no data, since the functional executor
+// already produced every value. The L1, L2 and instruction cache timing models
+// share it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace warptlm {
+
+class CacheTags {
+ public:
+  // How a line picks its set. Low: the low bits of the line number (line address
+  // / line), the classic layout. Xor: those bits XORed with the next set-index-
+  // wide group of higher bits, which spreads power-of-two strides (e.g. matrix
+  // columns) over all sets instead of piling them into one.
+  enum class SetIndex { Low, Xor };
+
+  // sets = size / (assoc * line) must be a whole power of two, and line a power
+  // of two; otherwise std::invalid_argument naming the parameter at fault.
+  CacheTags(uint64_t size, unsigned assoc, unsigned line, SetIndex index = SetIndex::Low);
+
+  unsigned line() const { return line_; }
+  unsigned assoc() const { return assoc_; }
+  uint64_t sets() const { return sets_; }
+  uint64_t line_address(uint64_t addr) const { return addr & ~uint64_t(line_ - 1); }
+
+  // Every call below takes a line address; any byte address inside the line
+  // names the same line.
+  bool probe(uint64_t line_addr) const;  // present? (no LRU update)
+  bool access(uint64_t line_addr);       // present -> LRU update, true; else false (no allocation)
+
+  struct Victim {
+    bool valid = false;  // false: an invalid way was used, nothing evicted
+    uint64_t line_addr = 0;
+    bool dirty = false;
+  };
+  // Installs the line as most recently used, evicting the set's LRU way (an
+  // invalid way first). Filling a line already present only updates its LRU
+  // position and ORs in `dirty`; nothing is evicted.
+  Victim fill(uint64_t line_addr, bool dirty = false);
+  void mark_dirty(uint64_t line_addr);  // if present
+  void invalidate(uint64_t line_addr);  // if present; its dirty data is dropped
+  void clear();                         // every way invalid
+
+ private:
+  struct Way {
+    uint64_t line_no = 0;   // full line number (line address >> line shift)
+    uint64_t last_use = 0;  // LRU stamp: larger is more recent
+    bool valid = false;
+    bool dirty = false;
+  };
+  Way* set_of(uint64_t line_no);
+  const Way* set_of(uint64_t line_no) const;
+  Way* find(uint64_t line_no);
+  const Way* find(uint64_t line_no) const;
+
+  uint64_t sets_;
+  unsigned assoc_;
+  unsigned line_;
+  unsigned line_shift_;
+  unsigned set_bits_;
+  SetIndex index_;
+  uint64_t clock_ = 0;     // LRU stamp source; 64 bits never wrap in practice
+  std::vector<Way> ways_;  // sets_ * assoc_, set-major
+};
+
+}  // namespace warptlm

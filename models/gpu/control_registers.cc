@@ -1,0 +1,235 @@
+#include "gpu/control_registers.h"
+
+#include <stdexcept>
+
+namespace warptlm {
+
+const char* gpu_status_name(GpuStatus status) {
+  switch (status) {
+    case GpuStatus::Idle:
+      return "idle";
+    case GpuStatus::Running:
+      return "running";
+    case GpuStatus::Done:
+      return "done";
+    case GpuStatus::LaunchError:
+      return "launch_error";
+    case GpuStatus::Fault:
+      return "fault";
+  }
+  return "unknown";
+}
+
+const char* gpu_error_name(GpuError error) {
+  switch (error) {
+    case GpuError::None:
+      return "none";
+    case GpuError::BadProgram:
+      return "bad_program";
+    case GpuError::BadKernel:
+      return "bad_kernel";
+    case GpuError::BadGrid:
+      return "bad_grid";
+    case GpuError::BadBlock:
+      return "bad_block";
+    case GpuError::BadParams:
+      return "bad_params";
+    case GpuError::CtaWarps:
+      return "cta_warps";
+    case GpuError::CtaRegisters:
+      return "cta_registers";
+    case GpuError::CtaShared:
+      return "cta_shared";
+    case GpuError::Faulted:
+      return "faulted";
+    case GpuError::KernelFault:
+      return "kernel_fault";
+  }
+  return "unknown";
+}
+
+const char* reg_access_name(RegAccess access) {
+  switch (access) {
+    case RegAccess::RO:
+      return "RO";
+    case RegAccess::RW:
+      return "RW";
+    case RegAccess::W1C:
+      return "W1C";
+    case RegAccess::WO:
+      return "WO";
+  }
+  return "?";
+}
+
+const std::vector<RegisterInfo>& control_register_map() {
+  using A = RegAccess;
+  static const std::vector<RegisterInfo> map = {
+      {"ID", reg::kId, A::RO, kGpuId, "identifies a warptlm GPU: 0x57544C4D (\"WTLM\")"},
+      {"VERSION", reg::kVersion, A::RO, kGpuVersion, "register map version, major << 16 | minor"},
+      {"STATUS", reg::kStatus, A::RO, 0,
+       "0 idle, 1 running, 2 done, 3 launch error, 4 kernel fault"},
+      {"ERROR", reg::kError, A::RO, 0, "code of the last launch error or fault, 0 after a success"},
+      {"CYCLE_LO", reg::kCycleLo, A::RO, 0,
+       "core cycles since reset, low half; reading it latches the high half into CYCLE_HI"},
+      {"CYCLE_HI", reg::kCycleHi, A::RO, 0,
+       "core cycles since reset, high half latched by CYCLE_LO"},
+      {"LAUNCH_CYCLES_LO", reg::kLaunchCyclesLo, A::RO, 0,
+       "core cycles of the last launch, doorbell to completion, low half"},
+      {"LAUNCH_CYCLES_HI", reg::kLaunchCyclesHi, A::RO, 0, "core cycles of the last launch, high"},
+      {"IRQ_ENABLE", reg::kIrqEnable, A::RW, 0,
+       "bit 0 done, bit 1 error: which IRQ_STATUS bits drive the irq output"},
+      {"IRQ_STATUS", reg::kIrqStatus, A::W1C, 0,
+       "bit 0: a launch completed; bit 1: a launch was refused or faulted; write 1 to clear"},
+      {"PROGRAM", reg::kProgram, A::RW, 0, "program handle returned by Gpu::load_program"},
+      {"KERNEL", reg::kKernel, A::RW, 0, "entry PC of a .entry kernel of PROGRAM"},
+      {"GRID_X", reg::kGridX, A::RW, 1, "grid dimension x in CTAs (1..2^31-1)"},
+      {"GRID_Y", reg::kGridY, A::RW, 1, "grid dimension y in CTAs (1..65535)"},
+      {"GRID_Z", reg::kGridZ, A::RW, 1, "grid dimension z in CTAs (1..65535)"},
+      {"BLOCK_X", reg::kBlockX, A::RW, 1, "CTA dimension x in threads (1..1024)"},
+      {"BLOCK_Y", reg::kBlockY, A::RW, 1, "CTA dimension y in threads (1..1024)"},
+      {"BLOCK_Z", reg::kBlockZ, A::RW, 1, "CTA dimension z in threads (1..64); x*y*z <= 1024"},
+      {"PARAM_ADDR_LO", reg::kParamAddrLo, A::RW, 0,
+       "device address of the kernel parameter buffer, low half"},
+      {"PARAM_ADDR_HI", reg::kParamAddrHi, A::RW, 0,
+       "device address of the parameter buffer, high"},
+      {"DYN_SHARED", reg::kDynShared, A::RW, 0, "dynamic shared memory per CTA, bytes"},
+      {"LAUNCH", reg::kLaunch, A::WO, 0, "doorbell: write 1 to launch; other values are ignored"},
+  };
+  return map;
+}
+
+const RegisterInfo& control_register(const std::string& name) {
+  std::string known;
+  for (const RegisterInfo& r : control_register_map()) {
+    if (name == r.name) return r;
+    known += (known.empty() ? "" : ", ") + std::string(r.name);
+  }
+  throw std::invalid_argument("name: no control register '" + name + "' (registers: " + known +
+                              ")");
+}
+
+ControlRegisters::ControlRegisters(Hooks hooks) : hooks_(std::move(hooks)) {
+  if (!hooks_.cycles) throw std::invalid_argument("hooks.cycles: must be set");
+  if (!hooks_.doorbell) throw std::invalid_argument("hooks.doorbell: must be set");
+  if (!hooks_.irq) throw std::invalid_argument("hooks.irq: must be set");
+  info_.fill(-1);
+  const auto& map = control_register_map();
+  for (size_t i = 0; i < map.size(); ++i) {
+    info_[map[i].offset / 4] = static_cast<int16_t>(i);
+    words_[map[i].offset / 4] = map[i].reset;
+  }
+}
+
+Dim3 ControlRegisters::grid() const {
+  return {word(reg::kGridX), word(reg::kGridY), word(reg::kGridZ)};
+}
+
+Dim3 ControlRegisters::block() const {
+  return {word(reg::kBlockX), word(reg::kBlockY), word(reg::kBlockZ)};
+}
+
+uint64_t ControlRegisters::param_address() const {
+  return uint64_t(word(reg::kParamAddrHi)) << 32 | word(reg::kParamAddrLo);
+}
+
+void ControlRegisters::transport(tlm::tlm_generic_payload& p) {
+  const tlm::tlm_command cmd = p.get_command();
+  if (p.get_byte_enable_ptr() != nullptr) {
+    p.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return;
+  }
+  // One whole register per transaction: no bursts, no partial or streamed words.
+  if (p.get_data_length() != 4 || p.get_streaming_width() < 4 || p.get_data_ptr() == nullptr) {
+    p.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  const uint64_t offset = p.get_address();
+  if (offset % 4 != 0 || offset >= reg::kWindowBytes || info_[offset / 4] < 0) {
+    p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  uint8_t* data = p.get_data_ptr();
+  tlm::tlm_response_status rs = tlm::TLM_OK_RESPONSE;
+  if (cmd == tlm::TLM_READ_COMMAND) {
+    uint32_t v = 0;
+    rs = read(offset, v);
+    for (int i = 0; i < 4; ++i) data[i] = static_cast<uint8_t>(v >> (8 * i));  // little endian
+  } else if (cmd == tlm::TLM_WRITE_COMMAND) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= uint32_t(data[i]) << (8 * i);
+    rs = write(offset, v);
+  }
+  p.set_response_status(rs);  // TLM_IGNORE_COMMAND: a valid address, nothing done
+}
+
+tlm::tlm_response_status ControlRegisters::read(uint64_t offset, uint32_t& value) {
+  if (offset % 4 != 0 || offset >= reg::kWindowBytes || info_[offset / 4] < 0)
+    return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  switch (offset) {
+    case reg::kCycleLo: {
+      uint64_t c = hooks_.cycles();
+      cycle_hi_latch_ = static_cast<uint32_t>(c >> 32);
+      value = static_cast<uint32_t>(c);
+      return tlm::TLM_OK_RESPONSE;
+    }
+    case reg::kCycleHi:
+      value = cycle_hi_latch_;
+      return tlm::TLM_OK_RESPONSE;
+    case reg::kLaunch:
+      value = 0;  // write-only: reads as 0
+      return tlm::TLM_OK_RESPONSE;
+    default:
+      value = words_[offset / 4];
+      return tlm::TLM_OK_RESPONSE;
+  }
+}
+
+tlm::tlm_response_status ControlRegisters::write(uint64_t offset, uint32_t value) {
+  if (offset % 4 != 0 || offset >= reg::kWindowBytes || info_[offset / 4] < 0)
+    return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  const RegisterInfo& r = control_register_map()[info_[offset / 4]];
+  if (r.access == RegAccess::RO) return tlm::TLM_COMMAND_ERROR_RESPONSE;
+  switch (offset) {
+    case reg::kIrqEnable: {
+      bool before = irq();
+      words_[offset / 4] = value & kIrqMask;
+      if (irq() != before) hooks_.irq(irq());
+      return tlm::TLM_OK_RESPONSE;
+    }
+    case reg::kIrqStatus:
+      set_irq_status(word(reg::kIrqStatus) & ~value);
+      return tlm::TLM_OK_RESPONSE;
+    default:
+      break;
+  }
+  // The launch registers describe the running launch: refused until it ends.
+  if (status() == GpuStatus::Running) return tlm::TLM_COMMAND_ERROR_RESPONSE;
+  if (offset == reg::kLaunch) {
+    if (value == 1) hooks_.doorbell();
+    return tlm::TLM_OK_RESPONSE;
+  }
+  words_[offset / 4] = value;
+  return tlm::TLM_OK_RESPONSE;
+}
+
+void ControlRegisters::set_irq_status(uint32_t value) {
+  bool before = irq();
+  words_[reg::kIrqStatus / 4] = value & kIrqMask;
+  if (irq() != before) hooks_.irq(irq());
+}
+
+void ControlRegisters::begin_launch() {
+  words_[reg::kStatus / 4] = static_cast<uint32_t>(GpuStatus::Running);
+  words_[reg::kError / 4] = static_cast<uint32_t>(GpuError::None);
+}
+
+void ControlRegisters::end_launch(GpuStatus status, GpuError error, uint64_t launch_cycles) {
+  words_[reg::kStatus / 4] = static_cast<uint32_t>(status);
+  words_[reg::kError / 4] = static_cast<uint32_t>(error);
+  words_[reg::kLaunchCyclesLo / 4] = static_cast<uint32_t>(launch_cycles);
+  words_[reg::kLaunchCyclesHi / 4] = static_cast<uint32_t>(launch_cycles >> 32);
+  set_irq_status(word(reg::kIrqStatus) | (status == GpuStatus::Done ? kIrqDone : kIrqError));
+}
+
+}  // namespace warptlm

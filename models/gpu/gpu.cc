@@ -1,0 +1,166 @@
+// The Gpu top: structure (children and their bindings), elaboration-time
+// defaults (DRAM, irq channel), program loading and the register socket.
+// The launch sequence is in gpu_launch.cc, the statistics in gpu_stats.cc.
+#include "gpu/gpu.h"
+
+#include <sstream>
+#include <stdexcept>
+
+#include "simt/reconvergence_unit.h"
+
+namespace warptlm {
+namespace {
+
+const PlatformConfig& checked(const PlatformConfig& config) {
+  validate(config);  // throws std::invalid_argument naming the field
+  return config;
+}
+
+InterconnectParams interconnect_params(const PlatformConfig& c, sc_core::sc_time cycle) {
+  InterconnectParams p;
+  p.inputs = c.num_sms;
+  p.outputs = c.memory.l2.slices;
+  p.line = c.memory.l2.line;
+  p.latency = c.memory.interconnect_latency;
+  p.cycle = cycle;
+  return p;
+}
+
+std::string hex(uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+
+}  // namespace
+
+sc_core::sc_time core_clock_period(const PlatformConfig& config) {
+  if (!(config.sm.clock_mhz > 0))
+    throw std::invalid_argument("sm.clock_mhz: must be positive, got " +
+                                std::to_string(config.sm.clock_mhz));
+  return sc_core::sc_time(1e6 / config.sm.clock_mhz, sc_core::SC_PS);
+}
+
+Gpu::Gpu(sc_core::sc_module_name name, const PlatformConfig& config)
+    : sc_module(name),
+      control("control"),
+      memory("memory"),
+      irq("irq"),
+      config_(checked(config)),
+      cycle_(core_clock_period(config_)),
+      regs_(ControlRegisters::Hooks{
+          [this] { return cycles(); }, [this] { doorbell(); },
+          [this](bool) { outputs_changed_.notify(sc_core::SC_ZERO_TIME); }}),
+      distributor_("distributor", config_, cycle_),
+      sms_("sm", config_.num_sms,
+           [this](const char* n, size_t i) {
+             return new StreamingMultiprocessor(n, static_cast<unsigned>(i), config_);
+           }),
+      interconnect_("interconnect", interconnect_params(config_, cycle_)),
+      l2_("l2", config_.memory.l2.slices,
+          [this](const char* n, size_t i) {
+            L2Params p;
+            p.cache = config_.memory.l2;
+            p.cache.size = config_.memory.l2.size / config_.memory.l2.slices;
+            p.index = static_cast<unsigned>(i);
+            p.cycle = cycle_;
+            return new L2Slice(n, p);
+          }),
+      port_("memory_port", config_.memory.l2.slices, config_.memory.port_protocol, cycle_),
+      irq_internal_("irq_internal"),
+      irq_level_("irq_level"),
+      status_signal_("status"),
+      running_signal_("running") {
+  control.register_b_transport(this, &Gpu::b_transport);
+  for (StreamingMultiprocessor& sm : sms_) {
+    distributor_.dispatch.bind(sm.dispatch);
+    sm.report.bind(distributor_);
+    sm.memory.bind(interconnect_.in);
+  }
+  for (L2Slice& slice : l2_) {
+    interconnect_.out.bind(slice.in);
+    slice.out.bind(port_.in);
+  }
+  port_.out.bind(memory);  // hierarchical: the port's traffic leaves on the GPU's socket
+
+  SC_HAS_PROCESS(Gpu);
+  SC_METHOD(on_finished);
+  sensitive << distributor_.finished_event();
+  dont_initialize();
+  SC_METHOD(drive_outputs);
+  sensitive << outputs_changed_;
+  dont_initialize();
+}
+
+Gpu::~Gpu() = default;
+
+void Gpu::before_end_of_elaboration() {
+  if (memory.get_base_port().bind_count() == 0) {
+    dram_ =
+        std::make_unique<DramModel>("dram", config_.memory.dram, config_.memory.l2.line, store_);
+    memory.bind(dram_->in);
+  }
+  if (irq.bind_count() == 0) irq.bind(irq_internal_);
+}
+
+uint32_t Gpu::load_program(const Program& program) {
+  const Module& m = program.module;
+  if (reconvergence_needs_markers(config_.reconvergence)) {
+    for (const BranchInfo& b : program.branches) {
+      if (!b.conditional || b.reconv == kExitPc || m.at(b.reconv).op == Opcode::Reconverge)
+        continue;
+      throw std::invalid_argument(
+          "reconvergence scheme '" + config_.reconvergence +
+          "' needs the finalizer's reconvergence markers, but the program has none (the branch "
+          "at " +
+          hex(b.pc) + " reconverges at " + hex(b.reconv) +
+          ", which is not a marker): finalize with FinalizeOptions::insert_reconvergence_markers "
+          "when reconvergence_needs_markers() says so");
+    }
+  }
+  auto lp = std::make_unique<LoadedProgram>();
+  lp->program = program;
+  KernelMemory module_memory;
+  module_memory.global = &store_;
+  init_module_memory(m, module_memory);  // as run_functional's module load
+  lp->globals_base = module_memory.globals_base;
+  lp->constants = std::move(module_memory.constants);
+  programs_.push_back(std::move(lp));
+  return static_cast<uint32_t>(programs_.size());
+}
+
+const Program* Gpu::program(uint32_t handle) const {
+  return handle >= 1 && handle <= programs_.size() ? &programs_[handle - 1]->program : nullptr;
+}
+
+void Gpu::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  (void)delay;  // register accesses take no modelled time
+  regs_.transport(payload);
+}
+
+uint64_t Gpu::cycles_at(sc_core::sc_time t) const { return t.value() / cycle_.value(); }
+
+uint64_t Gpu::cycles() const { return cycles_at(sc_core::sc_time_stamp()); }
+
+void Gpu::set_trace(TraceSink* trace) {
+  for (StreamingMultiprocessor& sm : sms_) sm.set_trace(trace);
+}
+
+void Gpu::drive_outputs() {
+  const bool level = regs_.irq();
+  irq.write(level);
+  irq_level_.write(level);
+  status_signal_.write(static_cast<uint32_t>(regs_.status()));
+  running_signal_.write(regs_.status() == GpuStatus::Running);
+}
+
+void Gpu::trace_signals(sc_core::sc_trace_file* file) const {
+  sc_core::sc_trace(file, irq_level_, std::string(name()) + ".irq");
+  sc_core::sc_trace(file, status_signal_, std::string(name()) + ".status");
+  sc_core::sc_trace(file, running_signal_, std::string(name()) + ".running");
+  for (unsigned i = 0; i < config_.num_sms; ++i)
+    sc_core::sc_trace(file, distributor_.resident_signal(i),
+                      std::string(name()) + ".sm" + std::to_string(i) + ".resident_ctas");
+}
+
+}  // namespace warptlm

@@ -1,0 +1,76 @@
+#include "gpu/host_driver.h"
+
+#include <sstream>
+
+namespace warptlm {
+
+HostDriver::HostDriver(sc_core::sc_module_name name, const HostLaunch& launch)
+    : sc_module(name), control("control"), irq("irq"), launch_(launch) {
+  SC_HAS_PROCESS(HostDriver);
+  SC_THREAD(run);
+}
+
+bool HostDriver::access(tlm::tlm_command command, uint32_t offset, uint32_t& value) {
+  uint8_t data[4];
+  for (int i = 0; i < 4; ++i) data[i] = static_cast<uint8_t>(value >> (8 * i));
+  tlm::tlm_generic_payload p;
+  p.set_command(command);
+  p.set_address(offset);
+  p.set_data_ptr(data);
+  p.set_data_length(4);
+  p.set_streaming_width(4);
+  p.set_byte_enable_ptr(nullptr);
+  p.set_dmi_allowed(false);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  control->b_transport(p, delay);
+  if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+  if (p.is_response_error()) {
+    std::ostringstream os;
+    os << (command == tlm::TLM_READ_COMMAND ? "read of" : "write to") << " control register 0x"
+       << std::hex << offset << " failed: " << p.get_response_string();
+    bus_error_ = os.str();
+    return false;
+  }
+  if (command == tlm::TLM_READ_COMMAND) {
+    value = 0;
+    for (int i = 0; i < 4; ++i) value |= uint32_t(data[i]) << (8 * i);
+  }
+  return true;
+}
+
+void HostDriver::run() {
+  const HostLaunch& l = launch_;
+  const std::pair<uint32_t, uint32_t> program[] = {
+      {reg::kIrqEnable, kIrqMask},
+      {reg::kProgram, l.program},
+      {reg::kKernel, l.kernel},
+      {reg::kGridX, l.grid.x},
+      {reg::kGridY, l.grid.y},
+      {reg::kGridZ, l.grid.z},
+      {reg::kBlockX, l.block.x},
+      {reg::kBlockY, l.block.y},
+      {reg::kBlockZ, l.block.z},
+      {reg::kParamAddrLo, static_cast<uint32_t>(l.param_address)},
+      {reg::kParamAddrHi, static_cast<uint32_t>(l.param_address >> 32)},
+      {reg::kDynShared, l.dynamic_shared},
+      {reg::kLaunch, 1},
+  };
+  for (auto [offset, value] : program)
+    if (!write(offset, value)) return sc_core::sc_stop();
+
+  while (!irq.read()) sc_core::wait(irq.value_changed_event());
+
+  uint32_t status = 0, error = 0, lo = 0, hi = 0, pending = 0;
+  if (!read(reg::kStatus, status) || !read(reg::kError, error) || !read(reg::kLaunchCyclesLo, lo) ||
+      !read(reg::kLaunchCyclesHi, hi) || !read(reg::kIrqStatus, pending) ||
+      !write(reg::kIrqStatus, pending))  // acknowledge
+    return sc_core::sc_stop();
+  status_ = static_cast<GpuStatus>(status);
+  error_ = static_cast<GpuError>(error);
+  launch_cycles_ = uint64_t(hi) << 32 | lo;
+  completed_ = true;
+  sc_core::sc_stop();
+}
+
+}  // namespace warptlm

@@ -1,0 +1,60 @@
+// A minimal host CPU for a standalone platform: from its SC_THREAD it
+// programs one launch into the GPU's control registers (LT b_transport on its
+// initiator socket), rings the doorbell, sleeps until the interrupt, reads
+// the outcome, acknowledges the interrupt and stops the simulation.
+#pragma once
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <cstdint>
+#include <string>
+#include <systemc>
+#include <tlm>
+
+#include "exec/launch.h"
+#include "gpu/control_registers.h"
+
+namespace warptlm {
+
+struct HostLaunch {
+  uint32_t program = 0;  // handle from Gpu::load_program
+  uint32_t kernel = 0;   // the kernel's entry PC
+  Dim3 grid, block;
+  uint64_t param_address = 0;  // device address of the parameter buffer
+  uint32_t dynamic_shared = 0;
+};
+
+class HostDriver : public sc_core::sc_module {
+ public:
+  HostDriver(sc_core::sc_module_name name, const HostLaunch& launch);
+
+  tlm_utils::simple_initiator_socket<HostDriver> control;  // bind to Gpu::control
+  sc_core::sc_in<bool> irq;                                // bind to the GPU's irq signal
+
+  // The outcome, once the simulation has stopped.
+  bool completed() const { return completed_; }  // the interrupt came and was acknowledged
+  GpuStatus status() const { return status_; }
+  GpuError error() const { return error_; }
+  uint64_t launch_cycles() const { return launch_cycles_; }
+  // The register access that failed ("" if none); the driver stops at it.
+  const std::string& bus_error() const { return bus_error_; }
+
+ private:
+  void run();
+  bool access(tlm::tlm_command command, uint32_t offset, uint32_t& value);
+  bool write(uint32_t offset, uint32_t value) {
+    return access(tlm::TLM_WRITE_COMMAND, offset, value);
+  }
+  bool read(uint32_t offset, uint32_t& value) {
+    return access(tlm::TLM_READ_COMMAND, offset, value);
+  }
+
+  HostLaunch launch_;
+  bool completed_ = false;
+  GpuStatus status_ = GpuStatus::Idle;
+  GpuError error_ = GpuError::None;
+  uint64_t launch_cycles_ = 0;
+  std::string bus_error_;
+};
+
+}  // namespace warptlm

@@ -1,0 +1,123 @@
+#include "gpu/timing_run.h"
+
+#include <sysc/tracing/sc_tracing_ids.h>
+
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "exec/kernel_args.h"
+#include "gpu/gpu.h"
+#include "gpu/host_driver.h"
+
+namespace warptlm {
+namespace {
+
+const Function& find_kernel(const Module& module, const std::string& entry) {
+  const Function* kernel = module.find_function(entry);
+  if (kernel && kernel->is_entry) return *kernel;
+  std::string known;
+  for (const auto& f : module.functions)
+    if (f.is_entry) known += (known.empty() ? "" : ", ") + f.name;
+  throw std::invalid_argument("launch: no kernel named '" + entry + "' in " + module.source_name +
+                              " (kernels: " + known + ")");
+}
+
+// sc_create_vcd_trace_file appends ".vcd" itself.
+std::string vcd_base(const std::string& path) {
+  const std::string ext = ".vcd";
+  if (path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0)
+    return path.substr(0, path.size() - ext.size());
+  return path;
+}
+
+}  // namespace
+
+nlohmann::json run_timing(const Program& program, const std::string& entry, LaunchSpec& launch,
+                          const PlatformConfig& config, RunStats* stats, TraceSink* trace,
+                          const TimingOptions& options) {
+  validate(config);
+  const Module& module = program.module;
+  const Function& kernel = find_kernel(module, entry);
+  check_launch(module, kernel, launch, config.warp_size);
+  if (sc_core::sc_get_status() != sc_core::SC_ELABORATION)
+    throw std::logic_error(
+        "run_timing: SystemC has already simulated in this process; SystemC elaborates once per "
+        "process, so run each timing run in a fresh process");
+  if (kernel.begin > std::numeric_limits<uint32_t>::max())
+    throw std::invalid_argument("launch: kernel '" + kernel.name +
+                                "' starts above the 32-bit KERNEL register's reach");
+
+  Gpu gpu("gpu", config);
+  gpu.set_trace(trace);
+  const uint32_t handle = gpu.load_program(program);  // throws for missing reconvergence markers
+
+  // The host's cudaMalloc + cudaMemcpy: straight into the GPU's device memory.
+  DeviceMemory& store = gpu.default_store();
+  std::vector<uint64_t> addresses;
+  for (const HostBuffer& b : launch.buffers) {
+    uint64_t a = store.allocate(b.bytes.size(), b.name);
+    store.write(a, b.bytes.data(), b.bytes.size());
+    addresses.push_back(a);
+  }
+  const std::vector<uint8_t> params = build_param_buffer(module, kernel, launch, addresses);
+  uint64_t param_address = 0;
+  if (!params.empty()) {
+    param_address = store.allocate(params.size(), "kernel parameters");
+    store.write(param_address, params.data(), params.size());
+  }
+
+  HostLaunch hl;
+  hl.program = handle;
+  hl.kernel = static_cast<uint32_t>(kernel.begin);
+  hl.grid = launch.grid;
+  hl.block = launch.block;
+  hl.param_address = param_address;
+  hl.dynamic_shared = launch.shared_bytes;
+  HostDriver host("host", hl);
+  sc_core::sc_signal<bool> irq("irq");
+  gpu.irq.bind(irq);
+  host.irq.bind(irq);
+  host.control.bind(gpu.control);
+
+  // sc_stop() and the VCD's timescale announce themselves on stdout; runs are silent.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_, sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  sc_core::sc_trace_file* vcd = nullptr;
+  if (!options.vcd_path.empty()) {
+    vcd = sc_core::sc_create_vcd_trace_file(vcd_base(options.vcd_path).c_str());
+    vcd->set_time_unit(1, sc_core::SC_PS);
+    gpu.trace_signals(vcd);
+  }
+  sc_core::sc_start();
+  if (vcd) sc_core::sc_close_vcd_trace_file(vcd);
+
+  if (!host.completed()) {
+    if (!host.bus_error().empty()) throw std::runtime_error("run_timing: " + host.bus_error());
+    throw std::runtime_error(
+        std::string("run_timing: the simulation ran out of events before the GPU raised its "
+                    "interrupt (STATUS = ") +
+        gpu_status_name(gpu.registers().status()) + ")");
+  }
+  switch (host.status()) {
+    case GpuStatus::LaunchError:
+      throw std::invalid_argument(gpu.last_error());
+    case GpuStatus::Fault:
+      throw *gpu.fault();
+    case GpuStatus::Done:
+      break;
+    default:
+      throw std::runtime_error(std::string("run_timing: interrupt with STATUS = ") +
+                               gpu_status_name(host.status()));
+  }
+  for (size_t i = 0; i < launch.buffers.size(); ++i)
+    store.read(addresses[i], launch.buffers[i].bytes.data(), launch.buffers[i].bytes.size());
+
+  nlohmann::json result = gpu.stats();
+  if (stats) *stats = gpu.run_stats();
+  return result;
+}
+
+}  // namespace warptlm

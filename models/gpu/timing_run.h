@@ -1,0 +1,37 @@
+// The timing-run entry point, the cycle-level twin of run_functional: builds
+// a standalone platform (host driver, Gpu, its default DRAM), runs one launch
+// and returns the GPU's statistics.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "config/platform_config.h"
+#include "exec/launch.h"
+#include "exec/run_stats.h"
+#include "exec/trace.h"
+#include "frontend/program.h"
+
+namespace warptlm {
+
+struct TimingOptions {
+  // A VCD of top-level activity (irq, STATUS, launch running, resident CTAs
+  // per SM) when not empty. sc_trace names the file: a missing ".vcd" is added.
+  std::string vcd_path;
+};
+
+// Builds the platform, loads `program`, copies launch.buffers into device
+// memory, writes the parameter buffer, programs the registers through the
+// control socket from the host's SC_THREAD, rings the doorbell, waits for the
+// interrupt, acknowledges it and reads the buffers back into launch.buffers.
+// Returns Gpu::stats() and fills `stats` (Gpu::run_stats(): the SMs' counts
+// as run_functional reports them) for comparison with run_functional. Throws std::invalid_argument
+// for a bad launch (the messages of run_functional; also a CTA that never fits an SM), KernelFault
+// for a fault in the kernel, std::logic_error when SystemC has already simulated in this process:
+// SystemC elaborates once per process, so call it once per process (tests fork; Python forks per
+// run).
+nlohmann::json run_timing(const Program& program, const std::string& entry, LaunchSpec& launch,
+                          const PlatformConfig& config, RunStats* stats = nullptr,
+                          TraceSink* trace = nullptr, const TimingOptions& options = {});
+
+}  // namespace warptlm

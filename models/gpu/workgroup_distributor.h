@@ -1,0 +1,125 @@
+// The workgroup (CTA) distributor: hands a launch's CTAs, in linear order, to
+// SMs as their resources free up (CTA slots, warp slots, registers, shared
+// memory), over a TLM dispatch socket per SM, and learns of retired CTAs and
+// faults through SmReportIf. Records each SM's occupancy over time.
+#pragma once
+
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "config/platform_config.h"
+#include "exec/functional_executor.h"
+#include "sm/cta_dispatch.h"
+
+namespace warptlm {
+
+enum class SmResource { CtaSlots, Warps, Registers, SharedMemory };
+const char* sm_resource_name(SmResource r);  // "CTA slots", "warp slots", ...
+
+// Why a CTA can never run: the resource and a sentence with the numbers.
+struct FitProblem {
+  SmResource resource;
+  std::string message;
+};
+
+// Occupancy of one SM, time-weighted over the time launches ran.
+struct SmOccupancy {
+  double ctas_mean = 0, warps_mean = 0;
+  unsigned ctas_max = 0, warps_max = 0;
+  uint64_t ctas_dispatched = 0;
+};
+
+struct DistributorStats {
+  uint64_t launches = 0;
+  uint64_t ctas_dispatched = 0;
+  unsigned warp_slots = 0;        // per SM: min(sm.warps, sm.threads / warp_size)
+  unsigned theoretical_ctas = 0;  // CTAs of the last launch one SM can hold at once
+  std::vector<SmOccupancy> per_sm;
+  // Flat: "ctas_dispatched", "ctas_mean"/"warps_mean" (mean over SMs),
+  // "ctas_max"/"warps_max" (max over SMs), "warp_occupancy" (warps_mean /
+  // warp_slots), "theoretical_ctas_per_sm", "sm<N>.ctas_mean", ...
+  nlohmann::json to_json() const;
+};
+
+class WorkgroupDistributor : public sc_core::sc_module, public SmReportIf {
+ public:
+  // `cycle`: the core clock period; at most one CTA goes to each SM per cycle.
+  WorkgroupDistributor(sc_core::sc_module_name name, const PlatformConfig& config,
+                       sc_core::sc_time cycle);
+
+  // Bind SM i's `dispatch` socket as the i-th binding (config.num_sms in all);
+  // bind each SM's `report` port to this module.
+  tlm_utils::multi_passthrough_initiator_socket<WorkgroupDistributor> dispatch;
+
+  // Why a CTA of `launch` cannot fit on an empty SM; nullopt when it can.
+  std::optional<FitProblem> check_fit(const KernelLaunch& launch) const;
+  // Starts dispatching `launch` (which must outlive the launch). Throws
+  // std::invalid_argument when a launch is running, an SM still holds CTAs
+  // (of a launch that ended in a fault), or check_fit() objects.
+  void start(const KernelLaunch& launch);
+
+  bool running() const { return running_; }
+  // Notified (delta) when the launch ends: every CTA retired, or a fault.
+  const sc_core::sc_event& finished_event() const { return finished_; }
+  // The first fault reported during the last launch, if any.
+  const std::optional<KernelFault>& fault() const { return fault_; }
+  unsigned resident_ctas(unsigned sm) const { return sms_.at(sm).ctas; }
+  unsigned resident_warps(unsigned sm) const { return sms_.at(sm).warps; }
+  DistributorStats stats() const;
+  // Resident CTAs per SM as signals (for the VCD), updated on change.
+  const sc_core::sc_signal<unsigned>& resident_signal(unsigned sm) const {
+    return resident_signals_.at(sm);
+  }
+
+  // SmReportIf, called from the SMs' processes.
+  void cta_retired(unsigned sm, uint64_t linear) override;
+  void kernel_fault(unsigned sm, const KernelFault& fault) override;
+
+ private:
+  struct SmState {
+    unsigned ctas = 0, warps = 0;
+    uint64_t registers = 0, shared = 0;
+    // Occupancy integrals in (count x time-resolution units) since the first launch.
+    uint64_t cta_area = 0, warp_area = 0;
+    uint64_t last_change = 0;  // sc_time value of the last update
+    unsigned ctas_max = 0, warps_max = 0;
+    uint64_t dispatched = 0;
+  };
+
+  void end_of_elaboration() override;
+  void run();  // the dispatch process
+  bool dispatch_round();
+  void dispatch_to(unsigned sm);
+  bool fits(const SmState& s) const;
+  void account(SmState& s, uint64_t now);  // integrates occupancy up to `now`
+  void finish();
+  void publish();  // writes resident_signals_ from sms_
+
+  SmConfig sm_config_;
+  unsigned warp_size_;
+  sc_core::sc_time cycle_;
+  unsigned warp_slots_;
+  std::vector<SmState> sms_;
+  const KernelLaunch* launch_ = nullptr;
+  bool running_ = false;
+  uint64_t next_cta_ = 0, total_ctas_ = 0, retired_ = 0;
+  unsigned rr_ = 0;  // the SM a dispatch round starts at
+  uint64_t launches_ = 0;
+  uint64_t busy_time_ = 0;  // sum over ended launches of their duration (time-resolution units)
+  uint64_t launch_start_ = 0;
+  unsigned theoretical_ctas_ = 0;
+  std::optional<KernelFault> fault_;
+  tlm::tlm_generic_payload payload_;
+  CtaDispatch* dispatch_ext_;  // owned by payload_
+  sc_core::sc_event wake_, finished_, publish_;
+  sc_core::sc_vector<sc_core::sc_signal<unsigned>> resident_signals_;
+};
+
+}  // namespace warptlm

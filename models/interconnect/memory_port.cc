@@ -1,0 +1,137 @@
+#include "interconnect/memory_port.h"
+
+#include <stdexcept>
+
+#include "transaction/route_extension.h"
+
+namespace warptlm {
+
+using sc_core::sc_time;
+
+nlohmann::json MemoryPortStats::to_json() const {
+  return {{"reads", reads},
+          {"writes", writes},
+          {"responses", responses},
+          {"error_responses", error_responses},
+          {"writes_refreshed", writes_refreshed},
+          {"refresh_failures", refresh_failures},
+          {"request_stall_cycles", request_stall_cycles},
+          {"response_stall_cycles", response_stall_cycles},
+          {"debug_reads", debug_reads},
+          {"debug_writes", debug_writes}};
+}
+
+MemoryPort::MemoryPort(sc_core::sc_module_name name, unsigned inputs, const std::string& protocol,
+                       sc_time cycle)
+    : sc_module(name), in("in"), out("out"), inputs_(inputs), protocol_(protocol) {
+  if (inputs == 0) throw std::invalid_argument("memory port inputs must be at least 1");
+  if (protocol != "at" && protocol != "lt")
+    throw std::invalid_argument("memory port protocol must be \"at\" or \"lt\", not \"" + protocol +
+                                "\"");
+  if (cycle == sc_core::SC_ZERO_TIME)
+    throw std::invalid_argument("memory port cycle must be positive");
+  in.register_nb_transport_fw(this, &MemoryPort::nb_transport_fw);
+  in.register_b_transport(this, &MemoryPort::b_transport);
+  in.register_transport_dbg(this, &MemoryPort::transport_dbg);
+  in.register_get_direct_mem_ptr(this, &MemoryPort::get_direct_mem_ptr);
+  out.bind(static_cast<tlm::tlm_bw_transport_if<>&>(*this));
+  to_memory_ = std::make_unique<RequestSender>(
+      "to_memory", cycle,
+      protocol == "at" ? RequestSender::Mode::NonBlocking : RequestSender::Mode::Blocking,
+      [this](tlm::tlm_generic_payload& p, const sc_time& d) { on_response(p, d); });
+  to_memory_->set_before_send([this](tlm::tlm_generic_payload& p) { refresh(p); });
+  for (unsigned i = 0; i < inputs; ++i)
+    to_input_.push_back(std::make_unique<ResponseSender>("to_input_" + std::to_string(i), cycle));
+}
+
+void MemoryPort::start_of_simulation() {
+  if (in.size() != inputs_) {
+    std::string msg = std::to_string(inputs_) + " inputs declared, but " +
+                      std::to_string(in.size()) + " initiators are bound to `in`";
+    SC_REPORT_ERROR(name(), msg.c_str());
+  }
+  to_memory_->bind(out[0]);
+  for (unsigned i = 0; i < inputs_; ++i) to_input_[i]->bind(in[i]);
+}
+
+tlm::tlm_sync_enum MemoryPort::nb_transport_fw(int input, tlm::tlm_generic_payload& p,
+                                               tlm::tlm_phase& phase, sc_time& delay) {
+  if (phase == tlm::BEGIN_REQ) {
+    set_route<MemoryPort>(p, static_cast<unsigned>(input));
+    stats_.reads += p.is_read();
+    stats_.writes += p.is_write();
+    to_memory_->push(&p, sc_core::sc_time_stamp() + delay);
+    phase = tlm::END_REQ;  // buffered here; the slices' own limits bound the traffic
+    return tlm::TLM_UPDATED;
+  }
+  if (phase == tlm::END_RESP) return to_input_[input]->end_response(p, delay);
+  SC_REPORT_ERROR(name(), "invalid phase on the forward path");
+  return tlm::TLM_COMPLETED;
+}
+
+tlm::tlm_sync_enum MemoryPort::nb_transport_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& phase,
+                                               sc_time& delay) {
+  return to_memory_->nb_transport_bw(p, phase, delay);
+}
+
+void MemoryPort::on_response(tlm::tlm_generic_payload& p, const sc_time& delay) {
+  ++stats_.responses;
+  stats_.error_responses += p.is_response_error();
+  to_input_[route_of<MemoryPort>(p)]->push(&p, sc_core::sc_time_stamp() + delay);
+}
+
+// Memory already holds the newest bytes (execute at issue): make the write carry exactly them.
+void MemoryPort::refresh(tlm::tlm_generic_payload& p) {
+  if (!p.is_write()) return;
+  const unsigned n = p.get_data_length();
+  if (debug(tlm::TLM_READ_COMMAND, p.get_address(), p.get_data_ptr(), n) == n)
+    ++stats_.writes_refreshed;
+  else
+    ++stats_.refresh_failures;
+}
+
+void MemoryPort::b_transport(int, tlm::tlm_generic_payload& p, sc_time& delay) {
+  refresh(p);
+  out->b_transport(p, delay);
+}
+
+unsigned MemoryPort::transport_dbg(int, tlm::tlm_generic_payload& p) {
+  return out->transport_dbg(p);
+}
+
+// No DMI: a direct pointer would bypass the timing of every access through it.
+bool MemoryPort::get_direct_mem_ptr(int, tlm::tlm_generic_payload&, tlm::tlm_dmi&) { return false; }
+
+void MemoryPort::invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) {}
+
+unsigned MemoryPort::debug(tlm::tlm_command command, uint64_t address, unsigned char* data,
+                           unsigned bytes) {
+  tlm::tlm_generic_payload p;  // debug transport may use a payload without a memory manager
+  p.set_command(command);
+  p.set_address(address);
+  p.set_data_ptr(data);
+  p.set_data_length(bytes);
+  p.set_streaming_width(bytes);
+  return out->transport_dbg(p);
+}
+
+bool MemoryPort::debug_read(uint64_t address, void* dst, unsigned bytes) {
+  ++stats_.debug_reads;
+  return debug(tlm::TLM_READ_COMMAND, address, static_cast<unsigned char*>(dst), bytes) == bytes;
+}
+
+bool MemoryPort::debug_write(uint64_t address, const void* src, unsigned bytes) {
+  ++stats_.debug_writes;
+  // The payload's data pointer is not const, but a debug write only reads it.
+  return debug(tlm::TLM_WRITE_COMMAND, address, static_cast<unsigned char*>(const_cast<void*>(src)),
+               bytes) == bytes;
+}
+
+const MemoryPortStats& MemoryPort::stats() const {
+  stats_.request_stall_cycles = to_memory_->wait_cycles();
+  stats_.response_stall_cycles = 0;
+  for (const auto& s : to_input_) stats_.response_stall_cycles += s->wait_cycles();
+  return stats_;
+}
+
+}  // namespace warptlm

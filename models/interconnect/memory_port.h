@@ -1,0 +1,83 @@
+// The GPU's single way out to memory: merges the L2 slices' traffic onto one initiator socket,
+// which the GPU top binds hierarchically to its own `memory` socket (port.out.bind(gpu.memory)).
+// Requests leave in arrival order, at most one per cycle; responses go back to the slice that sent
+// the request, at most one per cycle per slice. Because the timing model executes instructions at
+// issue, memory already holds the newest data when a timing write travels: each write's data is
+// refreshed from the target (a debug read of the same range) right before it leaves, so a write
+// never puts stale bytes back. Error responses pass back unchanged.
+#pragma once
+
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "transaction/request_sender.h"
+#include "transaction/response_sender.h"
+
+namespace warptlm {
+
+struct MemoryPortStats {
+  uint64_t reads = 0;                  // requests with TLM_READ_COMMAND (nb_transport)
+  uint64_t writes = 0;                 // requests with TLM_WRITE_COMMAND (nb_transport)
+  uint64_t responses = 0;              // responses received from memory
+  uint64_t error_responses = 0;        // of which with an error status (passed back unchanged)
+  uint64_t writes_refreshed = 0;       // writes whose data was re-read from memory before leaving
+  uint64_t refresh_failures = 0;       // writes the target's debug read could not refresh fully
+  uint64_t request_stall_cycles = 0;   // cycles requests waited for the single outgoing link
+  uint64_t response_stall_cycles = 0;  // cycles responses waited for their slice
+  uint64_t debug_reads = 0;
+  uint64_t debug_writes = 0;
+  nlohmann::json to_json() const;  // flat
+};
+
+class MemoryPort : public sc_core::sc_module, private tlm::tlm_bw_transport_if<> {
+ public:
+  // protocol: "at" (nb_transport to the target; a target built on simple_target_socket that
+  // registered only b_transport is adapted by that socket itself) or "lt" (the port calls
+  // b_transport, from a worker thread per outstanding transaction, honouring the annotated delay),
+  // for targets that offer only b_transport on a plain tlm_target_socket.
+  MemoryPort(sc_core::sc_module_name name, unsigned inputs, const std::string& protocol,
+             sc_core::sc_time cycle);
+
+  tlm_utils::multi_passthrough_target_socket<MemoryPort> in;  // bind each L2 slice's initiator
+  tlm::tlm_initiator_socket<> out;
+
+  // Functional access to memory for execute-at-issue, through transport_dbg on `out` (zero time;
+  // usable once elaboration has bound `out`). False when the target moved fewer bytes than asked
+  // (the caller reports a fault).
+  bool debug_read(uint64_t address, void* dst, unsigned bytes);
+  bool debug_write(uint64_t address, const void* src, unsigned bytes);
+
+  const std::string& protocol() const { return protocol_; }
+  const MemoryPortStats& stats() const;
+
+ private:
+  tlm::tlm_sync_enum nb_transport_fw(int input, tlm::tlm_generic_payload& payload,
+                                     tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  void b_transport(int input, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+  unsigned transport_dbg(int input, tlm::tlm_generic_payload& payload);
+  bool get_direct_mem_ptr(int input, tlm::tlm_generic_payload& payload, tlm::tlm_dmi& dmi);
+  // out's backward path
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override;
+  void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) override;
+
+  void start_of_simulation() override;
+  void refresh(tlm::tlm_generic_payload& payload);
+  void on_response(tlm::tlm_generic_payload& payload, const sc_core::sc_time& delay);
+  unsigned debug(tlm::tlm_command command, uint64_t address, unsigned char* data, unsigned bytes);
+
+  unsigned inputs_;
+  std::string protocol_;
+  std::unique_ptr<RequestSender> to_memory_;
+  std::vector<std::unique_ptr<ResponseSender>> to_input_;
+  mutable MemoryPortStats stats_;  // stall cycles are gathered from the senders when read
+};
+
+}  // namespace warptlm

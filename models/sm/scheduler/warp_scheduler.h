@@ -1,0 +1,54 @@
+// The warp scheduler interface of an SM issue slot, and the registry that
+// creates a policy by name (lrr, gto, two_level, srr; see docs/schedulers.md).
+// A scheduler only orders its warp slots; the SM decides which of them is
+// ready, so the policies stay plain C++ and cost O(slots) per cycle.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warptlm {
+
+struct SchedulerParams {
+  unsigned active_set = 8;  // two_level: size of the active set
+};
+
+class WarpScheduler {
+ public:
+  virtual ~WarpScheduler() = default;
+  virtual const char* name() const = 0;
+  // The scheduler owns warp slots 0..slots-1. A warp entered `slot`; `age` grows with launch order
+  // (smaller = older).
+  virtual void warp_started(unsigned slot, uint64_t age) = 0;
+  virtual void warp_finished(unsigned slot) = 0;
+  // Fills `out` (cleared first) with the started, unfinished slots in the order to try this cycle,
+  // best first. The SM issues the first one that is ready, then calls issued(); if none is ready it
+  // calls nothing.
+  virtual void order(std::vector<unsigned>& out) = 0;
+  virtual void issued(unsigned slot) = 0;
+  // `slot` now waits on a long-latency operation (a global load); two_level moves it to the pending
+  // set.
+  virtual void long_latency_stall(unsigned slot) { (void)slot; }
+};
+
+using WarpSchedulerFactory = std::unique_ptr<WarpScheduler> (*)(unsigned slots,
+                                                                const SchedulerParams&);
+
+// Adds (or replaces, keeping its place in the list) the policy `name`. Throws
+// std::invalid_argument for an empty name or a null factory.
+void register_warp_scheduler(const std::string& name, WarpSchedulerFactory factory);
+// The known policies: "lrr", "gto", "two_level", "srr", then any registered
+// later, in registration order.
+std::vector<std::string> warp_scheduler_names();
+// Throws std::invalid_argument listing the known names for an unknown one, and
+// naming the parameter for slots == 0 (or active_set == 0 for two_level).
+std::unique_ptr<WarpScheduler> make_warp_scheduler(const std::string& name, unsigned slots,
+                                                   const SchedulerParams& params = {});
+// Registers the built-in policies; idempotent, and called by the functions above
+// on first use (explicit rather than static self-registration, which the linker
+// drops from static libraries).
+void register_builtin_warp_schedulers();
+
+}  // namespace warptlm

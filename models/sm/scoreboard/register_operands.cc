@@ -1,0 +1,115 @@
+#include "sm/scoreboard/register_operands.h"
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace warptlm {
+
+namespace {
+
+// How many leading operands are destinations (ir.h operand layouts, and the
+// semantics' Dest uses). Everything after them is read.
+size_t destination_count(const Instruction& in) {
+  switch (in.op) {
+    // Memory writes, control and synchronisation write no register. call's
+    // return values travel through .param variables, never registers.
+    case Opcode::St:
+    case Opcode::Red:
+    case Opcode::Bar:
+    case Opcode::Membar:
+    case Opcode::Bra:
+    case Opcode::Call:
+    case Opcode::Ret:
+    case Opcode::Exit:
+    case Opcode::Trap:
+    case Opcode::Reconverge:
+      return 0;
+    // p|q and d|p: the second is Kind::None when absent.
+    case Opcode::Setp:
+    case Opcode::Shfl:
+      return 2;
+    // d, CF-out, sources..., CF-in whenever the carry flag is involved.
+    case Opcode::Add:
+    case Opcode::Sub:
+    case Opcode::Mad:
+      return in.carry_in || in.carry_out ? 2 : 1;
+    default:
+      return 1;
+  }
+}
+
+class Collector {
+ public:
+  Collector(const Instruction& in, RegisterOperands& out) : in_(in), out_(out) {}
+
+  void read(const Operand& op) {
+    switch (op.kind) {
+      case Operand::Kind::Reg:
+        add(out_.reads, out_.n_reads, op.reg, "reads");
+        break;
+      case Operand::Kind::Address:
+        if (op.has_reg) add(out_.reads, out_.n_reads, op.reg, "reads");
+        break;
+      case Operand::Kind::Vector:
+        for (const Operand& e : op.elems) read(e);
+        break;
+      default:  // immediates, specials, symbols, labels, functions, sinks
+        break;
+    }
+  }
+
+  void write(const Operand& op) {
+    if (op.kind == Operand::Kind::Reg) {
+      add(out_.writes, out_.n_writes, op.reg, "writes");
+    } else if (op.kind == Operand::Kind::Vector) {
+      for (const Operand& e : op.elems) write(e);
+    }
+    // Sink `_` and an absent optional destination write nothing.
+  }
+
+  void guard(uint32_t reg) { add(out_.reads, out_.n_reads, reg, "reads"); }
+
+ private:
+  void add(uint32_t* list, uint8_t& n, uint32_t reg, const char* what) {
+    for (unsigned i = 0; i < n; ++i)
+      if (list[i] == reg) return;
+    if (n == RegisterOperands::kMax)
+      throw std::invalid_argument("instruction: '" + in_.text + "' has more than " +
+                                  std::to_string(RegisterOperands::kMax) + " register " + what);
+    list[n++] = reg;
+  }
+
+  const Instruction& in_;
+  RegisterOperands& out_;
+};
+
+}  // namespace
+
+RegisterOperands register_operands(const Instruction& in) {
+  RegisterOperands out;
+  Collector c(in, out);
+  if (in.has_guard) c.guard(in.guard_reg);
+  const size_t dests = destination_count(in);
+  for (size_t i = 0; i < in.ops.size(); ++i) {
+    if (i < dests)
+      c.write(in.ops[i]);
+    else
+      c.read(in.ops[i]);
+  }
+  return out;
+}
+
+OperandTable::OperandTable(const Module& module) {
+  table_.reserve(module.code.size());
+  for (const Instruction& in : module.code) table_.push_back(register_operands(in));
+}
+
+void OperandTable::bad_pc(Pc pc) const {
+  std::ostringstream s;
+  s << "pc: no instruction at 0x" << std::hex << pc << " (the module has " << std::dec
+    << table_.size() << " instructions of " << kInstrBytes << " bytes)";
+  throw std::invalid_argument(s.str());
+}
+
+}  // namespace warptlm

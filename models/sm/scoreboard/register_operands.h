@@ -1,0 +1,47 @@
+// Which registers an instruction reads and writes, precomputed once per
+// instruction for the scoreboard and the operand collectors. Registers are
+// indices into the enclosing Function::regs: predicates and the hidden carry
+// flag (kCarryFlagReg) are registers like any other.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "frontend/ir.h"
+
+namespace warptlm {
+
+struct RegisterOperands {
+  static constexpr unsigned kMax = 24;
+  // Distinct registers, in operand order. Reads: the guard predicate first, then
+  // sources, address base registers, vector elements, the carry flag for
+  // carry_in.
+  uint32_t reads[kMax] = {};
+  uint8_t n_reads = 0;
+  // Distinct registers: destinations (incl. setp's and shfl's second predicate,
+  // vector ld / mov-unpack destinations, the carry flag for carry_out).
+  uint32_t writes[kMax] = {};
+  uint8_t n_writes = 0;
+};
+
+// The registers of one instruction. Throws std::invalid_argument naming the
+// instruction when it has more than kMax distinct reads or writes.
+RegisterOperands register_operands(const Instruction& in);
+
+class OperandTable {  // one per Module, built once: operands of every instruction by pc
+ public:
+  explicit OperandTable(const Module& module);
+  // Throws std::invalid_argument naming `pc` when no instruction is there.
+  const RegisterOperands& at(Pc pc) const {
+    const Pc index = pc / kInstrBytes;
+    if (pc % kInstrBytes != 0 || index >= table_.size()) bad_pc(pc);
+    return table_[index];
+  }
+  size_t size() const { return table_.size(); }
+
+ private:
+  [[noreturn]] void bad_pc(Pc pc) const;
+  std::vector<RegisterOperands> table_;
+};
+
+}  // namespace warptlm

@@ -1,0 +1,86 @@
+#include "sm/scoreboard/scoreboard.h"
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace warptlm {
+
+namespace {
+
+[[noreturn]] void lane_error(const char* what, uint32_t reg, LaneMask lanes, LaneMask pending) {
+  std::ostringstream s;
+  s << "lanes: " << what << " of register " << reg << " on lanes 0x" << std::hex << lanes
+    << " while lanes 0x" << pending << " are pending";
+  throw std::invalid_argument(s.str());
+}
+
+}  // namespace
+
+Scoreboard::Scoreboard(unsigned registers) { reset(registers); }
+
+void Scoreboard::reset(unsigned registers) {
+  pending_.assign(registers, 0);
+  pending_registers_ = 0;
+}
+
+void Scoreboard::check(const RegisterOperands& ops) const {
+  const size_t n = pending_.size();
+  for (unsigned i = 0; i < ops.n_reads; ++i)
+    if (ops.reads[i] >= n)
+      throw std::invalid_argument("ops: register " + std::to_string(ops.reads[i]) +
+                                  " out of range (the scoreboard has " + std::to_string(n) + ")");
+  for (unsigned i = 0; i < ops.n_writes; ++i)
+    if (ops.writes[i] >= n)
+      throw std::invalid_argument("ops: register " + std::to_string(ops.writes[i]) +
+                                  " out of range (the scoreboard has " + std::to_string(n) + ")");
+}
+
+void Scoreboard::reserve(const RegisterOperands& ops, LaneMask lanes) {
+  check(ops);
+  // Validate everything before changing anything.
+  for (unsigned i = 0; i < ops.n_writes; ++i) {
+    const uint32_t r = ops.writes[i];
+    if (pending_[r] & lanes) lane_error("a second pending write", r, lanes, pending_[r]);
+  }
+  if (lanes == 0) return;
+  for (unsigned i = 0; i < ops.n_writes; ++i) {
+    LaneMask& m = pending_[ops.writes[i]];
+    pending_registers_ += m == 0;
+    m |= lanes;
+  }
+}
+
+void Scoreboard::release(const RegisterOperands& ops, LaneMask lanes) {
+  check(ops);
+  for (unsigned i = 0; i < ops.n_writes; ++i) {
+    const uint32_t r = ops.writes[i];
+    if ((pending_[r] & lanes) != lanes) lane_error("release", r, lanes, pending_[r]);
+  }
+  if (lanes == 0) return;
+  for (unsigned i = 0; i < ops.n_writes; ++i) {
+    LaneMask& m = pending_[ops.writes[i]];
+    m &= ~lanes;
+    pending_registers_ -= m == 0;
+  }
+}
+
+bool Scoreboard::blocked(const RegisterOperands& ops, LaneMask lanes) const {
+  check(ops);
+  for (unsigned i = 0; i < ops.n_reads; ++i)
+    if (pending_[ops.reads[i]] & lanes) return true;
+  for (unsigned i = 0; i < ops.n_writes; ++i)
+    if (pending_[ops.writes[i]] & lanes) return true;
+  return false;
+}
+
+bool Scoreboard::blocked_any_lane(const RegisterOperands& ops) const {
+  check(ops);
+  for (unsigned i = 0; i < ops.n_reads; ++i)
+    if (pending_[ops.reads[i]]) return true;
+  for (unsigned i = 0; i < ops.n_writes; ++i)
+    if (pending_[ops.writes[i]]) return true;
+  return false;
+}
+
+}  // namespace warptlm

@@ -1,0 +1,48 @@
+// The scoreboard of one warp: the register writes in flight, each with the
+// lanes it covers, so that splits of one warp running on disjoint lanes (the
+// multi-path reconvergence schemes) do not wait on each other's writes.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "semantics/semantics.h"
+#include "sm/scoreboard/register_operands.h"
+
+namespace warptlm {
+
+class Scoreboard {
+ public:
+  explicit Scoreboard(unsigned registers = 0);
+  // Clears; sized for a function's register count (reuses the storage).
+  void reset(unsigned registers);
+  // The writes of `ops` become pending for `lanes`. Throws std::invalid_argument
+  // naming `lanes` when a written register already has a pending write on one
+  // of them (the SM checks blocked() first, so that is a caller bug), or `ops`
+  // when a register is out of range; nothing changes then.
+  void reserve(const RegisterOperands& ops, LaneMask lanes);
+  // Their writeback happened: removes exactly `lanes` from each written
+  // register. Throws std::invalid_argument naming `lanes` when one of them was
+  // not pending; nothing changes then.
+  void release(const RegisterOperands& ops, LaneMask lanes);
+  // RAW or WAW: some read or written register has a pending write on a lane of `lanes`.
+  bool blocked(const RegisterOperands& ops, LaneMask lanes) const;
+  // What a scoreboard without lane masks would say (any pending write to those
+  // registers): the SM counts "stalls avoided by lane masks" as
+  // blocked_any_lane && !blocked.
+  bool blocked_any_lane(const RegisterOperands& ops) const;
+  // No pending write at all (the SM drains before calls and returns).
+  bool empty() const { return pending_registers_ == 0; }
+
+  // The lanes with a pending write to `reg` (0 out of range).
+  LaneMask pending(uint32_t reg) const { return reg < pending_.size() ? pending_[reg] : 0; }
+  unsigned registers() const { return static_cast<unsigned>(pending_.size()); }
+
+ private:
+  void check(const RegisterOperands& ops) const;  // every register in range
+
+  std::vector<LaneMask> pending_;   // by register: lanes with a write in flight
+  unsigned pending_registers_ = 0;  // registers with a nonzero mask
+};
+
+}  // namespace warptlm

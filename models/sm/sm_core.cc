@@ -1,0 +1,477 @@
+#include "sm/sm_core.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sm/ldst/coalescer.h"
+#include "sm/ldst/shared_banks.h"
+#include "sm/pipeline/unit_kind.h"
+
+namespace warptlm {
+namespace {
+
+// Requests that bypass the MSHRs (all busy with other lines) carry their
+// memory operation's id with this bit set.
+constexpr uint64_t kBypassTag = uint64_t(1) << 63;
+
+unsigned max_resident_warps(const PlatformConfig& c) {
+  return std::max(1u, std::min(c.sm.warps, c.sm.threads / c.warp_size));
+}
+
+PipelineParams pipeline(const PipelineConfig& p) {
+  return PipelineParams{p.units, p.latency, p.interval};
+}
+
+const PipelineParams (&pipelines(const PlatformConfig& c))[kUnitKinds] {
+  thread_local PipelineParams params[kUnitKinds];
+  params[static_cast<unsigned>(UnitKind::Sp)] = pipeline(c.sm.sp);
+  params[static_cast<unsigned>(UnitKind::Sfu)] = pipeline(c.sm.sfu);
+  params[static_cast<unsigned>(UnitKind::LdSt)] = pipeline(c.sm.ldst);
+  return params;
+}
+
+bool is_memory_op(Opcode op) {
+  return op == Opcode::Ld || op == Opcode::St || op == Opcode::Atom || op == Opcode::Red;
+}
+
+}  // namespace
+
+SmCore::SmCore(unsigned id, const PlatformConfig& config)
+    : id_(id),
+      config_(config),
+      warp_size_(config.warp_size),
+      max_warps_(max_resident_warps(config)),
+      collector_(config.sm.register_banks, config.sm.collectors),
+      units_(pipelines(config), pipeline_passes(config.warp_size, config.simd_width)),
+      icache_(config.sm.icache_size, config.sm.icache_assoc, config.sm.icache_line,
+              config.sm.icache_miss_latency),
+      mshrs_(config.memory.l1.mshrs, 8) {
+  if (config.memory.l1.size && config.memory.l1.write_policy != "write_through")
+    throw std::invalid_argument(
+        "memory.l1.write_policy: the SM's L1 is write-through for global memory (as on Fermi and "
+        "later GPUs); 'write_back' is not modelled");
+  if (config.memory.l1.line > config.memory.l2.line)
+    throw std::invalid_argument("memory.l1.line: " + std::to_string(config.memory.l1.line) +
+                                " bytes exceed memory.l2.line (" +
+                                std::to_string(config.memory.l2.line) +
+                                "); an L1 line must fit in one L2 line");
+  if (config.memory.l1.size)
+    l1_ = std::make_unique<CacheTags>(config.memory.l1.size, config.memory.l1.assoc,
+                                      config.memory.l1.line);
+  const unsigned s = config.sm.schedulers;
+  SchedulerParams sp;
+  sp.active_set = config.sm.two_level_active;
+  for (unsigned i = 0; i < s; ++i)
+    schedulers_.push_back(make_warp_scheduler(config.scheduler, (max_warps_ + s - 1) / s, sp));
+  warps_.resize(max_warps_);
+  ctas_.resize(config.sm.ctas);
+  last_stall_.assign(s, Stall::Idle);
+}
+
+void SmCore::set_launch(const KernelLaunch& launch) {
+  if (!launch_ || launch_->program != launch.program)
+    operands_ = std::make_unique<OperandTable>(launch.program->module);
+  launch_ = &launch;
+  issuer_ = std::make_unique<WarpIssuer>(*launch.program, *launch.kernel, *launch.memory,
+                                         config_.reconvergence, launch.instruction_budget);
+  run_.warp_size = warp_size_;
+}
+
+void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t linear,
+                       uint64_t now) {
+  if (launch_ != &launch) set_launch(launch);
+  const unsigned nwarps = launch.per_cta.warps;
+  auto cta_it = std::find_if(ctas_.begin(), ctas_.end(), [](const CtaSlot& c) { return !c.used; });
+  if (cta_it == ctas_.end() || resident_warps_ + nwarps > max_warps_)
+    throw std::logic_error("SM " + std::to_string(id_) +
+                           ": the distributor dispatched a CTA that does not fit");
+  if (resident_ctas_ == 0) accounted_until_ = now;  // idle time is not the SM's
+  CtaSlot& cta = *cta_it;
+  cta.used = true;
+  cta.linear = linear;
+  cta.launch = &launch;
+  cta.context.ctaid = ctaid;
+  cta.context.ntid = launch.block;
+  cta.context.nctaid = launch.grid;
+  cta.context.warps = nwarps;
+  cta.context.shared.assign(launch.program->module.shared_static_size + launch.dynamic_shared, 0);
+  cta.barriers.reset();
+  cta.env =
+      std::make_unique<RecordingEnvironment>(launch.program->module, *launch.memory, cta.context);
+  cta.env->sm = id_;
+  cta.env->num_sms = config_.num_sms;
+  cta.warp_slots.clear();
+  cta.warps.clear();
+  cta.live = nwarps;
+  const unsigned s = static_cast<unsigned>(schedulers_.size());
+  const unsigned regs = static_cast<unsigned>(launch.kernel->regs.size());
+  for (unsigned slot = 0, i = 0; slot < warps_.size() && i < nwarps; ++slot) {
+    WarpSlot& ws = warps_[slot];
+    if (ws.used) continue;
+    ws.used = true;
+    ws.finished = false;
+    ws.cta = static_cast<unsigned>(cta_it - ctas_.begin());
+    ws.global_id = static_cast<uint32_t>(linear * nwarps + i);
+    ws.age = next_age_++;
+    ws.fetch_pc = kExitPc;
+    ws.fetch_ready = 0;
+    ws.outstanding = ws.writebacks = 0;
+    issuer_->start_warp(ws.warp, i, warp_size_, launch.block);
+    ws.warp.at_barrier = false;
+    ws.warp.barrier_lanes = 0;
+    ws.warp.issued = 0;
+    ws.scoreboard.reset(regs);
+    schedulers_[slot % s]->warp_started(slot / s, ws.age);
+    cta.warp_slots.push_back(slot);
+    cta.warps.push_back(&ws.warp);
+    ++i;
+  }
+  ++resident_ctas_;
+  resident_warps_ += nwarps;
+  ++run_.ctas;
+  run_.warps += nwarps;
+  ++stats_.ctas;
+  stats_.warps += nwarps;
+}
+
+SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
+  const unsigned slot = local * static_cast<unsigned>(schedulers_.size()) + sched;
+  WarpSlot& ws = warps_[slot];
+  if (!ws.used || ws.finished || ws.warp.finished()) return Stall::Idle;
+  Warp& w = ws.warp;
+  if (w.at_barrier) return Stall::Barrier;
+  paths_.clear();
+  w.simt->issuable(paths_);
+  if (paths_.empty()) return Stall::Control;
+  Stall reason = Stall::Idle;
+  auto note = [&reason](Stall s) {
+    if (reason == Stall::Idle) reason = s;
+  };
+  bool all_at_barrier = true;
+  for (const Path& p : paths_) {
+    if (p.mask & w.barrier_lanes) continue;  // its lanes wait at a barrier (per-thread barriers)
+    all_at_barrier = false;
+    if (ws.fetch_pc != p.pc) {
+      bool hit = false;
+      ws.fetch_ready = icache_.fetch(p.pc, now, hit);
+      ws.fetch_pc = p.pc;
+      ++(hit ? stats_.icache_hits : stats_.icache_misses);
+    }
+    if (ws.fetch_ready > now) {
+      wake_hint_ = std::min(wake_hint_, ws.fetch_ready);
+      continue;  // waiting for the instruction: an idle slot
+    }
+    const Instruction& in = launch_->program->module.at(p.pc);
+    const RegisterOperands& ops = operands_->at(p.pc);
+    // A call or return switches register frames: earlier writes drain first.
+    if ((in.op == Opcode::Call || in.op == Opcode::Ret) && !ws.scoreboard.empty()) {
+      note(Stall::Control);
+      continue;
+    }
+    if (ws.scoreboard.blocked(ops, p.mask)) {
+      note(Stall::Scoreboard);
+      continue;
+    }
+    const UnitKind kind = unit_of(in);
+    if (!units_.can_issue(kind, now)) {
+      note(Stall::Pipeline);
+      wake_hint_ = std::min(wake_hint_, units_.next_free(kind));
+      continue;
+    }
+    if (kind == UnitKind::LdSt && is_memory_op(in.op) && mshrs_.full()) {
+      note(Stall::Memory);
+      continue;
+    }
+    uint64_t ready = 0;
+    unsigned conflicts = 0;
+    if (!collector_.start(now, slot, ops.reads, ops.n_reads, ready, conflicts)) {
+      note(Stall::Collector);
+      wake_hint_ = std::min(wake_hint_, collector_.next_free_collector());
+      continue;
+    }
+    stats_.register_bank_conflicts += conflicts;
+    if (ws.scoreboard.blocked_any_lane(ops)) ++avoided_;
+    issue(ws, p, now, ready);
+    schedulers_[sched]->issued(local);
+    return Stall::Issued;
+  }
+  if (all_at_barrier) {
+    w.at_barrier = true;  // released when the barrier completes
+    return Stall::Barrier;
+  }
+  return reason;
+}
+
+void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_ready) {
+  const unsigned slot = static_cast<unsigned>(&ws - warps_.data());
+  Warp& w = ws.warp;
+  CtaSlot& cta = ctas_[ws.cta];
+  RecordingEnvironment& env = *cta.env;
+  env.bind(&w);
+  env.accesses.clear();
+  env.cycle = now;
+  const RegisterOperands& ops = operands_->at(p.pc);
+  IssueResult r = issuer_->issue(w, p, cta.context, env, run_);
+  const Instruction& in = *r.instruction;
+  ++stats_.warp_instructions;
+  stats_.thread_instructions += lane_count(p.mask);
+  if (trace_) trace_->issued(TraceRecord{now, id_, ws.global_id, p.split, p.pc, p.mask});
+  ws.fetch_pc = kExitPc;  // the next instruction is fetched when the warp is next considered
+
+  uint64_t wb = units_.issue(unit_of(in), now) + (operands_ready - (now + 1));
+  if (!env.accesses.empty()) wb = std::max(wb, time_memory(ws, p, in, now));
+  if (r.called || r.returned) {
+    // A new register frame: the scoreboard was drained before the call/return.
+    ws.scoreboard.reset(static_cast<unsigned>(
+        launch_->program->module.functions[w.frames.back().function].regs.size()));
+  } else if (ops.n_writes) {
+    ws.scoreboard.reserve(ops, p.mask);
+    ++ws.writebacks;
+    if (wb != kNever) writebacks_.push(Writeback{wb, slot, p.pc, p.mask});
+  }
+  if (r.outcome.control == Control::Barrier && r.outcome.executed)
+    cta.barriers.arrive(w, r.outcome, p.pc, cta.warps, launch_->block.count(), *issuer_,
+                        cta.context);
+}
+
+unsigned SmCore::new_memory_op() {
+  if (free_memory_ops_.empty()) {
+    memory_ops_.emplace_back();
+    free_memory_ops_.push_back(static_cast<unsigned>(memory_ops_.size() - 1));
+  }
+  unsigned id = free_memory_ops_.back();
+  free_memory_ops_.pop_back();
+  memory_ops_[id] = MemoryOp{};
+  memory_ops_[id].used = true;
+  return id;
+}
+
+uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in, uint64_t now) {
+  const std::vector<MemoryAccess>& acc = ctas_[ws.cta].env->accesses;
+  // Per lane: the first address and the span of its accesses (a vector
+  // access is one span); the coalescer and bank model work on those.
+  uint64_t addrs[kMaxWarpSize] = {};
+  uint64_t ends[kMaxWarpSize] = {};
+  LaneMask global = 0, shared = 0;
+  uint64_t done = now;
+  for (const MemoryAccess& a : acc) {
+    LaneMask bit = LaneMask(1) << a.lane;
+    if (a.space == Space::Global || a.space == Space::Shared) {
+      LaneMask& set = a.space == Space::Global ? global : shared;
+      if (!(set & bit)) {
+        addrs[a.lane] = a.address;
+        ends[a.lane] = a.address + a.size;
+        set |= bit;
+      } else {
+        addrs[a.lane] = std::min(addrs[a.lane], a.address);
+        ends[a.lane] = std::max(ends[a.lane], a.address + a.size);
+      }
+    } else {
+      // Local, constant and parameter accesses: an L1 (or constant cache) hit.
+      done = std::max(done, now + config_.memory.l1.latency);
+    }
+  }
+  auto span = [&](LaneMask lanes) {
+    unsigned size = 1;
+    for (unsigned l = 0; l < warp_size_; ++l)
+      if ((lanes >> l) & 1) size = std::max<unsigned>(size, unsigned(ends[l] - addrs[l]));
+    return size;
+  };
+  if (shared) {
+    unsigned cycles =
+        shared_access_cycles(addrs, shared, warp_size_, span(shared), config_.sm.shared_banks);
+    ++stats_.shared_accesses;
+    stats_.shared_bank_conflicts += cycles > 1 ? cycles - 1 : 0;
+    done = std::max(done, now + config_.sm.shared_latency + (cycles ? cycles - 1 : 0));
+  }
+  if (!global) return done;
+
+  coalesce(addrs, global, warp_size_, span(global), config_.memory.l1.line, lines_);
+  ++stats_.memory_instructions;
+  stats_.memory_transactions += lines_.size();
+  const unsigned id = new_memory_op();
+  MemoryOp& op = memory_ops_[id];
+  op.warp = static_cast<unsigned>(&ws - warps_.data());
+  op.pc = p.pc;
+  op.lanes = p.mask;
+  op.first_lane = lowest_lane(global);
+  op.first_address = addrs[op.first_lane];
+  op.ready = done;
+  const bool atomic = in.op == Opcode::Atom || in.op == Opcode::Red;
+  const bool write = !atomic && in.op == Opcode::St;
+  const unsigned line = config_.memory.l1.line;
+  auto send = [&](uint64_t address, bool is_write, AccessKind kind, uint64_t tag) {
+    outbox_.push_back(MemoryRequest{address, line, is_write, kind, tag, ws.global_id, p.pc});
+  };
+  for (uint64_t l : lines_) {
+    if (atomic) {
+      if (l1_) l1_->invalidate(l);  // atomics are performed at the L2
+      send(l, true, AccessKind::Atomic, id | kBypassTag);
+      ++op.pending;
+    } else if (write) {
+      if (l1_ && l1_->probe(l)) l1_->access(l);  // write-through, no allocation on a miss
+      send(l, true, AccessKind::Store, id | kBypassTag);
+      ++op.pending;
+    } else if (l1_ && config_.memory.l1.cache_global && l1_->access(l)) {
+      ++stats_.l1_hits;
+      op.ready = std::max(op.ready, now + config_.memory.l1.latency);
+    } else {
+      ++stats_.l1_misses;
+      switch (mshrs_.add(l, id)) {
+        case MshrTable::Result::NewMiss:
+          send(l, false, AccessKind::Load, l);
+          break;
+        case MshrTable::Result::Merged:
+          ++stats_.l1_mshr_merges;
+          break;
+        case MshrTable::Result::Full:
+          send(l, false, AccessKind::Load, id | kBypassTag);
+          break;
+      }
+      ++op.pending;
+    }
+  }
+  if (op.pending == 0) {
+    uint64_t ready = op.ready;
+    op.used = false;
+    free_memory_ops_.push_back(id);
+    return ready;
+  }
+  op.writes_registers = !write && operands_->at(p.pc).n_writes > 0 && !(in.op == Opcode::Red);
+  ++ws.outstanding;
+  if (!write) {
+    const unsigned s = static_cast<unsigned>(schedulers_.size());
+    schedulers_[op.warp % s]->long_latency_stall(op.warp / s);
+  }
+  return op.writes_registers ? kNever : done;
+}
+
+void SmCore::complete_memory_op(unsigned id, uint64_t now) {
+  MemoryOp& op = memory_ops_[id];
+  WarpSlot& ws = warps_[op.warp];
+  --ws.outstanding;
+  if (op.writes_registers)
+    writebacks_.push(
+        Writeback{std::max(op.ready, now + config_.memory.l1.latency), op.warp, op.pc, op.lanes});
+  op.used = false;
+  free_memory_ops_.push_back(id);
+}
+
+void SmCore::memory_fault(const MemoryOp& op, uint64_t address, const std::string& why) {
+  const WarpSlot& ws = warps_[op.warp];
+  MemoryFault mf(MemoryFault::Reason::OutOfBounds, Space::Global, address, 0, op.first_lane, why);
+  issuer_->fault(ws.warp, ctas_[ws.cta].context, op.pc, op.first_lane, "memory fault: " + why, &mf);
+}
+
+void SmCore::response(uint64_t tag, AccessKind kind, uint64_t address, bool ok, uint64_t now) {
+  auto answer = [&](unsigned id) {
+    MemoryOp& op = memory_ops_[id];
+    if (!ok)
+      memory_fault(op, address,
+                   "the memory system answered an error for the " +
+                       std::string(access_kind_name(kind)) + " of the line at " +
+                       hex_string(address) + " (first lane's address " +
+                       hex_string(op.first_address) + ")");
+    if (--op.pending == 0) complete_memory_op(id, now);
+  };
+  if (tag & kBypassTag) {
+    answer(static_cast<unsigned>(tag & ~kBypassTag));
+    return;
+  }
+  mshrs_.fill(tag, waiters_);
+  if (ok && l1_ && config_.memory.l1.cache_global) l1_->fill(tag);
+  for (uint64_t id : waiters_) answer(static_cast<unsigned>(id));
+}
+
+void SmCore::finish_warp(unsigned slot) {
+  WarpSlot& ws = warps_[slot];
+  ws.finished = true;
+  const unsigned s = static_cast<unsigned>(schedulers_.size());
+  schedulers_[slot % s]->warp_finished(slot / s);
+  --ctas_[ws.cta].live;
+  --resident_warps_;
+}
+
+void SmCore::maybe_retire(unsigned c, TickResult& result) {
+  CtaSlot& cta = ctas_[c];
+  if (!cta.used || cta.live) return;
+  for (unsigned slot : cta.warp_slots) warps_[slot].used = false;
+  cta.used = false;
+  cta.env.reset();
+  --resident_ctas_;
+  result.retired.push_back(cta.linear);
+}
+
+void SmCore::tick(uint64_t now, TickResult& result) {
+  result.next = kNever;
+  result.retired.clear();
+  // The cycles slept through since the last tick kept the last tick's causes.
+  if (now > accounted_until_) {
+    const uint64_t gap = now - accounted_until_;
+    stats_.cycles += gap;
+    stats_.resident_warp_cycles += gap * resident_warps_;
+    for (Stall s : last_stall_) {
+      uint64_t* bins[] = {&stats_.slot_issued,   &stats_.slot_idle,      &stats_.slot_scoreboard,
+                          &stats_.slot_pipeline, &stats_.slot_collector, &stats_.slot_barrier,
+                          &stats_.slot_control,  &stats_.slot_memory};
+      // An issued slot is not repeated by sleeping: nothing issues while asleep.
+      *bins[static_cast<unsigned>(s == Stall::Issued ? Stall::Idle : s)] += gap;
+    }
+  }
+  while (!writebacks_.empty() && writebacks_.top().cycle <= now) {
+    const Writeback wbk = writebacks_.top();
+    writebacks_.pop();
+    WarpSlot& ws = warps_[wbk.warp];
+    ws.scoreboard.release(operands_->at(wbk.pc), wbk.lanes);
+    --ws.writebacks;
+  }
+  wake_hint_ = kNever;
+  bool issued = false;
+  for (unsigned s = 0; s < schedulers_.size(); ++s) {
+    schedulers_[s]->order(order_);
+    Stall cause = Stall::Idle;
+    for (unsigned local : order_) {
+      Stall st = try_issue(s, local, now);
+      if (st == Stall::Issued) {
+        cause = st;
+        break;
+      }
+      if (cause == Stall::Idle) cause = st;
+    }
+    issued |= cause == Stall::Issued;
+    last_stall_[s] = cause;
+    uint64_t* bins[] = {&stats_.slot_issued,   &stats_.slot_idle,      &stats_.slot_scoreboard,
+                        &stats_.slot_pipeline, &stats_.slot_collector, &stats_.slot_barrier,
+                        &stats_.slot_control,  &stats_.slot_memory};
+    ++*bins[static_cast<unsigned>(cause)];
+  }
+  ++stats_.cycles;
+  stats_.resident_warp_cycles += resident_warps_;
+  accounted_until_ = now + 1;
+
+  bool in_flight = !writebacks_.empty();
+  for (unsigned slot = 0; slot < warps_.size(); ++slot) {
+    WarpSlot& ws = warps_[slot];
+    if (!ws.used) continue;
+    in_flight |= ws.outstanding > 0;
+    if (!ws.finished && ws.warp.finished() && ws.writebacks == 0 && ws.outstanding == 0) {
+      finish_warp(slot);
+      maybe_retire(ws.cta, result);
+    }
+  }
+  if (!result.retired.empty() && resident_ctas_ == 0) return;  // idle until the next CTA
+  if (issued || !result.retired.empty()) {
+    result.next = now + 1;
+    return;
+  }
+  if (!writebacks_.empty()) result.next = std::min(result.next, writebacks_.top().cycle);
+  if (wake_hint_ != kNever) result.next = std::min(result.next, std::max(wake_hint_, now + 1));
+  if (result.next == kNever && !in_flight) {
+    // Nothing in flight and nothing can issue: a CTA whose live warps all wait
+    // at barriers can never go on.
+    for (CtaSlot& cta : ctas_)
+      if (cta.used) CtaBarriers::deadlock(cta.warps, launch_->block.count(), *issuer_, cta.context);
+  }
+}
+
+}  // namespace warptlm

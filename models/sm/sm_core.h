@@ -1,0 +1,181 @@
+// The cycle model of one SM, as plain C++ driven by the SM module's process:
+// tick(now) runs one core cycle (fetch, schedule, issue, writeback) and says
+// when the next cycle that can change anything is, so the process sleeps
+// through idle cycles. Memory traffic leaves through outbox() and comes back
+// through response(). Instructions execute at issue (WarpIssuer); the parts
+// (schedulers, scoreboards, operand collector, execution units, caches) only
+// decide when their results become visible.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "cache/cache_tags.h"
+#include "cache/mshr_table.h"
+#include "config/platform_config.h"
+#include "exec/cta_barriers.h"
+#include "exec/trace.h"
+#include "exec/warp.h"
+#include "exec/warp_issuer.h"
+#include "sm/fetch/instruction_cache.h"
+#include "sm/kernel_launch.h"
+#include "sm/pipeline/execution_units.h"
+#include "sm/recording_environment.h"
+#include "sm/regfile/operand_collector.h"
+#include "sm/scheduler/warp_scheduler.h"
+#include "sm/scoreboard/register_operands.h"
+#include "sm/scoreboard/scoreboard.h"
+#include "sm/sm_stats.h"
+#include "transaction/gpu_extension.h"
+
+namespace warptlm {
+
+constexpr uint64_t kNever = ~uint64_t(0);
+
+// A memory transaction the SM wants sent (line-sized or smaller).
+struct MemoryRequest {
+  uint64_t address = 0;
+  unsigned bytes = 0;
+  bool write = false;
+  AccessKind kind = AccessKind::Load;
+  uint64_t tag = 0;   // echoed back in response()
+  uint32_t warp = 0;  // global warp id, for the extension
+  Pc pc = 0;
+};
+
+class SmCore {
+ public:
+  SmCore(unsigned id, const PlatformConfig& config);
+
+  // Whether a CTA of `launch` fits now (the distributor checked; the SM
+  // double-checks its own slots).
+  // `now`: the current cycle (statistics count cycles from the first CTA).
+  void start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t linear, uint64_t now);
+
+  struct TickResult {
+    uint64_t next = kNever;         // next cycle to tick (kNever: only a response can wake it)
+    std::vector<uint64_t> retired;  // linear ids of CTAs that retired this cycle
+  };
+  // Runs cycle `now` (>= the last one). Throws KernelFault.
+  void tick(uint64_t now, TickResult& result);
+  // A memory transaction came back at cycle `now`. Throws KernelFault for an error response.
+  void response(uint64_t tag, AccessKind kind, uint64_t address, bool ok, uint64_t now);
+
+  std::vector<MemoryRequest>& outbox() { return outbox_; }
+  bool idle() const { return resident_ctas_ == 0; }
+  const SmStats& stats() const { return stats_; }
+  const RunStats& run_stats() const { return run_; }
+  void set_trace(TraceSink* trace) { trace_ = trace; }
+  // Extra statistics of the reconvergence side: issue attempts that a
+  // per-warp scoreboard would have blocked but the lane masks let through.
+  uint64_t stalls_avoided_by_lane_masks() const { return avoided_; }
+
+ private:
+  enum class Stall : uint8_t {
+    Issued,
+    Idle,
+    Scoreboard,
+    Pipeline,
+    Collector,
+    Barrier,
+    Control,
+    Memory
+  };
+  struct WarpSlot {
+    bool used = false;
+    Warp warp;
+    Scoreboard scoreboard;
+    unsigned cta = 0;
+    uint32_t global_id = 0;
+    uint64_t age = 0;
+    Pc fetch_pc = kExitPc;     // the instruction in the buffer
+    uint64_t fetch_ready = 0;  // cycle it is available
+    unsigned outstanding = 0;  // memory operations in flight
+    unsigned writebacks = 0;   // register writebacks in flight
+    bool finished = false;
+  };
+  struct CtaSlot {
+    bool used = false;
+    uint64_t linear = 0;
+    const KernelLaunch* launch = nullptr;
+    CtaContext context;
+    CtaBarriers barriers;
+    std::vector<unsigned> warp_slots;
+    std::vector<Warp*> warps;
+    std::unique_ptr<RecordingEnvironment> env;
+    unsigned live = 0;  // warps not finished
+  };
+  struct Writeback {
+    uint64_t cycle;
+    unsigned warp;
+    Pc pc;
+    LaneMask lanes;
+    bool operator>(const Writeback& o) const { return cycle > o.cycle; }
+  };
+  struct MemoryOp {
+    bool used = false;
+    unsigned warp = 0;
+    Pc pc = 0;
+    LaneMask lanes = 0;
+    unsigned pending = 0;  // transactions not yet answered
+    uint64_t ready = 0;    // cycle the already-satisfied part is ready
+    bool writes_registers = false;
+    uint64_t first_address = 0;
+    unsigned first_lane = 0;
+  };
+
+  Stall try_issue(unsigned scheduler, unsigned slot_in_scheduler, uint64_t now);
+  void issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_ready);
+  // Times the accesses of a memory instruction; returns the writeback cycle
+  // (kNever: waits on responses, the MemoryOp writes back).
+  uint64_t time_memory(WarpSlot& ws, const Path& p, const Instruction& in, uint64_t now);
+  unsigned new_memory_op();
+  void complete_memory_op(unsigned id, uint64_t now);
+  void finish_warp(unsigned slot);
+  void maybe_retire(unsigned cta, TickResult& result);
+  [[noreturn]] void memory_fault(const MemoryOp& op, uint64_t address, const std::string& why);
+  void set_launch(const KernelLaunch& launch);
+
+  unsigned id_;
+  const PlatformConfig& config_;
+  unsigned warp_size_;
+  unsigned max_warps_;
+  SmStats stats_;
+  RunStats run_;
+  uint64_t avoided_ = 0;
+  TraceSink* trace_ = nullptr;
+
+  // Launch-level state (rebuilt when a CTA of a new launch arrives).
+  const KernelLaunch* launch_ = nullptr;
+  std::unique_ptr<WarpIssuer> issuer_;
+  std::unique_ptr<OperandTable> operands_;
+
+  std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
+  std::vector<WarpSlot> warps_;
+  std::vector<CtaSlot> ctas_;
+  unsigned resident_ctas_ = 0;
+  unsigned resident_warps_ = 0;
+  uint64_t next_age_ = 0;
+  OperandCollector collector_;
+  ExecutionUnits units_;
+  InstructionCache icache_;
+  std::unique_ptr<CacheTags> l1_;
+  MshrTable mshrs_;
+  std::vector<MemoryOp> memory_ops_;
+  std::vector<unsigned> free_memory_ops_;
+  std::priority_queue<Writeback, std::vector<Writeback>, std::greater<Writeback>> writebacks_;
+  std::vector<MemoryRequest> outbox_;
+
+  // Reused per cycle.
+  std::vector<unsigned> order_;
+  std::vector<Path> paths_;
+  std::vector<uint64_t> lines_;
+  std::vector<uint64_t> waiters_;
+  std::vector<Stall> last_stall_;  // per scheduler, for cycles slept through
+  uint64_t accounted_until_ = 0;   // statistics cover the cycles before this one
+  uint64_t wake_hint_ = kNever;    // earliest cycle a stalled resource frees
+};
+
+}  // namespace warptlm

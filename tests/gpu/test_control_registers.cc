@@ -1,0 +1,217 @@
+// The control register map and its decode: reset values, access types, bad
+// accesses, the CYCLE latch, IRQ enable/acknowledge and the doorbell.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "gpu/control_registers.h"
+
+namespace warptlm {
+namespace {
+
+struct Bench {
+  uint64_t now = 0;
+  int doorbells = 0;
+  std::vector<bool> irq_edges;
+  ControlRegisters regs{
+      ControlRegisters::Hooks{[this] { return now; }, [this] { ++doorbells; },
+                              [this](bool level) { irq_edges.push_back(level); }}};
+
+  uint32_t read(uint32_t offset) {
+    uint32_t v = 0xDEADBEEF;
+    EXPECT_EQ(regs.read(offset, v), tlm::TLM_OK_RESPONSE) << "offset " << offset;
+    return v;
+  }
+  void write(uint32_t offset, uint32_t v) {
+    EXPECT_EQ(regs.write(offset, v), tlm::TLM_OK_RESPONSE) << "offset " << offset;
+  }
+};
+
+// One access through the socket decode; returns the response status.
+tlm::tlm_response_status transport(ControlRegisters& regs, tlm::tlm_command cmd, uint64_t address,
+                                   uint8_t* data, unsigned length, unsigned width = 4,
+                                   uint8_t* byte_enables = nullptr) {
+  tlm::tlm_generic_payload p;
+  p.set_command(cmd);
+  p.set_address(address);
+  p.set_data_ptr(data);
+  p.set_data_length(length);
+  p.set_streaming_width(width);
+  p.set_byte_enable_ptr(byte_enables);
+  if (byte_enables) p.set_byte_enable_length(length);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  regs.transport(p);
+  return p.get_response_status();
+}
+
+TEST(ControlRegisters, ResetValuesMatchTheMap) {
+  Bench b;
+  EXPECT_EQ(b.read(reg::kId), 0x57544C4Du);
+  EXPECT_EQ(b.read(reg::kVersion), 0x00010000u);
+  EXPECT_EQ(b.read(reg::kStatus), 0u);  // idle
+  EXPECT_EQ(b.read(reg::kError), 0u);
+  for (uint32_t r :
+       {reg::kGridX, reg::kGridY, reg::kGridZ, reg::kBlockX, reg::kBlockY, reg::kBlockZ})
+    EXPECT_EQ(b.read(r), 1u);
+  for (uint32_t r : {reg::kProgram, reg::kKernel, reg::kParamAddrLo, reg::kParamAddrHi,
+                     reg::kDynShared, reg::kIrqEnable, reg::kIrqStatus, reg::kLaunch})
+    EXPECT_EQ(b.read(r), 0u);
+  for (const RegisterInfo& r : control_register_map()) {
+    if (r.offset != reg::kCycleLo && r.offset != reg::kCycleHi) {
+      EXPECT_EQ(b.read(r.offset), r.reset) << r.name;
+    }
+  }
+  EXPECT_EQ(control_register_map().size(), 22u);
+  EXPECT_EQ(control_register("DYN_SHARED").offset, 0x68u);
+  EXPECT_EQ(control_register("IRQ_STATUS").access, RegAccess::W1C);
+  try {
+    control_register("GRID_W");
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("name: no control register 'GRID_W'"), std::string::npos);
+  }
+}
+
+TEST(ControlRegisters, LaunchRegistersReadBackWhatWasWritten) {
+  Bench b;
+  b.write(reg::kProgram, 2);
+  b.write(reg::kKernel, 0x40);
+  b.write(reg::kGridX, 7);
+  b.write(reg::kGridY, 3);
+  b.write(reg::kBlockZ, 4);
+  b.write(reg::kParamAddrLo, 0x100);
+  b.write(reg::kParamAddrHi, 0x1);
+  b.write(reg::kDynShared, 512);
+  EXPECT_EQ(b.regs.program(), 2u);
+  EXPECT_EQ(b.regs.kernel(), 0x40u);
+  EXPECT_EQ(b.regs.grid().count(), 7u * 3u * 1u);
+  EXPECT_EQ(b.regs.block().z, 4u);
+  EXPECT_EQ(b.regs.param_address(), 0x1'0000'0100ull);
+  EXPECT_EQ(b.regs.dynamic_shared(), 512u);
+  EXPECT_EQ(b.read(reg::kGridY), 3u);
+  EXPECT_EQ(b.doorbells, 0);
+}
+
+TEST(ControlRegisters, ReadOnlyRegistersRefuseWrites) {
+  Bench b;
+  for (uint32_t r : {reg::kId, reg::kVersion, reg::kStatus, reg::kError, reg::kCycleLo,
+                     reg::kCycleHi, reg::kLaunchCyclesLo, reg::kLaunchCyclesHi})
+    EXPECT_EQ(b.regs.write(r, 5), tlm::TLM_COMMAND_ERROR_RESPONSE) << r;
+  EXPECT_EQ(b.read(reg::kId), kGpuId);
+  EXPECT_EQ(b.read(reg::kStatus), 0u);
+}
+
+TEST(ControlRegisters, BadAccessesGetErrorResponsesNotCrashes) {
+  Bench b;
+  uint8_t data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  uint8_t enables[4] = {0xFF, 0xFF, 0, 0};
+  using tlm::TLM_READ_COMMAND;
+  using tlm::TLM_WRITE_COMMAND;
+  // Unmapped words inside the window, a misaligned address, past the window.
+  EXPECT_EQ(transport(b.regs, TLM_READ_COMMAND, 0x28, data, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(transport(b.regs, TLM_WRITE_COMMAND, 0x84, data, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(transport(b.regs, TLM_READ_COMMAND, 0x4A, data, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(transport(b.regs, TLM_READ_COMMAND, 0x100, data, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(transport(b.regs, TLM_READ_COMMAND, ~0ull - 3, data, 4),
+            tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  // Anything but one whole word: 8-byte, 2-byte, streamed.
+  EXPECT_EQ(transport(b.regs, TLM_WRITE_COMMAND, reg::kGridX, data, 8),
+            tlm::TLM_BURST_ERROR_RESPONSE);
+  EXPECT_EQ(transport(b.regs, TLM_READ_COMMAND, reg::kGridX, data, 2, 2),
+            tlm::TLM_BURST_ERROR_RESPONSE);
+  EXPECT_EQ(transport(b.regs, TLM_WRITE_COMMAND, reg::kGridX, data, 4, 2),
+            tlm::TLM_BURST_ERROR_RESPONSE);
+  EXPECT_EQ(transport(b.regs, TLM_WRITE_COMMAND, reg::kGridX, nullptr, 4),
+            tlm::TLM_BURST_ERROR_RESPONSE);
+  EXPECT_EQ(transport(b.regs, TLM_WRITE_COMMAND, reg::kGridX, data, 4, 4, enables),
+            tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+  EXPECT_EQ(b.read(reg::kGridX), 1u);  // none of the writes landed
+}
+
+TEST(ControlRegisters, SocketAccessesAreLittleEndianWords) {
+  Bench b;
+  uint8_t w[4] = {0x78, 0x56, 0x34, 0x12};
+  EXPECT_EQ(transport(b.regs, tlm::TLM_WRITE_COMMAND, reg::kGridX, w, 4), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(b.regs.grid().x, 0x12345678u);
+  uint8_t r[4] = {};
+  EXPECT_EQ(transport(b.regs, tlm::TLM_READ_COMMAND, reg::kId, r, 4), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(r[0], 0x4D);  // 'M': 0x57544C4D little endian
+  EXPECT_EQ(r[3], 0x57);  // 'W'
+  // The launch doorbell is write-only and reads as 0.
+  EXPECT_EQ(transport(b.regs, tlm::TLM_READ_COMMAND, reg::kLaunch, r, 4), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(r[0] | r[1] | r[2] | r[3], 0);
+}
+
+TEST(ControlRegisters, CycleLoLatchesTheHighHalf) {
+  Bench b;
+  b.now = 0x1'0000'0005ull;
+  EXPECT_EQ(b.read(reg::kCycleLo), 5u);
+  b.now = 0x2'FFFF'FFFFull;              // the counter carries between the two reads
+  EXPECT_EQ(b.read(reg::kCycleHi), 1u);  // still the half latched with LO
+  EXPECT_EQ(b.read(reg::kCycleLo), 0xFFFFFFFFu);
+  EXPECT_EQ(b.read(reg::kCycleHi), 2u);
+}
+
+TEST(ControlRegisters, DoorbellOnlyOnOneAndNotWhileRunning) {
+  Bench b;
+  b.write(reg::kLaunch, 2);  // reserved values are ignored
+  EXPECT_EQ(b.doorbells, 0);
+  b.write(reg::kLaunch, 1);
+  EXPECT_EQ(b.doorbells, 1);
+  b.regs.begin_launch();
+  EXPECT_EQ(b.read(reg::kStatus), 1u);
+  // While running: launch registers and the doorbell refuse writes, IRQ ones accept.
+  EXPECT_EQ(b.regs.write(reg::kLaunch, 1), tlm::TLM_COMMAND_ERROR_RESPONSE);
+  EXPECT_EQ(b.regs.write(reg::kGridX, 9), tlm::TLM_COMMAND_ERROR_RESPONSE);
+  EXPECT_EQ(b.regs.write(reg::kParamAddrLo, 9), tlm::TLM_COMMAND_ERROR_RESPONSE);
+  EXPECT_EQ(b.doorbells, 1);
+  EXPECT_EQ(b.read(reg::kGridX), 1u);
+  b.write(reg::kIrqEnable, kIrqDone);
+  b.regs.end_launch(GpuStatus::Done, GpuError::None, 0x1'0000'0010ull);
+  EXPECT_EQ(b.read(reg::kStatus), 2u);
+  EXPECT_EQ(b.read(reg::kLaunchCyclesLo), 0x10u);
+  EXPECT_EQ(b.read(reg::kLaunchCyclesHi), 1u);
+  b.write(reg::kGridX, 9);  // accepted again once the launch ended
+  EXPECT_EQ(b.regs.grid().x, 9u);
+}
+
+TEST(ControlRegisters, IrqIsStatusAndEnableWithWriteOneToClear) {
+  Bench b;
+  b.regs.end_launch(GpuStatus::Done, GpuError::None, 100);
+  EXPECT_EQ(b.read(reg::kIrqStatus), kIrqDone);
+  EXPECT_FALSE(b.regs.irq());  // not enabled
+  EXPECT_TRUE(b.irq_edges.empty());
+  b.write(reg::kIrqEnable, 0xFFFFFFFF);  // only the defined bits stick
+  EXPECT_EQ(b.read(reg::kIrqEnable), kIrqMask);
+  EXPECT_TRUE(b.regs.irq());
+  b.write(reg::kIrqStatus, kIrqError);  // clearing a bit that is not set changes nothing
+  EXPECT_TRUE(b.regs.irq());
+  b.write(reg::kIrqStatus, kIrqDone);  // acknowledge
+  EXPECT_FALSE(b.regs.irq());
+  EXPECT_EQ(b.read(reg::kIrqStatus), 0u);
+
+  b.write(reg::kIrqEnable, kIrqDone);
+  b.regs.end_launch(GpuStatus::Fault, GpuError::KernelFault, 7);
+  EXPECT_EQ(b.read(reg::kIrqStatus), kIrqError);
+  EXPECT_EQ(b.read(reg::kError), 10u);
+  EXPECT_FALSE(b.regs.irq());  // the error bit is masked
+  b.write(reg::kIrqEnable, kIrqDone | kIrqError);
+  EXPECT_TRUE(b.regs.irq());
+  b.write(reg::kIrqEnable, 0);  // masking lowers the line without acknowledging
+  EXPECT_FALSE(b.regs.irq());
+  EXPECT_EQ(b.read(reg::kIrqStatus), kIrqError);
+  EXPECT_EQ(b.irq_edges, (std::vector<bool>{true, false, true, false}));
+}
+
+TEST(ControlRegisters, HooksMustBeSet) {
+  ControlRegisters::Hooks h{[] { return uint64_t(0); }, [] {}, nullptr};
+  try {
+    ControlRegisters r(h);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "hooks.irq: must be set");
+  }
+}
+
+}  // namespace
+}  // namespace warptlm

@@ -1,0 +1,322 @@
+// The Gpu top through its control socket: launch errors (one per cause, each
+// with STATUS, ERROR, message and interrupt), a completed launch with its
+// interrupt and cycle count, the sticky kernel fault, and a foreign memory.
+#include <gtest/gtest.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstring>
+#include <sstream>
+
+#include "common/systemc_child.h"
+#include "gpu/gpu.h"
+#include "gpu_test_kernels.h"
+#include "script_host.h"
+
+namespace warptlm {
+namespace {
+
+using testing::in_child_process;
+using testing::ScriptHost;
+
+// A platform: the small preset's GPU, its irq on a signal, a scripted host.
+struct Bench {
+  explicit Bench(std::function<void(ScriptHost&)> script, PlatformConfig config = preset("small"))
+      : gpu("gpu", config), irq("irq"), host("host", std::move(script)) {
+    gpu.irq.bind(irq);
+    host.socket.bind(gpu.control);
+  }
+  Gpu gpu;
+  sc_core::sc_signal<bool> irq;
+  ScriptHost host;
+};
+
+// Lets the irq output follow the registers (two delta cycles).
+void settle() {
+  sc_core::wait(sc_core::SC_ZERO_TIME);
+  sc_core::wait(sc_core::SC_ZERO_TIME);
+}
+
+uint32_t entry(const Gpu& gpu, uint32_t handle, const char* kernel) {
+  return static_cast<uint32_t>(gpu.program(handle)->module.find_function(kernel)->begin);
+}
+
+TEST(Gpu, LaunchErrorsSetStatusErrorAndTheInterrupt) {
+  in_child_process([] {
+    Bench* b = nullptr;
+    uint32_t h1 = 0, h2 = 0;
+    auto script = [&](ScriptHost& host) {
+      Gpu& gpu = b->gpu;
+      EXPECT_EQ(host.read(reg::kId), kGpuId);
+      host.set(reg::kIrqEnable, kIrqError);
+      // Rings the doorbell, expects a refusal with `error` and `message`, acknowledges it.
+      auto refused = [&](GpuError error, const std::string& message) {
+        host.set(reg::kLaunch, 1);
+        EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::LaunchError));
+        EXPECT_EQ(host.read(reg::kError), uint32_t(error));
+        EXPECT_EQ(gpu.last_error(), message);
+        EXPECT_EQ(host.read(reg::kLaunchCyclesLo), 0u);
+        settle();
+        EXPECT_TRUE(b->irq.read());
+        EXPECT_EQ(host.read(reg::kIrqStatus), kIrqError);
+        host.set(reg::kIrqStatus, kIrqError);
+        settle();
+        EXPECT_FALSE(b->irq.read());
+      };
+      refused(GpuError::BadProgram,
+              "launch: PROGRAM = 0 is not a program handle (load_program returned 1..2)");
+      host.set(reg::kProgram, 3);
+      refused(GpuError::BadProgram,
+              "launch: PROGRAM = 3 is not a program handle (load_program returned 1..2)");
+      host.set(reg::kProgram, h1);
+      const uint32_t add = entry(gpu, h1, "add"), crash = entry(gpu, h1, "crash"),
+                     hungry = entry(gpu, h1, "hungry");
+      host.set(reg::kKernel, add + 8);  // inside `add`, not its entry
+      std::ostringstream expected;
+      expected << std::hex << "launch: KERNEL = 0x" << add + 8
+               << " is not the entry address of a kernel of program 1 (kernels: add at 0x" << add
+               << ", crash at 0x" << crash << ", hungry at 0x" << hungry << ")";
+      refused(GpuError::BadKernel, expected.str());
+      host.set(reg::kKernel, add);
+      host.set(reg::kGridX, 0);
+      refused(GpuError::BadGrid, "launch: grid dimensions must be positive, got (0,1,1)");
+      host.set(reg::kGridX, 1);
+      host.set(reg::kGridY, 65536);
+      refused(GpuError::BadGrid,
+              "launch: grid (1,65536,1) exceeds the PTX limits (2147483647,65535,65535)");
+      host.set(reg::kGridY, 1);
+      host.set(reg::kBlockX, 1025);
+      refused(GpuError::BadBlock,
+              "launch: block x and y dimensions may be at most 1024, got (1025,1,1)");
+      host.set(reg::kBlockX, 32);
+      host.set(reg::kBlockY, 32);
+      host.set(reg::kBlockZ, 2);
+      refused(GpuError::BadBlock, "launch: a CTA may hold at most 1024 threads, block has 2048");
+      host.set(reg::kBlockZ, 1);
+      // 1024 threads = 32 warps; the small preset's SM has min(16, 512 / 32) = 16 warp slots.
+      refused(GpuError::CtaWarps,
+              "launch: kernel 'add' with block (32,32,1): a CTA needs 32 warp slots (1024 threads "
+              "in warps of 32), an SM has 16 (min(sm.warps = 16, sm.threads / warp_size = 512 / "
+              "32))");
+      host.set(reg::kBlockX, 16);
+      // `add` takes 20 bytes of parameters (u64, u64, u32); address 0 holds no allocation.
+      refused(GpuError::BadParams,
+              "launch: the parameter buffer of kernel 'add' (20 bytes at PARAM_ADDR 0x0) is not "
+              "inside one device allocation" +
+                  std::string(gpu.default_store().describe(0).empty()
+                                  ? ""
+                                  : " (" + gpu.default_store().describe(0) + ")"));
+      // 100 registers per thread (already a multiple of 4, under the cap of 255 set below) x 512
+      // threads = 51200 > 32768.
+      host.set(reg::kKernel, hungry);
+      host.set(reg::kBlockX, 512);
+      host.set(reg::kBlockY, 1);
+      refused(GpuError::CtaRegisters,
+              "launch: kernel 'hungry' with block (512,1,1): a CTA needs 51200 registers (100 per "
+              "thread x 512 threads), an SM has 32768");
+      // 16384 static + 20000 dynamic = 36384 bytes > 32768.
+      host.set(reg::kProgram, h2);
+      host.set(reg::kKernel, entry(gpu, h2, "tiled"));
+      host.set(reg::kBlockX, 32);
+      host.set(reg::kDynShared, 20000);
+      refused(GpuError::CtaShared,
+              "launch: kernel 'tiled' with block (32,1,1): a CTA needs 36384 bytes of shared "
+              "memory (16384 static + 20000 dynamic), an SM has 32768");
+      EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);  // refusals take no time
+    };
+    PlatformConfig config = preset("small");
+    config.sm.max_registers_per_thread = 255;  // charge all 100 declared registers
+    Bench bench(script, config);
+    b = &bench;
+    h1 = bench.gpu.load_program(testing::program_of(testing::kGpuKernels));
+    h2 = bench.gpu.load_program(testing::program_of(testing::kTiledKernel));
+    sc_core::sc_start();
+    EXPECT_TRUE(bench.host.finished);
+    EXPECT_TRUE(bench.gpu.has_default_dram());
+  });
+}
+
+// The add kernel over 64 threads (2 CTAs of 32): out[i] = in[i] + value.
+struct AddBuffers {
+  uint64_t in = 0, out = 0, params = 0;
+};
+
+AddBuffers setup_add(Gpu& gpu, uint32_t value) {
+  DeviceMemory& mem = gpu.default_store();
+  AddBuffers a;
+  a.in = mem.allocate(64 * 4, "in");
+  a.out = mem.allocate(64 * 4, "out");
+  for (uint32_t i = 0; i < 64; ++i) {
+    uint32_t v = 1000 * i;
+    mem.write(a.in + 4 * i, &v, 4);
+  }
+  // The parameter buffer: in at 0, out at 8, value at 16 (20 bytes).
+  uint8_t params[20];
+  std::memcpy(params, &a.in, 8);
+  std::memcpy(params + 8, &a.out, 8);
+  std::memcpy(params + 16, &value, 4);
+  a.params = mem.allocate(sizeof params, "params");
+  mem.write(a.params, params, sizeof params);
+  return a;
+}
+
+void program_add(ScriptHost& host, const Gpu& gpu, uint32_t handle, const AddBuffers& a) {
+  host.set(reg::kProgram, handle);
+  host.set(reg::kKernel, entry(gpu, handle, "add"));
+  host.set(reg::kGridX, 2);
+  host.set(reg::kBlockX, 32);
+  host.set(reg::kParamAddrLo, static_cast<uint32_t>(a.params));
+  host.set(reg::kParamAddrHi, static_cast<uint32_t>(a.params >> 32));
+}
+
+TEST(Gpu, ALaunchCompletesWithTheInterruptAndItsCycleCount) {
+  in_child_process([] {
+    Bench* b = nullptr;
+    AddBuffers buffers;
+    uint32_t handle = 0;
+    sc_core::sc_time irq_at;
+    auto script = [&](ScriptHost& host) {
+      Gpu& gpu = b->gpu;
+      host.set(reg::kIrqEnable, kIrqDone);
+      program_add(host, gpu, handle, buffers);
+      host.set(reg::kLaunch, 1);
+      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Running));
+      // While it runs: launch registers and the doorbell refuse, IRQ registers accept.
+      EXPECT_EQ(host.write(reg::kGridX, 4), tlm::TLM_COMMAND_ERROR_RESPONSE);
+      EXPECT_EQ(host.write(reg::kLaunch, 1), tlm::TLM_COMMAND_ERROR_RESPONSE);
+      EXPECT_EQ(host.write(reg::kIrqEnable, kIrqDone), tlm::TLM_OK_RESPONSE);
+      while (!b->irq.read()) sc_core::wait(b->irq.value_changed_event());
+      irq_at = sc_core::sc_time_stamp();
+      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done));
+      EXPECT_EQ(host.read(reg::kError), 0u);
+      // The launch began at time 0 (cycle 0) and ended when the interrupt rose.
+      const uint64_t cycles = irq_at.value() / gpu.cycle().value();
+      EXPECT_GT(cycles, 0u);
+      EXPECT_EQ(host.read(reg::kLaunchCyclesLo), cycles);
+      EXPECT_EQ(host.read(reg::kLaunchCyclesHi), 0u);
+      EXPECT_EQ(host.read(reg::kCycleLo), cycles);
+      EXPECT_EQ(host.read(reg::kIrqStatus), kIrqDone);
+      host.set(reg::kIrqStatus, kIrqDone);
+      settle();
+      EXPECT_FALSE(b->irq.read());
+      EXPECT_EQ(gpu.stats()["cycles"].get<uint64_t>(), cycles);
+
+      // A second launch with another value reuses the registers as they are.
+      const uint32_t value = 7;
+      gpu.default_store().write(buffers.params + 16, &value, 4);
+      host.set(reg::kLaunch, 1);
+      sc_core::wait(gpu.launch_finished_event());
+      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done));
+    };
+    Bench bench(script);
+    b = &bench;
+    handle = bench.gpu.load_program(testing::program_of(testing::kGpuKernels));
+    buffers = setup_add(bench.gpu, 100);
+    sc_core::sc_start();
+    ASSERT_TRUE(bench.host.finished);
+    for (uint32_t i = 0; i < 64; ++i) {
+      uint32_t v = 0;
+      bench.gpu.default_store().read(buffers.out + 4 * i, &v, 4);
+      EXPECT_EQ(v, 1000 * i + 7) << i;
+    }
+    nlohmann::json s = bench.gpu.stats();
+    EXPECT_EQ(s["launches"].get<uint64_t>(), 2u);
+    EXPECT_EQ(s["ctas"].get<uint64_t>(), 4u);   // 2 per launch
+    EXPECT_EQ(s["warps"].get<uint64_t>(), 4u);  // one warp per CTA
+    EXPECT_EQ(s["occupancy.ctas_dispatched"].get<uint64_t>(), 4u);
+    EXPECT_EQ(s["thread_instructions"].get<uint64_t>(),
+              32 * s["warp_instructions"].get<uint64_t>());
+    EXPECT_DOUBLE_EQ(s["simd_utilisation"].get<double>(), 1.0);
+  });
+}
+
+TEST(Gpu, AKernelFaultIsReportedAndSticky) {
+  in_child_process([] {
+    Bench* b = nullptr;
+    AddBuffers buffers;
+    uint32_t handle = 0;
+    auto script = [&](ScriptHost& host) {
+      Gpu& gpu = b->gpu;
+      host.set(reg::kIrqEnable, kIrqMask);
+      host.set(reg::kProgram, handle);
+      host.set(reg::kKernel, entry(gpu, handle, "crash"));
+      host.set(reg::kLaunch, 1);
+      while (!b->irq.read()) sc_core::wait(b->irq.value_changed_event());
+      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Fault));
+      EXPECT_EQ(host.read(reg::kError), uint32_t(GpuError::KernelFault));
+      EXPECT_EQ(host.read(reg::kIrqStatus), kIrqError);
+      ASSERT_TRUE(gpu.fault().has_value());
+      EXPECT_NE(std::string(gpu.fault()->what()).find("kernel 'crash'"), std::string::npos)
+          << gpu.fault()->what();
+      EXPECT_EQ(gpu.last_error(), gpu.fault()->what());
+      host.set(reg::kIrqStatus, kIrqMask);
+      // The fault is sticky: every later launch is refused.
+      program_add(host, gpu, handle, buffers);
+      host.set(reg::kLaunch, 1);
+      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::LaunchError));
+      EXPECT_EQ(host.read(reg::kError), uint32_t(GpuError::Faulted));
+      EXPECT_EQ(gpu.last_error().rfind("launch: the GPU is unusable after the kernel fault of "
+                                       "launch 1 (kernel 'crash'",
+                                       0),
+                0u)
+          << gpu.last_error();
+    };
+    Bench bench(script);
+    b = &bench;
+    handle = bench.gpu.load_program(testing::program_of(testing::kGpuKernels));
+    buffers = setup_add(bench.gpu, 1);
+    sc_core::sc_start();
+    EXPECT_TRUE(bench.host.finished);
+  });
+}
+
+// A foreign memory that offers only b_transport and answers every access.
+struct ForeignMemory : sc_core::sc_module {
+  explicit ForeignMemory(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
+    socket.register_b_transport(this, &ForeignMemory::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    ++(p.is_read() ? reads : writes);
+    if (p.is_read()) std::memset(p.get_data_ptr(), 0xEE, p.get_data_length());
+    delay += sc_core::sc_time(50, sc_core::SC_NS);
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+  tlm_utils::simple_target_socket<ForeignMemory> socket;
+  uint64_t reads = 0, writes = 0;
+};
+
+TEST(Gpu, AForeignMemorySeesTheTrafficWhileDataStaysFunctional) {
+  in_child_process([] {
+    Bench* b = nullptr;
+    AddBuffers buffers;
+    uint32_t handle = 0;
+    auto script = [&](ScriptHost& host) {
+      host.set(reg::kIrqEnable, kIrqMask);
+      program_add(host, b->gpu, handle, buffers);
+      host.set(reg::kLaunch, 1);
+      while (!b->irq.read()) sc_core::wait(b->irq.value_changed_event());
+      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done));
+    };
+    Bench bench(script);
+    b = &bench;
+    ForeignMemory foreign("foreign");
+    bench.gpu.memory.bind(foreign.socket);
+    handle = bench.gpu.load_program(testing::program_of(testing::kGpuKernels));
+    buffers = setup_add(bench.gpu, 5);
+    sc_core::sc_start();
+    ASSERT_TRUE(bench.host.finished);
+    EXPECT_FALSE(bench.gpu.has_default_dram());
+    // The loads of `in` (256 bytes = 4 lines of 64) miss the L2 and read memory.
+    EXPECT_EQ(foreign.reads, 4u);
+    for (uint32_t i = 0; i < 64; ++i) {
+      uint32_t v = 0;
+      bench.gpu.default_store().read(buffers.out + 4 * i, &v, 4);
+      EXPECT_EQ(v, 1000 * i + 5) << i;
+    }
+    nlohmann::json s = bench.gpu.stats();
+    EXPECT_FALSE(s.contains("dram.reads"));
+    EXPECT_EQ(s["memory_port.reads"].get<uint64_t>(), 4u);
+  });
+}
+
+}  // namespace
+}  // namespace warptlm
