@@ -1,9 +1,11 @@
 // Every scenario run through the timing model (the SystemC GPU with its SMs,
 // caches and DRAM) gives bit-exactly the outputs of the functional executor
-// and passes its host reference, on the small and the fermi presets. Each run
-// is a fresh SystemC elaboration in a child process.
+// and passes its host reference: under ipdom on the small and the fermi
+// presets, and under every other registered reconvergence scheme on small.
+// Each run is a fresh SystemC elaboration in a child process.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <tuple>
 
@@ -14,20 +16,40 @@
 #include "frontend/ptx_parser.h"
 #include "gpu/timing_run.h"
 #include "scenario.h"
+#include "simt/reconvergence_unit.h"
 
 namespace warptlm::scenarios {
 namespace {
 
-using TimingParam = std::tuple<size_t, std::string>;  // index into all(), preset
+// index into all(), preset, reconvergence scheme
+using TimingParam = std::tuple<size_t, std::string, std::string>;
 
 class TimingScenario : public ::testing::TestWithParam<TimingParam> {};
 
 TEST_P(TimingScenario, MatchesFunctionalRunBitExactly) {
   const Scenario& s = all()[std::get<0>(GetParam())];
   const std::string preset_name = std::get<1>(GetParam());
+  const std::string scheme = std::get<2>(GetParam());
   warptlm::testing::in_child_process([&] {
     PlatformConfig config = preset(preset_name);
-    Program program = finalize(parse_ptx(scenario_ptx(s), s.source_dir + "/kernel.ptx"));
+    config.reconvergence = scheme;
+    FinalizeOptions fin;
+    fin.insert_reconvergence_markers = reconvergence_needs_markers(scheme);
+    Program program = finalize(parse_ptx(scenario_ptx(s), s.source_dir + "/kernel.ptx"), fin);
+    const auto& livelocks = s.livelocks_under;
+    if (std::find(livelocks.begin(), livelocks.end(), scheme) != livelocks.end()) {
+      // The scheme livelocks this kernel by design: the watchdog must end it.
+      config.instruction_budget = 200000;
+      LaunchSpec l = s.make_launch(resolve_size(s, "test"), 1);
+      try {
+        run_timing(program, s.entry, l, config);
+        ADD_FAILURE() << s.name << " finished under " << scheme
+                      << "; it is listed in livelocks_under";
+      } catch (const KernelFault& f) {
+        EXPECT_NE(std::string(f.what()).find("runaway kernel"), std::string::npos) << f.what();
+      }
+      return;
+    }
     const uint64_t n = resolve_size(s, "test");
     LaunchSpec in = s.make_launch(n, 1);
     LaunchSpec functional = in, timing = in;
@@ -35,7 +57,8 @@ TEST_P(TimingScenario, MatchesFunctionalRunBitExactly) {
     RunStats tstats;
     nlohmann::json stats = run_timing(program, s.entry, timing, config, &tstats);
     CheckResult r = s.check(in, timing);
-    EXPECT_TRUE(r.passed) << s.name << " on " << preset_name << ": " << r.message;
+    EXPECT_TRUE(r.passed) << s.name << " on " << preset_name << " under " << scheme << ": "
+                          << r.message;
     // The spin-lock's outputs record which thread won the lock in which
     // order: the interleaving of warps, which timing legitimately changes. Its
     // host reference accepts every valid order; bit-exactness is not defined.
@@ -56,15 +79,17 @@ TEST_P(TimingScenario, MatchesFunctionalRunBitExactly) {
 
 std::vector<TimingParam> params() {
   std::vector<TimingParam> v;
-  for (size_t i = 0; i < all().size(); ++i)
-    for (const char* p : {"small", "fermi"}) v.emplace_back(i, p);
+  for (size_t i = 0; i < all().size(); ++i) {
+    v.emplace_back(i, "fermi", "ipdom");
+    for (const std::string& scheme : reconvergence_names()) v.emplace_back(i, "small", scheme);
+  }
   return v;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllScenarios, TimingScenario, ::testing::ValuesIn(params()),
                          [](const ::testing::TestParamInfo<TimingParam>& info) {
                            return all()[std::get<0>(info.param)].name + "_" +
-                                  std::get<1>(info.param);
+                                  std::get<1>(info.param) + "_" + std::get<2>(info.param);
                          });
 
 }  // namespace
