@@ -2,13 +2,16 @@
 
 #include <sysc/tracing/sc_tracing_ids.h>
 
+#include <fstream>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
 #include "exec/kernel_args.h"
 #include "gpu/gpu.h"
 #include "gpu/host_driver.h"
+#include "gpu/timeline_sink.h"
 
 namespace warptlm {
 namespace {
@@ -49,7 +52,15 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
                                 "' starts above the 32-bit KERNEL register's reach");
 
   Gpu gpu("gpu", config);
-  gpu.set_trace(trace);
+  std::unique_ptr<ChromeTrace> timeline;
+  std::unique_ptr<TimelineSink> timeline_sink;
+  if (!options.timeline_path.empty()) {
+    timeline = std::make_unique<ChromeTrace>(options.timeline_max_events);
+    timeline_sink = std::make_unique<TimelineSink>(module, *timeline, trace);
+    gpu.set_trace(timeline_sink.get());
+  } else {
+    gpu.set_trace(trace);
+  }
   const uint32_t handle = gpu.load_program(program);  // throws for missing reconvergence markers
 
   // The host's cudaMalloc + cudaMemcpy: straight into the GPU's device memory.
@@ -93,6 +104,13 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
   }
   sc_core::sc_start();
   if (vcd) sc_core::sc_close_vcd_trace_file(vcd);
+  if (timeline) {
+    std::ofstream out(options.timeline_path);
+    if (out) timeline->write(out, gpu.cycle().to_seconds() * 1e9);
+    if (!out)
+      throw std::runtime_error("run_timing: cannot write the timeline to '" +
+                               options.timeline_path + "'");
+  }
 
   if (!host.completed()) {
     if (!host.bus_error().empty()) throw std::runtime_error("run_timing: " + host.bus_error());

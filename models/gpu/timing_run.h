@@ -18,6 +18,10 @@ struct TimingOptions {
   // A VCD of top-level activity (irq, STATUS, launch running, resident CTAs
   // per SM) when not empty. sc_trace names the file: a missing ".vcd" is added.
   std::string vcd_path;
+  // A warp timeline in Chrome trace-event JSON (Perfetto) when not empty: one
+  // track per warp, a slice per issued instruction.
+  std::string timeline_path;
+  uint64_t timeline_max_events = 5'000'000;  // beyond: dropped and counted in the file
 };
 
 // Builds the platform, loads `program`, copies launch.buffers into device

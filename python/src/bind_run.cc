@@ -97,9 +97,16 @@ LaunchSpec make_launch(const py::tuple& grid, const py::tuple& block, uint32_t s
 }  // namespace
 
 py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec& launch,
-                    const PlatformConfig& config, bool trace, const std::string& mode) {
+                    const PlatformConfig& config, bool trace, const std::string& mode,
+                    const std::string& timeline_path, const std::string& vcd_path) {
   if (mode != "functional" && mode != "timing")
     throw std::invalid_argument("mode must be 'functional' or 'timing', got '" + mode + "'");
+  if (mode != "timing" && (!timeline_path.empty() || !vcd_path.empty()))
+    throw std::invalid_argument(
+        "timeline and vcd files come from the timing model: use mode='timing'");
+  TimingOptions options;
+  options.timeline_path = timeline_path;
+  options.vcd_path = vcd_path;
   TraceBuffer records;
   RunStats stats;
   py::dict out;
@@ -109,7 +116,8 @@ py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec
   try {
     py::gil_scoped_release release;
     if (mode == "timing")
-      timing = run_timing(program, entry, launch, config, &stats, trace ? &records : nullptr);
+      timing =
+          run_timing(program, entry, launch, config, &stats, trace ? &records : nullptr, options);
     else
       stats =
           run_functional(program, entry, launch, config.exec_config(), trace ? &records : nullptr);
@@ -139,17 +147,19 @@ void bind_run(py::module_& m) {
       "run_kernel",
       [](const std::string& ptx, const std::string& source_name, const std::string& entry,
          const std::string& config_json, const py::tuple& grid, const py::tuple& block,
-         uint32_t shared_bytes, const py::list& args, bool trace, const std::string& mode) {
+         uint32_t shared_bytes, const py::list& args, bool trace, const std::string& mode,
+         const std::string& timeline_path, const std::string& vcd_path) {
         PlatformConfig config = config_from_text(config_json);
         FinalizeOptions fin;
         fin.insert_reconvergence_markers = reconvergence_needs_markers(config.reconvergence);
         Program program = finalize(parse_ptx(ptx, source_name), fin);
         LaunchSpec launch = make_launch(grid, block, shared_bytes, args);
-        return run_launch(program, entry, launch, config, trace, mode);
+        return run_launch(program, entry, launch, config, trace, mode, timeline_path, vcd_path);
       },
       py::arg("ptx"), py::arg("source_name"), py::arg("entry"), py::arg("config_json"),
       py::arg("grid"), py::arg("block"), py::arg("shared_bytes"), py::arg("args"),
-      py::arg("trace") = false, py::arg("mode") = "functional",
+      py::arg("trace") = false, py::arg("mode") = "functional", py::arg("timeline_path") = "",
+      py::arg("vcd_path") = "",
       "One launch, functional or timing (mode). Timing runs elaborate SystemC, which works once "
       "per process: call them in a fresh child (the package does). Returns {stats, buffers, trace, "
       "fault, wall_seconds}; a kernel "

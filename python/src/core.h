@@ -36,7 +36,8 @@ py::dict fault_dict(const KernelFault& fault);
 // each), "trace" (trace_columns or None), "fault" (fault_dict or None),
 // "wall_seconds"}. The GIL is released during the run.
 py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec& launch,
-                    const PlatformConfig& config, bool trace, const std::string& mode = "functional");
+                    const PlatformConfig& config, bool trace, const std::string& mode = "functional",
+                    const std::string& timeline_path = "", const std::string& vcd_path = "");
 
 void bind_config(py::module_& m);
 void bind_run(py::module_& m);

@@ -1,5 +1,7 @@
 """warptlm.scenarios: list, describe, run against the host references."""
 
+import json
+
 import pytest
 
 import warptlm
@@ -65,3 +67,18 @@ def test_a_runaway_scenario_is_a_kernel_error(small):
     with pytest.raises(warptlm.KernelError, match="runaway kernel") as info:
         warptlm.scenarios.run(small.with_(instruction_budget=1000), "collatz")
     assert info.value.kernel and info.value.pc is not None
+
+
+def test_timing_mode_writes_a_perfetto_timeline_and_a_vcd(small, tmp_path):
+    timeline, vcd = tmp_path / "warps.json", tmp_path / "top.vcd"
+    result = warptlm.scenarios.run(small, "reduction", mode="timing", timeline=timeline, vcd=vcd)
+    events = json.loads(timeline.read_text())["traceEvents"]
+    slices = [e for e in events if e["ph"] == "X"]
+    # One slice per issued warp instruction, on one track per (SM, warp).
+    assert len(slices) == result.stats["warp_instructions"]
+    assert {e["pid"] for e in slices} <= set(range(small.config["num_sms"]))
+    assert len({(e["pid"], e["tid"]) for e in slices}) == result.stats["warps"]
+    assert any(e["ph"] == "M" and e["name"] == "thread_name" for e in events)
+    assert "$enddefinitions" in vcd.read_text()
+    with pytest.raises(ValueError, match="timing model"):
+        warptlm.scenarios.run(small, "reduction", timeline=timeline)

@@ -123,11 +123,13 @@ class Platform:
         """The configuration as the JSON text the native core reads."""
         return json.dumps(self._config)
 
-    def launch(self, kernel, grid, block, args, shared_bytes=0, mode="functional", trace=False):
-        """Run ``kernel`` over ``grid`` x ``block`` threads; see :func:`warptlm.launch.launch`."""
+    def launch(self, kernel, grid, block, args, shared_bytes=0, mode="functional", trace=False, **outputs):
+        """Run ``kernel`` over ``grid`` x ``block`` threads; see :func:`warptlm.launch.launch`
+        (``outputs``: timeline, vcd, timeout)."""
         from .launch import launch
 
-        return launch(self, kernel, grid, block, args, shared_bytes=shared_bytes, mode=mode, trace=trace)
+        return launch(self, kernel, grid, block, args, shared_bytes=shared_bytes, mode=mode, trace=trace,
+                      **outputs)
 
     def __eq__(self, other):
         return isinstance(other, Platform) and self._config == other._config

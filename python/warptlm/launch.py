@@ -7,6 +7,7 @@ have a matching dtype kind and size; a Python int or float is converted with a
 range check.
 """
 
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -171,11 +172,23 @@ def result_from(out, config, started):
                   message=out.get("message", ""), n=out.get("n"), config=config)
 
 
-def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional", trace=False, timeout=None):
+def _output_path(name, value, mode):
+    if value is None:
+        return ""
+    if mode != "timing":
+        raise ValueError(f"{name} files come from the timing model: pass mode='timing'")
+    return os.fspath(os.path.abspath(value))
+
+
+def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional", trace=False, timeout=None,
+           timeline=None, vcd=None):
     """Run ``kernel`` on ``platform`` in an isolated child process.
 
     Returns a :class:`Result`. Raises KernelError for a fault in the kernel,
     TypeError/OverflowError for arguments that do not fit the parameters,
+    ``timeline`` (timing mode): a path where the warp timeline is written as
+    Chrome trace-event JSON (open it in Perfetto); ``vcd``: a path for a VCD of
+    the GPU's top-level activity.
     ValueError for a bad launch,
     warptlm.SimulationCrash if the model crashed and SimulationTimeout past
     ``timeout`` seconds.
@@ -191,7 +204,8 @@ def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional
         "run_kernel",
         dict(ptx=kernel.ptx, source_name=kernel.source_name, entry=kernel.entry,
              config_json=platform.config_json(), grid=grid3, block=block3, shared_bytes=int(shared_bytes),
-             args=native, trace=bool(trace), mode=mode),
+             args=native, trace=bool(trace), mode=mode, timeline_path=_output_path("timeline", timeline, mode),
+             vcd_path=_output_path("vcd", vcd, mode)),
         timeout=timeout, debug_crash=isolation.debug_crash_for(config, {"kernel": kernel.entry}))
     if out["fault"] is not None:
         raise_fault(out["fault"])

@@ -196,6 +196,22 @@ TEST(Cli, RunChecksAScenarioAndRejectsUnknownNames) {
   EXPECT_NE(size.output.find("study"), std::string::npos) << size.output;
 }
 
+TEST(Cli, RunInTimingModeReportsCyclesAndTakesOverrides) {
+  Result r =
+      cli("run reduction --mode timing --preset small --set sm.schedulers=1 --set "
+          "scheduler=gto");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("timing mode (preset small)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cycles "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("host reference: PASS"), std::string::npos) << r.output;
+  Result bad = cli("run reduction --mode timing --set sm.schedulers=0");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.output.find("sm.schedulers"), std::string::npos) << bad.output;
+  Result functional_timeline = cli("run reduction --timeline x.json");
+  EXPECT_EQ(functional_timeline.status, 2);
+  EXPECT_NE(functional_timeline.output.find("--mode timing"), std::string::npos);
+}
+
 TEST(Cli, ListShowsEveryScenario) {
   Result r = cli("list");
   ASSERT_EQ(r.status, 0);

@@ -41,9 +41,15 @@ int cmd_run(Args& args) {
   args.take("--stats", &stats_path);
   args.take("--mode", &mode);
   args.take("--preset", &preset_name);
+  TimingOptions timing_options;
+  args.take("--timeline", &timing_options.timeline_path);
+  args.take("--vcd", &timing_options.vcd_path);
   std::vector<std::string> sets = args.take_all("--set");
   if (mode != "functional" && mode != "timing")
     throw UsageError("--mode must be 'functional' or 'timing', got '" + mode + "'");
+  if (mode != "timing" &&
+      (!timing_options.timeline_path.empty() || !timing_options.vcd_path.empty()))
+    throw UsageError("--timeline and --vcd need --mode timing");
   // The platform: a preset with FIELD=VALUE overrides (JSON values); the
   // functional flags (--warp-size, --reconvergence, --budget) apply on top.
   PlatformConfig platform = preset(preset_name);
@@ -89,7 +95,7 @@ int cmd_run(Args& args) {
   RunStats stats;
   nlohmann::json timing;
   if (mode == "timing")
-    timing = run_timing(program, s.entry, launch, platform, &stats);
+    timing = run_timing(program, s.entry, launch, platform, &stats, nullptr, timing_options);
   else
     stats = run_functional(program, s.entry, launch, config);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

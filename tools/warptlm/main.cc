@@ -20,10 +20,11 @@ commands:
       written back in place after the run) or TYPE:VALUE (i32:256, u64:7, f32:1.5)
   run NAME [--size test|study|N] [--seed S] [--warp-size N] [--reconvergence S]
       [--mode functional|timing] [--preset small|fermi|volta] [--set FIELD=VALUE]...
-      [--stats FILE.json]
+      [--timeline FILE.json] [--vcd FILE.vcd] [--stats FILE.json]
       run a built-in scenario and check it against its host reference; timing
       mode runs the SystemC/TLM GPU (preset plus --set overrides, e.g.
-      --set sm.schedulers=4 --set scheduler=gto) and reports cycles and stalls
+      --set sm.schedulers=4 --set scheduler=gto) and reports cycles and stalls;
+      --timeline writes a warp timeline for Perfetto, --vcd the GPU's top-level signals
   list
       the built-in scenarios
 )";
