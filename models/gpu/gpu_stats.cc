@@ -3,6 +3,8 @@
 // ("sm<N>.<field>"), occupancy from the distributor ("occupancy.<field>"), and
 // the memory side ("interconnect.", "l2." summed over slices, "memory_port.",
 // "dram." when the default DRAM is bound).
+#include <algorithm>
+
 #include "exec/run_stats.h"
 #include "gpu/gpu.h"
 
@@ -113,12 +115,22 @@ nlohmann::json Gpu::stats() const {
   j["branches"] = run.branches;
   j["divergent_branches"] = run.divergent_branches;
   j["ipc"] = busy_cycles_ ? double(total.warp_instructions) / double(busy_cycles_) : 0.0;
-  j["simd_utilisation"] = total.warp_instructions
-                              ? double(total.thread_instructions) /
-                                    double(total.warp_instructions) / double(config_.warp_size)
-                              : 0.0;
+  // SIMD utilisation: mean active lanes over the SIMD width, per pass of a
+  // warp instruction over the SIMD lanes (warp_size / simd_width passes).
+  const double passes = double(std::max(1u, config_.warp_size / config_.simd_width));
+  j["simd_utilisation"] =
+      total.warp_instructions
+          ? double(total.thread_instructions) /
+                (double(total.warp_instructions) * passes * double(config_.simd_width))
+          : 0.0;
+  // Activity factor (Kerr et al.): mean fraction of a warp's threads active
+  // per dynamic warp instruction.
+  j["activity_factor"] = total.warp_instructions
+                             ? double(total.thread_instructions) / double(total.warp_instructions) /
+                                   double(config_.warp_size)
+                             : 0.0;
   // Fraction of SM-cycles in which an SM held work.
-  j["activity_factor"] =
+  j["sm_busy_fraction"] =
       busy_cycles_ ? double(active_cycles) / (double(busy_cycles_) * config_.num_sms) : 0.0;
   j["memory_transactions_per_instruction"] =
       total.memory_instructions

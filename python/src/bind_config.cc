@@ -3,6 +3,7 @@
 #include "config/scheme_names.h"
 #include "core.h"
 #include "exec/run_stats.h"
+#include "gpu/timing_stats.h"
 #include "simt/reconvergence_unit.h"
 
 namespace warptlm::python {
@@ -67,6 +68,17 @@ void bind_config(py::module_& m) {
         return out;
       },
       "(name, meaning) of every statistic a run reports.");
+  m.def(
+      "timing_statistics",
+      [] {
+        py::list out;
+        for (const StatInfo& s : timing_stat_infos()) out.append(py::make_tuple(s.name, s.meaning));
+        return out;
+      },
+      "(name, meaning) of every whole-GPU statistic a timing run adds; per-SM (sm<N>.*) and "
+      "per-channel breakdowns come on top in single runs.");
+  m.def("is_breakdown_stat", &is_breakdown_stat, py::arg("key"),
+        "Whether a timing statistic is a per-SM, per-channel or per-port breakdown.");
 }
 
 }  // namespace warptlm::python

@@ -109,3 +109,23 @@ def test_dask_local_cluster_gives_the_same_rows(small):
     dask = warptlm.sweep(small, grid, ["reduction", "hashprobe"], workers=2, backend="dask")
     columns = [c for c in local.columns if c != "wall_seconds"]
     pd.testing.assert_frame_equal(local[columns], dask[columns])
+
+
+def test_timing_sweep_rows_carry_cycles_and_stalls(small, tmp_path):
+    out = tmp_path / "timing.csv"
+    frame = warptlm.sweep(small, {"scheduler": ["lrr", "gto"]}, ["reduction"], workers=2, out=out,
+                          mode="timing")
+    assert list(frame["scheduler"]) == ["lrr", "gto"]
+    assert frame["passed"].all(), frame["error"].tolist()
+    assert (frame["mode"] == "timing").all()
+    assert (frame["cycles"] > 0).all() and (frame["sm.slot_issued"] > 0).all()
+    # Same work under either policy; the timing may differ.
+    assert frame["warp_instructions"].nunique() == 1
+    assert not any(c.startswith("sm0.") for c in frame.columns)  # breakdowns stay in single runs
+    stored = read_results(out)
+    assert list(stored["cycles"]) == list(frame["cycles"])
+    # A functional sweep of the same points is a different set of rows.
+    functional = warptlm.sweep(small, {"scheduler": ["lrr", "gto"]}, ["reduction"], workers=2)
+    assert "cycles" not in functional.columns
+    with pytest.raises(ValueError, match="mode must be"):
+        warptlm.sweep(small, {}, ["reduction"], mode="cycles")

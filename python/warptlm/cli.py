@@ -88,7 +88,8 @@ def load_sweep_file(path):
         spec = json.load(f) if path.endswith(".json") else yaml.safe_load(f)
     if not isinstance(spec, dict) or "scenarios" not in spec:
         raise SystemExit(f"{path}: a sweep file needs at least 'scenarios' (and usually 'base' and 'grid')")
-    unknown = set(spec) - {"base", "grid", "scenarios", "out", "workers", "backend", "address", "timeout", "plot"}
+    unknown = set(spec) - {"base", "grid", "scenarios", "out", "workers", "backend", "address", "timeout", "plot",
+                           "mode"}
     if unknown:
         raise SystemExit(f"{path}: unknown keys {', '.join(sorted(unknown))}")
     if spec.get("out"):
@@ -103,7 +104,7 @@ def cmd_sweep(args):
                           workers=args.workers or spec.get("workers"),
                           backend=args.backend or spec.get("backend", "local"),
                           address=args.address or spec.get("address"), out=out, resume=not args.no_resume,
-                          timeout=args.timeout or spec.get("timeout"))
+                          timeout=args.timeout or spec.get("timeout"), mode=spec.get("mode", "functional"))
     failed = frame[~frame["passed"].astype(bool)]
     print(f"warptlm sweep: {len(frame)} runs, {len(frame) - len(failed)} passed"
           + (f", results in {out}" if out else ""))

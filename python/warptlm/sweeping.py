@@ -25,15 +25,22 @@ from .store import open_store
 __all__ = ["sweep", "run_point", "result_columns"]
 
 
-def result_columns():
-    """The columns of a sweep's rows, in order."""
+def result_columns(mode="functional"):
+    """The columns of a sweep's rows, in order (timing mode adds the whole-GPU
+    timing statistics; per-SM breakdowns stay in single runs)."""
     fields = field_names()
     stats = [name for name, _ in _core.statistics() if name not in fields]  # warp_size is both
-    return fields + ["scenario", "size"] + stats + ["passed", "message", "error", "wall_seconds", "key"]
+    if mode == "timing":
+        stats += [name for name, _ in _core.timing_statistics() if name not in stats]
+    return (fields + ["scenario", "size"] + (["mode"] if mode == "timing" else []) + stats
+            + ["passed", "message", "error", "wall_seconds", "key"])
 
 
-def _point_key(config, scenario, size):
-    text = json.dumps({"config": config, "scenario": scenario, "size": size}, sort_keys=True)
+def _point_key(config, scenario, size, mode="functional"):
+    point = {"config": config, "scenario": scenario, "size": size}
+    if mode != "functional":  # functional keys stay as earlier sweeps stored them
+        point["mode"] = mode
+    text = json.dumps(point, sort_keys=True)
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
@@ -60,14 +67,17 @@ def run_point(task):
     Top-level so Dask can ship it to its workers.
     """
     config, scenario, size, timeout = task["config"], task["scenario"], task["size"], task["timeout"]
+    mode = task.get("mode", "functional")
     row = dict(config)
     row.update(scenario=scenario, size=size)
+    if mode != "functional":
+        row["mode"] = mode
     try:
-        out = scenario_api.run_native(json.dumps(config), config, scenario, size, timeout=timeout)
+        out = scenario_api.run_native(json.dumps(config), config, scenario, size, timeout=timeout, mode=mode)
     except Exception as exc:  # the row records it; the sweep goes on
         row.update(passed=False, message="", error=f"{type(exc).__name__}: {exc}", wall_seconds=None)
     else:
-        row.update(out["stats"])
+        row.update({k: v for k, v in out["stats"].items() if not _core.is_breakdown_stat(k)})
         fault = out["fault"]
         row.update(passed=bool(out["passed"]), message=out["message"] if fault is None else "",
                    error="" if fault is None else f"KernelError: {fault['message']}",
@@ -87,7 +97,7 @@ def _as_platform(base):
     raise TypeError(f"base must be a Platform, a preset name or a dict, got {type(base).__name__}")
 
 
-def _tasks(base, grid, scenarios, timeout):
+def _tasks(base, grid, scenarios, timeout, mode="functional"):
     if not isinstance(grid, dict):
         raise TypeError("grid must be a dict {field: [values]}")
     grid = normalise_overrides({k: list(v) if isinstance(v, (list, tuple, range)) else [v]
@@ -100,8 +110,8 @@ def _tasks(base, grid, scenarios, timeout):
     for values in itertools.product(*(grid[n] for n in names)):
         config = base.with_(**dict(zip(names, values))).config  # ValueError for a bad value, before any run
         for name, size in specs:
-            tasks.append(dict(config=config, scenario=name, size=size, timeout=timeout,
-                              key=_point_key(config, name, size)))
+            tasks.append(dict(config=config, scenario=name, size=size, timeout=timeout, mode=mode,
+                              key=_point_key(config, name, size, mode)))
     return tasks
 
 
@@ -146,7 +156,7 @@ def _run_dask(todo, workers, address, on_row):
 
 
 def sweep(base, grid, scenarios, workers=None, backend="local", address=None, out=None, resume=True,
-          timeout=None, progress=None):
+          timeout=None, progress=None, mode="functional"):
     """Run every point of ``grid`` on every scenario; one row per (point, scenario).
 
     ``base``: a Platform (or preset name, or dict with "preset" and fields).
@@ -158,7 +168,8 @@ def sweep(base, grid, scenarios, workers=None, backend="local", address=None, ou
     ``out``: CSV path, or SQLite for .db; rows are appended as they arrive and
     with ``resume`` the pairs already there are not run again (resume=False
     replaces the file). ``timeout``: seconds per run. ``progress``: a tqdm bar
-    (default: when stderr is a terminal).
+    (default: when stderr is a terminal). ``mode``: "functional" or "timing"
+    (rows then carry the whole-GPU timing statistics: cycles, ipc, sm.slot_*...).
 
     Returns a DataFrame of every row of this sweep (stored ones included), in
     grid order. Unknown fields and bad values raise ValueError before anything runs.
@@ -169,8 +180,10 @@ def sweep(base, grid, scenarios, workers=None, backend="local", address=None, ou
         workers = len(os.sched_getaffinity(0))
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
-    tasks = _tasks(_as_platform(base), grid, scenarios, timeout)
-    columns = result_columns()
+    if mode not in ("functional", "timing"):
+        raise ValueError(f"mode must be 'functional' or 'timing', got {mode!r}")
+    tasks = _tasks(_as_platform(base), grid, scenarios, timeout, mode)
+    columns = result_columns(mode)
     store = open_store(out, columns, resume) if out is not None else None
     done = {}
     if store is not None and resume and len(store.existing):
