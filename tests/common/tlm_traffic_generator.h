@@ -88,7 +88,8 @@ class TrafficGenerator : public sc_core::sc_module {
       t->set_data_length(r.bytes);
       t->set_streaming_width(r.bytes);
       std::memset(t->get_data_ptr(), 0, r.bytes);
-      std::memcpy(t->get_data_ptr(), r.data.data(), std::min<size_t>(r.data.size(), r.bytes));
+      if (!r.data.empty())
+        std::memcpy(t->get_data_ptr(), r.data.data(), std::min<size_t>(r.data.size(), r.bytes));
       GpuExtension* ext = t->get_extension<GpuExtension>();
       ext->kind = r.command == tlm::TLM_WRITE_COMMAND ? AccessKind::Store : AccessKind::Load;
       ext->sm = sm_;
