@@ -4,17 +4,25 @@
 
 namespace warptlm {
 
-void init_module_memory(const Module& module, KernelMemory& mem) {
-  if (module.global_data_size)
-    mem.globals_base = mem.global->allocate(module.global_data_size, "module .global variables");
-  mem.constants.assign(module.const_data_size, 0);
-  for (const Symbol& s : module.symbols) {
-    if (s.init.empty()) continue;
-    if (s.space == Space::Global)
-      mem.global->write(mem.globals_base + s.offset, s.init.data(), s.init.size());
-    else if (s.space == Space::Const)
-      std::memcpy(mem.constants.data() + s.offset, s.init.data(), s.init.size());
-  }
+std::vector<uint8_t> module_constant_bank(const Module& module) {
+  std::vector<uint8_t> bank(module.const_data_size, 0);
+  for (const Symbol& s : module.symbols)
+    if (s.space == Space::Const && !s.init.empty())
+      std::memcpy(bank.data() + s.offset, s.init.data(), s.init.size());
+  return bank;
+}
+
+bool write_module_globals(const Module& module, GlobalMemory& global, uint64_t base) {
+  bool ok = true;
+  for (const Symbol& s : module.symbols)
+    if (s.space == Space::Global && !s.init.empty())
+      ok = global.write(base + s.offset, s.init.data(), s.init.size()) && ok;
+  return ok;
+}
+
+bool init_module_memory(const Module& module, KernelMemory& mem) {
+  mem.constants = module_constant_bank(module);
+  return write_module_globals(module, *mem.global, mem.globals_base);
 }
 
 }  // namespace warptlm

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "frontend/ir.h"
-#include "memory/device_memory.h"
+#include "memory/global_memory.h"
 
 namespace warptlm {
 
@@ -15,14 +15,20 @@ namespace warptlm {
 constexpr uint64_t kFrameParamTag = 1ull << 31;
 
 struct KernelMemory {
-  DeviceMemory* global = nullptr;  // owned by the caller (the timing model: the DRAM's store)
+  GlobalMemory* global = nullptr;  // owned by the caller: a DeviceMemory, or the bound memory
   uint64_t globals_base = 0;       // module .global variables
   std::vector<uint8_t> constants;  // module .const bank
   std::vector<uint8_t> params;     // the kernel's parameter buffer
 };
 
-// Allocates and initialises `module`'s .global variables in *memory.global
-// (setting globals_base) and fills the .const bank, as a module load does.
-void init_module_memory(const Module& module, KernelMemory& memory);
+// Writes the initial values of `module`'s .global variables at
+// memory.globals_base in *memory.global (the caller placed them there:
+// module.global_data_size bytes) and fills the .const bank, as a module load
+// does. Returns false when the global memory refused a write.
+bool init_module_memory(const Module& module, KernelMemory& memory);
+// The two halves of it: the .const bank, and the .global initial values
+// written at `base` in `global` (false when a write is refused).
+std::vector<uint8_t> module_constant_bank(const Module& module);
+bool write_module_globals(const Module& module, GlobalMemory& global, uint64_t base);
 
 }  // namespace warptlm

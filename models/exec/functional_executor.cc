@@ -11,6 +11,7 @@
 #include "exec/warp.h"
 #include "exec/warp_environment.h"
 #include "exec/warp_issuer.h"
+#include "memory/device_memory.h"
 
 namespace warptlm {
 namespace {
@@ -67,6 +68,7 @@ void GridRunner::step(Warp& w) {
   }
   FunctionalWarpEnvironment env(module_, mem_, cta_);
   env.bind(&w);
+  stats_.note_issuable(paths_.size());
   IssueResult r = issuer_.issue(w, p, cta_, env, stats_);
   if (trace_)
     trace_->issued(
@@ -159,6 +161,8 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
   DeviceMemory global;
   KernelMemory mem;
   mem.global = &global;
+  if (module.global_data_size)
+    mem.globals_base = global.allocate(module.global_data_size, "module .global variables");
   init_module_memory(module, mem);
   std::vector<uint64_t> addresses;
   for (const HostBuffer& b : launch.buffers) {

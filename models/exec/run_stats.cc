@@ -2,6 +2,26 @@
 
 namespace warptlm {
 
+void RunStats::add(const RunStats& o) {
+  warp_instructions += o.warp_instructions;
+  thread_instructions += o.thread_instructions;
+  branches += o.branches;
+  divergent_branches += o.divergent_branches;
+  ctas += o.ctas;
+  warps += o.warps;
+  if (warp_size == 0) warp_size = o.warp_size;
+  reconvergences += o.reconvergences;
+  early_reconvergences += o.early_reconvergences;
+  marker_instructions += o.marker_instructions;
+  issuable_paths_sum += o.issuable_paths_sum;
+  max_issuable_paths = std::max(max_issuable_paths, o.max_issuable_paths);
+  peak_entries = std::max(peak_entries, o.peak_entries);
+  peak_st_entries = std::max(peak_st_entries, o.peak_st_entries);
+  peak_rt_entries = std::max(peak_rt_entries, o.peak_rt_entries);
+  peak_hct_entries = std::max(peak_hct_entries, o.peak_hct_entries);
+  peak_cct_entries = std::max(peak_cct_entries, o.peak_cct_entries);
+}
+
 nlohmann::json RunStats::to_json() const {
   return nlohmann::json{{"warp_instructions", warp_instructions},
                         {"thread_instructions", thread_instructions},
@@ -10,12 +30,25 @@ nlohmann::json RunStats::to_json() const {
                         {"simd_utilisation", simd_utilisation()},
                         {"ctas", ctas},
                         {"warps", warps},
-                        {"warp_size", warp_size}};
+                        {"warp_size", warp_size},
+                        {"reconvergences", reconvergences},
+                        {"early_reconvergences", early_reconvergences},
+                        {"marker_instructions", marker_instructions},
+                        {"issuable_paths_sum", issuable_paths_sum},
+                        {"mean_issuable_paths", mean_issuable_paths()},
+                        {"max_issuable_paths", max_issuable_paths},
+                        {"peak_entries", peak_entries},
+                        {"peak_st_entries", peak_st_entries},
+                        {"peak_rt_entries", peak_rt_entries},
+                        {"peak_hct_entries", peak_hct_entries},
+                        {"peak_cct_entries", peak_cct_entries}};
 }
 
 const std::vector<StatInfo>& run_stat_infos() {
   static const std::vector<StatInfo> infos = {
-      {"warp_instructions", "issued warp instructions (a guarded-off instruction still issues)"},
+      {"warp_instructions",
+       "issued warp instructions (a guarded-off instruction still issues; Reconverge markers "
+       "included)"},
       {"thread_instructions", "active lanes summed over issued warp instructions"},
       {"branches", "issued conditional (guarded) branch warp instructions"},
       {"divergent_branches", "conditional branches whose active lanes went both ways"},
@@ -23,6 +56,28 @@ const std::vector<StatInfo>& run_stat_infos() {
       {"ctas", "CTAs run"},
       {"warps", "warps launched (over all CTAs)"},
       {"warp_size", "lanes per warp of the run"},
+      {"reconvergences",
+       "paths that a divergent branch split merged back into one (k paths meeting at once "
+       "count k-1; lanes returning from a call do not count)"},
+      {"early_reconvergences",
+       "reconvergences at a pc other than the IPDOM of the innermost branch that split the "
+       "merging paths (before it: sorted_list, min_pc, breadth_first, ppc_explicit)"},
+      {"marker_instructions",
+       "Reconverge marker instructions issued (ppc_explicit; part of warp_instructions)"},
+      {"issuable_paths_sum", "issuable paths of the issuing warp, summed over issues"},
+      {"mean_issuable_paths", "issuable_paths_sum / warp_instructions"},
+      {"max_issuable_paths", "most issuable paths a warp offered at an issue"},
+      {"peak_entries",
+       "peak occupancy of the scheme's structure, max over warps (ipdom, dual_path, "
+       "ppc_explicit: stack entries; mp_ipdom: ST + RT + deferred; sorted_list: HCT + CCT "
+       "paths; min_pc: distinct (pc, depth) groups; minority_first: saved paths; "
+       "breadth_first: queued paths)"},
+      {"peak_st_entries", "mp_ipdom: peak split table entries, max over warps (0 otherwise)"},
+      {"peak_rt_entries",
+       "mp_ipdom: peak reconvergence table entries (call frames included), max over warps"},
+      {"peak_hct_entries", "sorted_list: peak hot context table entries (at most 2)"},
+      {"peak_cct_entries",
+       "sorted_list: peak cold context table entries (paths waiting at a barrier included)"},
   };
   return infos;
 }

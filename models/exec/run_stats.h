@@ -1,6 +1,8 @@
 // Statistics of one kernel run.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -16,12 +18,37 @@ struct RunStats {
   uint64_t ctas = 0;
   uint64_t warps = 0;
   unsigned warp_size = 0;
+
+  // Reconvergence (ReconvergenceCounters, summed over warps).
+  uint64_t reconvergences = 0;        // paths merged into one (k paths at once: k - 1)
+  uint64_t early_reconvergences = 0;  // ... at a pc other than their branch's IPDOM
+  uint64_t marker_instructions = 0;   // Reconverge markers issued (in warp_instructions)
+  // Issuable paths of the issuing warp, sampled at every issue (note_issuable()).
+  uint64_t issuable_paths_sum = 0;
+  unsigned max_issuable_paths = 0;
+  // Peak occupancy of the scheme's structure, max over warps.
+  unsigned peak_entries = 0;
+  unsigned peak_st_entries = 0, peak_rt_entries = 0;    // mp_ipdom
+  unsigned peak_hct_entries = 0, peak_cct_entries = 0;  // sorted_list
+
   // mean active lanes over warp size, over issued warp instructions
   double simd_utilisation() const {
     return warp_instructions == 0
                ? 0.0
                : double(thread_instructions) / double(warp_instructions) / double(warp_size);
   }
+  double mean_issuable_paths() const {
+    return warp_instructions == 0 ? 0.0 : double(issuable_paths_sum) / double(warp_instructions);
+  }
+  // The issuing warp offered `paths` issuable paths (the size of its
+  // ReconvergenceUnit::issuable()). Whoever issues calls it once per issue.
+  void note_issuable(size_t paths) {
+    issuable_paths_sum += paths;
+    max_issuable_paths = std::max(max_issuable_paths, static_cast<unsigned>(paths));
+  }
+  // Adds the statistics of another part of the same run (an SM's): counts
+  // add up, peaks take the maximum; warp_size is kept unless unset.
+  void add(const RunStats& other);
   nlohmann::json to_json() const;
 };
 

@@ -105,13 +105,8 @@ uint8_t* FunctionalWarpEnvironment::locate(Space space, unsigned lane, uint64_t 
   };
   auto in_range = [&](uint64_t off, uint64_t limit) { return off <= limit && size <= limit - off; };
   switch (space) {
-    case Space::Global: {
-      DeviceMemory::Allocation* a = mem_.global->find(inner, size);
-      if (!a)
-        throw fault(MemoryFault::Reason::OutOfBounds,
-                    "out of bounds (" + mem_.global->describe(inner) + ")");
-      return a->bytes.data() + (inner - a->base);
-    }
+    case Space::Global:
+      break;  // load() and store() go through the GlobalMemory
     case Space::Shared:
       if (!in_range(inner, cta_.shared.size()))
         throw fault(
@@ -154,12 +149,35 @@ uint8_t* FunctionalWarpEnvironment::locate(Space space, unsigned lane, uint64_t 
 
 void FunctionalWarpEnvironment::load(Space space, unsigned lane, uint64_t addr, void* dst,
                                      unsigned size) {
+  if (is_global(space, addr)) {
+    if (!mem_.global->read(addr, dst, size)) throw global_fault(lane, addr, size, false);
+    return;
+  }
   std::memcpy(dst, locate(space, lane, addr, size, false), size);
 }
 
 void FunctionalWarpEnvironment::store(Space space, unsigned lane, uint64_t addr, const void* src,
                                       unsigned size) {
+  if (is_global(space, addr)) {
+    if (!mem_.global->write(addr, src, size)) throw global_fault(lane, addr, size, true);
+    return;
+  }
   std::memcpy(locate(space, lane, addr, size, true), src, size);
+}
+
+bool FunctionalWarpEnvironment::is_global(Space space, uint64_t addr) {
+  uint64_t inner = 0;
+  return space == Space::Global ||
+         (space == Space::Generic && address_map::classify(addr, &inner) == Space::Global);
+}
+
+MemoryFault FunctionalWarpEnvironment::global_fault(unsigned lane, uint64_t addr, unsigned size,
+                                                    bool writing) const {
+  const std::string near = mem_.global->describe(addr);
+  return MemoryFault(MemoryFault::Reason::OutOfBounds, Space::Global, addr, size, lane,
+                     std::string(writing ? "write" : "read") + " of " + std::to_string(size) +
+                         " bytes at global address " + hex(addr) + ": out of bounds" +
+                         (near.empty() ? "" : " (" + near + ")"));
 }
 
 }  // namespace warptlm

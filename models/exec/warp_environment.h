@@ -29,8 +29,11 @@ class FunctionalWarpEnvironment : public WarpEnvironment {
   void store(Space space, unsigned lane, uint64_t addr, const void* src, unsigned size) override;
 
  private:
-  // The bytes [addr, addr + size) of `space` for `lane`, or a MemoryFault.
+  // The bytes [addr, addr + size) of `space` for `lane`, or a MemoryFault
+  // (not global memory, which is reached through KernelMemory::global).
   uint8_t* locate(Space space, unsigned lane, uint64_t addr, unsigned size, bool writing);
+  static bool is_global(Space space, uint64_t addr);
+  MemoryFault global_fault(unsigned lane, uint64_t addr, unsigned size, bool writing) const;
 
   const Module& module_;
   KernelMemory& mem_;

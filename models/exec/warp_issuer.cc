@@ -225,7 +225,18 @@ IssueResult WarpIssuer::issue(Warp& w, const Path& p, CtaContext& cta, WarpEnvir
       break;
   }
   if (ev.kind == Control::Exit) w.exited |= o.executed;
+  if (ev.marker) ++stats.marker_instructions;
+  // The scheme's counters are cumulative per warp: what this advance() added.
+  const ReconvergenceCounters& rc = w.simt->counters();
+  const uint64_t merged_before = rc.reconvergences, early_before = rc.early_reconvergences;
   unsigned returned = w.simt->advance(p.split, ev);
+  stats.reconvergences += rc.reconvergences - merged_before;
+  stats.early_reconvergences += rc.early_reconvergences - early_before;
+  stats.peak_entries = std::max(stats.peak_entries, rc.peak_entries);
+  stats.peak_st_entries = std::max(stats.peak_st_entries, rc.peak_st_entries);
+  stats.peak_rt_entries = std::max(stats.peak_rt_entries, rc.peak_rt_entries);
+  stats.peak_hct_entries = std::max(stats.peak_hct_entries, rc.peak_hct_entries);
+  stats.peak_cct_entries = std::max(stats.peak_cct_entries, rc.peak_cct_entries);
   for (unsigned i = 0; i < returned && w.frames.size() > 1; ++i) pop_frame(w);
   r.returned = returned;
   return r;

@@ -103,7 +103,29 @@ void Gpu::before_end_of_elaboration() {
   if (irq.bind_count() == 0) irq.bind(irq_internal_);
 }
 
-uint32_t Gpu::load_program(const Program& program) {
+bool Gpu::BoundMemory::read(uint64_t addr, void* dst, uint64_t size) const {
+  return size <= UINT32_MAX && port_->debug_read(addr, dst, static_cast<unsigned>(size));
+}
+
+bool Gpu::BoundMemory::write(uint64_t addr, const void* src, uint64_t size) {
+  return size <= UINT32_MAX && port_->debug_write(addr, src, static_cast<unsigned>(size));
+}
+
+std::string Gpu::BoundMemory::describe(uint64_t) const {
+  return "the memory bound to the GPU's memory socket refused the debug access";
+}
+
+bool Gpu::memory_bound_outside() {
+  // Before elaboration ends, dram_ is not made yet: a binding decides.
+  return dram_ == nullptr && memory.get_base_port().bind_count() > 0;
+}
+
+GlobalMemory& Gpu::functional_memory() {
+  if (memory_bound_outside()) return bound_memory_;
+  return store_;
+}
+
+uint32_t Gpu::load_program(const Program& program, uint64_t globals_address) {
   const Module& m = program.module;
   if (reconvergence_needs_markers(config_.reconvergence)) {
     for (const BranchInfo& b : program.branches) {
@@ -120,11 +142,20 @@ uint32_t Gpu::load_program(const Program& program) {
   }
   auto lp = std::make_unique<LoadedProgram>();
   lp->program = program;
-  KernelMemory module_memory;
-  module_memory.global = &store_;
-  init_module_memory(m, module_memory);  // as run_functional's module load
-  lp->globals_base = module_memory.globals_base;
-  lp->constants = std::move(module_memory.constants);
+  if (memory_bound_outside()) {
+    if (m.global_data_size && globals_address == 0)
+      throw std::invalid_argument(
+          "load_program: the program has " + std::to_string(m.global_data_size) +
+          " bytes of .global variables and the GPU's memory socket is bound to a platform "
+          "memory: give load_program the device address where they go");
+    lp->globals_base = globals_address;  // written through the port at the first launch
+  } else {
+    if (m.global_data_size)
+      lp->globals_base = store_.allocate(m.global_data_size, "module .global variables");
+    write_module_globals(m, store_, lp->globals_base);  // as run_functional's module load
+    lp->globals_written = true;
+  }
+  lp->constants = module_constant_bank(m);
   programs_.push_back(std::move(lp));
   return static_cast<uint32_t>(programs_.size());
 }

@@ -48,20 +48,25 @@ class Gpu : public sc_core::sc_module {
   tlm::tlm_initiator_socket<> memory;            // all global-memory traffic leaves here
   sc_core::sc_out<bool> irq;  // IRQ_STATUS & IRQ_ENABLE != 0; bound internally if left unbound
 
-  // Host side (like cuModuleLoad): keeps a copy of `program`, allocates and
-  // initialises its .global variables in default_store(), keeps its .const
-  // bank, and returns the handle for PROGRAM (1, 2, ...). Throws
-  // std::invalid_argument when the configured reconvergence scheme needs
-  // reconvergence markers the program lacks.
-  uint32_t load_program(const Program& program);
+  // Host side (like cuModuleLoad): keeps a copy of `program`, places its
+  // .global variables, keeps its .const bank, and returns the handle for
+  // PROGRAM (1, 2, ...). With the default DRAM the variables are allocated in
+  // default_store() and initialised at once; with a memory bound to `memory`
+  // they go at `globals_address` in it (the platform's choice, like any device
+  // allocation) and are initialised through debug transport when the first
+  // launch of the program starts. Throws std::invalid_argument when the
+  // configured reconvergence scheme needs reconvergence markers the program
+  // lacks, or when a bound memory is used and a program with .global
+  // variables gets no globals_address.
+  uint32_t load_program(const Program& program, uint64_t globals_address = 0);
   // The loaded program behind `handle`; nullptr when there is none.
   const Program* program(uint32_t handle) const;
 
-  // The functional view of global memory (KernelMemory::global) the SMs
-  // execute against, and the backing store of the default DRAM model. The
-  // host allocates and fills buffers here. With a foreign memory bound to
-  // `memory`, the data still lives here and the foreign memory sees the
-  // timing traffic only.
+  // The backing store of the default DRAM model and, with it, the functional
+  // view of global memory the SMs execute against; the host allocates and
+  // fills buffers here. With a memory bound to `memory`, the SMs read and
+  // write that memory instead (debug transport through the memory port, at
+  // issue) and this store is unused.
   DeviceMemory& default_store() { return store_; }
   bool has_default_dram() const { return dram_ != nullptr; }
 
@@ -89,7 +94,22 @@ class Gpu : public sc_core::sc_module {
     Program program;
     uint64_t globals_base = 0;
     std::vector<uint8_t> constants;
+    bool globals_written = false;  // initial .global values are in memory
   };
+  // The bound memory as the SMs' functional view: debug transport through
+  // the memory port (no simulated time, as execute-at-issue needs).
+  class BoundMemory : public GlobalMemory {
+   public:
+    explicit BoundMemory(MemoryPort& port) : port_(&port) {}
+    bool read(uint64_t addr, void* dst, uint64_t size) const override;
+    bool write(uint64_t addr, const void* src, uint64_t size) override;
+    std::string describe(uint64_t addr) const override;
+
+   private:
+    MemoryPort* port_;
+  };
+  GlobalMemory& functional_memory();
+  bool memory_bound_outside();  // bind_count() is not const in SystemC
 
   void before_end_of_elaboration() override;
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
@@ -109,6 +129,7 @@ class Gpu : public sc_core::sc_module {
   sc_core::sc_vector<L2Slice> l2_;
   MemoryPort port_;
   std::unique_ptr<DramModel> dram_;  // made in before_end_of_elaboration when `memory` is unbound
+  BoundMemory bound_memory_{port_};
 
   std::vector<std::unique_ptr<LoadedProgram>> programs_;
   KernelMemory launch_memory_;

@@ -100,7 +100,8 @@ void Gpu::doorbell() {
   std::string problem = geometry_problem(grid, block, &geometry_error);
   if (!problem.empty()) return refuse(geometry_error, problem);
 
-  launch_memory_.global = &store_;
+  GlobalMemory& global = functional_memory();
+  launch_memory_.global = &global;
   launch_memory_.globals_base = lp.globals_base;
   launch_memory_.constants = lp.constants;
 
@@ -121,13 +122,26 @@ void Gpu::doorbell() {
   launch_memory_.params.assign(kernel->param_buffer_size, 0);
   const uint64_t param_address = regs_.param_address();
   if (kernel->param_buffer_size &&
-      !store_.read(param_address, launch_memory_.params.data(), kernel->param_buffer_size)) {
-    std::string near = store_.describe(param_address);
+      !global.read(param_address, launch_memory_.params.data(), kernel->param_buffer_size)) {
+    std::string near = global.describe(param_address);
     return refuse(GpuError::BadParams, "launch: the parameter buffer of kernel '" + kernel->name +
                                            "' (" + std::to_string(kernel->param_buffer_size) +
                                            " bytes at PARAM_ADDR " + hex(param_address) +
                                            ") is not inside one device allocation" +
                                            (near.empty() ? "" : " (" + near + ")"));
+  }
+
+  // A program's .global variables in a bound memory are initialised when its
+  // first launch starts (the memory port's debug access needs elaboration done).
+  LoadedProgram& loaded = *programs_[handle - 1];
+  if (!loaded.globals_written) {
+    if (!write_module_globals(lp.program.module, global, loaded.globals_base))
+      return refuse(GpuError::BadProgram,
+                    "launch: the .global variables of program " + std::to_string(handle) +
+                        " cannot be written at " + hex(loaded.globals_base) +
+                        " in the memory bound to the GPU (" + global.describe(loaded.globals_base) +
+                        ")");
+    loaded.globals_written = true;
   }
 
   ++launch_.id;  // counts started launches only

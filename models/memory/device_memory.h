@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "memory/global_memory.h"
+
 namespace warptlm {
 
-class DeviceMemory {
+class DeviceMemory : public GlobalMemory {
  public:
   struct Allocation {
     uint64_t base = 0;
@@ -26,11 +28,11 @@ class DeviceMemory {
   const Allocation* find(uint64_t addr, uint64_t size) const;
   Allocation* find(uint64_t addr, uint64_t size);
   // Return false when the range is not inside one allocation.
-  bool read(uint64_t addr, void* dst, uint64_t size) const;
-  bool write(uint64_t addr, const void* src, uint64_t size);
+  bool read(uint64_t addr, void* dst, uint64_t size) const override;
+  bool write(uint64_t addr, const void* src, uint64_t size) override;
   // The allocation nearest to `addr`, for fault messages ("12 bytes past the
   // end of 'out'"); empty when there is none.
-  std::string describe(uint64_t addr) const;
+  std::string describe(uint64_t addr) const override;
   uint64_t bytes_allocated() const { return bytes_allocated_; }
 
  private:

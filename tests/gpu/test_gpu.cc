@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "common/systemc_child.h"
+#include "common/tlm_memory_target.h"
 #include "gpu/gpu.h"
 #include "gpu_test_kernels.h"
 #include "script_host.h"
@@ -270,21 +271,41 @@ TEST(Gpu, AKernelFaultIsReportedAndSticky) {
 }
 
 // A foreign memory that offers only b_transport and answers every access.
+// A platform memory the GPU knows nothing about: b_transport and debug
+// transport only, on a simple_target_socket (which adapts the GPU's
+// nb_transport calls itself), backed by 64 KB at 0x10000.
 struct ForeignMemory : sc_core::sc_module {
   explicit ForeignMemory(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
     socket.register_b_transport(this, &ForeignMemory::b_transport);
+    socket.register_transport_dbg(this, &ForeignMemory::transport_dbg);
   }
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     ++(p.is_read() ? reads : writes);
-    if (p.is_read()) std::memset(p.get_data_ptr(), 0xEE, p.get_data_length());
+    memory.execute(p);
     delay += sc_core::sc_time(50, sc_core::SC_NS);
-    p.set_response_status(tlm::TLM_OK_RESPONSE);
   }
+  unsigned transport_dbg(tlm::tlm_generic_payload& p) { return memory.debug(p); }
   tlm_utils::simple_target_socket<ForeignMemory> socket;
+  testing::TestMemory memory{0x10000, 0x10000};
   uint64_t reads = 0, writes = 0;
 };
 
-TEST(Gpu, AForeignMemorySeesTheTrafficWhileDataStaysFunctional) {
+// The add kernel's buffers placed by the platform in the foreign memory.
+AddBuffers setup_add_in(testing::TestMemory& mem, uint32_t value) {
+  AddBuffers a{0x10000, 0x10400, 0x10800};
+  for (uint32_t i = 0; i < 64; ++i) {
+    uint32_t v = 1000 * i;
+    mem.write(a.in + 4 * i, &v, 4);
+  }
+  uint8_t params[20];
+  std::memcpy(params, &a.in, 8);
+  std::memcpy(params + 8, &a.out, 8);
+  std::memcpy(params + 16, &value, 4);
+  mem.write(a.params, params, sizeof params);
+  return a;
+}
+
+TEST(Gpu, AForeignMemoryHoldsTheDataAndSeesTheTraffic) {
   in_child_process([] {
     Bench* b = nullptr;
     AddBuffers buffers;
@@ -294,27 +315,63 @@ TEST(Gpu, AForeignMemorySeesTheTrafficWhileDataStaysFunctional) {
       program_add(host, b->gpu, handle, buffers);
       host.set(reg::kLaunch, 1);
       while (!b->irq.read()) sc_core::wait(b->irq.value_changed_event());
-      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done));
+      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done)) << b->gpu.last_error();
     };
     Bench bench(script);
     b = &bench;
     ForeignMemory foreign("foreign");
     bench.gpu.memory.bind(foreign.socket);
     handle = bench.gpu.load_program(testing::program_of(testing::kGpuKernels));
-    buffers = setup_add(bench.gpu, 5);
+    buffers = setup_add_in(foreign.memory, 5);
     sc_core::sc_start();
     ASSERT_TRUE(bench.host.finished);
     EXPECT_FALSE(bench.gpu.has_default_dram());
-    // The loads of `in` (256 bytes = 4 lines of 64) miss the L2 and read memory.
-    EXPECT_EQ(foreign.reads, 4u);
+    // The instructions read and wrote the foreign memory itself (at issue,
+    // through debug transport): out[i] = in[i] + 5 is there.
     for (uint32_t i = 0; i < 64; ++i) {
       uint32_t v = 0;
-      bench.gpu.default_store().read(buffers.out + 4 * i, &v, 4);
+      foreign.memory.read(buffers.out + 4 * i, &v, 4);
       EXPECT_EQ(v, 1000 * i + 5) << i;
     }
+    // The timing traffic reached it too: the loads of `in` (256 bytes = 4
+    // lines of 64) miss the L2 and read memory.
+    EXPECT_EQ(foreign.reads, 4u);
     nlohmann::json s = bench.gpu.stats();
     EXPECT_FALSE(s.contains("dram.reads"));
     EXPECT_EQ(s["memory_port.reads"].get<uint64_t>(), 4u);
+    EXPECT_GT(s["memory_port.debug_reads"].get<uint64_t>(), 0u);
+    EXPECT_GT(s["memory_port.debug_writes"].get<uint64_t>(), 0u);
+  });
+}
+
+TEST(Gpu, AForeignMemoryFaultNamesTheAddress) {
+  in_child_process([] {
+    Bench* b = nullptr;
+    AddBuffers buffers;
+    uint32_t handle = 0;
+    auto script = [&](ScriptHost& host) {
+      host.set(reg::kIrqEnable, kIrqMask);
+      program_add(host, b->gpu, handle, buffers);
+      host.set(reg::kLaunch, 1);
+      while (!b->irq.read()) sc_core::wait(b->irq.value_changed_event());
+      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Fault));
+    };
+    Bench bench(script);
+    b = &bench;
+    ForeignMemory foreign("foreign");
+    bench.gpu.memory.bind(foreign.socket);
+    handle = bench.gpu.load_program(testing::program_of(testing::kGpuKernels));
+    buffers = setup_add_in(foreign.memory, 5);
+    // `out` points past the memory's 64 KB: the first store faults.
+    const uint64_t bad_out = 0x30000;
+    foreign.memory.write(buffers.params + 8, &bad_out, 8);
+    sc_core::sc_start();
+    ASSERT_TRUE(bench.gpu.fault().has_value());
+    const std::string what = bench.gpu.fault()->what();
+    EXPECT_NE(what.find("kernel 'add'"), std::string::npos) << what;
+    EXPECT_NE(what.find("0x30000"), std::string::npos) << what;
+    EXPECT_NE(what.find("refused the debug access"), std::string::npos) << what;
+    EXPECT_TRUE(bench.gpu.fault()->site.has_address);
   });
 }
 

@@ -1,0 +1,23 @@
+// The functional view of global memory that instructions read and write at
+// issue: the GPU's own DeviceMemory (allocations, bounds named in faults) or,
+// in a virtual prototype, whatever memory the platform binds to the GPU's
+// initiator socket, reached through debug transport.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace warptlm {
+
+class GlobalMemory {
+ public:
+  virtual ~GlobalMemory() = default;
+  // false when [addr, addr + size) is not backed (the caller reports a fault).
+  virtual bool read(uint64_t addr, void* dst, uint64_t size) const = 0;
+  virtual bool write(uint64_t addr, const void* src, uint64_t size) = 0;
+  // Words for a fault message about `addr` ("12 bytes past the end of 'out'");
+  // empty when there is nothing to add.
+  virtual std::string describe(uint64_t addr) const = 0;
+};
+
+}  // namespace warptlm
