@@ -12,6 +12,7 @@
 #include "gpu/gpu.h"
 #include "gpu/host_driver.h"
 #include "gpu/timeline_sink.h"
+#include "memory/address_map.h"
 
 namespace warptlm {
 namespace {
@@ -74,7 +75,10 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
   const std::vector<uint8_t> params = build_param_buffer(module, kernel, launch, addresses);
   uint64_t param_address = 0;
   if (!params.empty()) {
-    param_address = store.allocate(params.size(), "kernel parameters");
+    // Far from the buffers (address_map::kHostParamBase): an overrun of a
+    // buffer faults as in run_functional instead of reaching the parameters.
+    param_address =
+        store.allocate_at(address_map::kHostParamBase, params.size(), "kernel parameters");
     store.write(param_address, params.data(), params.size());
   }
 

@@ -18,6 +18,11 @@ constexpr uint64_t kParamBase = 0x0000'7C00'0000'0000ull;
 // Global allocations (buffers, module variables) start here; lower addresses,
 // null included, never hold data.
 constexpr uint64_t kGlobalHeapBase = 0x0000'0001'0000'0000ull;
+// Where a host puts kernel parameter buffers in global memory (the timing
+// model's host reads them from there at launch): far above the heap, so an
+// overrun of a buffer faults as it does in functional runs instead of
+// reaching the parameters. The heap ends below it.
+constexpr uint64_t kHostParamBase = 0x0000'7B00'0000'0000ull;
 
 inline uint64_t window_base(Space s) {
   switch (s) {

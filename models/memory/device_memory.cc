@@ -1,6 +1,8 @@
 #include "memory/device_memory.h"
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 
 #include "memory/address_map.h"
@@ -15,9 +17,27 @@ uint64_t DeviceMemory::allocate(uint64_t size, const std::string& name) {
   if (next_ == 0) next_ = address_map::kGlobalHeapBase;
   uint64_t base = next_;
   uint64_t span = (size + kAlign - 1) / kAlign * kAlign;
-  if (base + span + kGap >= address_map::kParamBase)
+  if (base + span + kGap >= address_map::kHostParamBase)
     throw std::runtime_error("device memory exhausted allocating '" + name + "'");
   next_ = base + span + kGap;
+  Allocation a;
+  a.base = base;
+  a.name = name;
+  a.bytes.assign(size, 0);
+  bytes_allocated_ += size;
+  allocations_.emplace(base, std::move(a));
+  return base;
+}
+
+uint64_t DeviceMemory::allocate_at(uint64_t base, uint64_t size, const std::string& name) {
+  auto next = allocations_.lower_bound(base);
+  bool overlaps = next != allocations_.end() && next->first < base + std::max<uint64_t>(size, 1);
+  if (next != allocations_.begin()) {
+    const Allocation& prev = std::prev(next)->second;
+    overlaps = overlaps || prev.base + prev.bytes.size() > base;
+  }
+  if (base == 0 || overlaps)
+    throw std::runtime_error("device memory: cannot place '" + name + "' at a used address");
   Allocation a;
   a.base = base;
   a.name = name;

@@ -24,6 +24,10 @@ class DeviceMemory : public GlobalMemory {
   // Returns the base address (256-byte aligned, with an unmapped gap after
   // the previous allocation so off-by-one accesses fault).
   uint64_t allocate(uint64_t size, const std::string& name);
+  // An allocation at a chosen address (outside the heap, e.g. a host's
+  // parameter buffers at address_map::kHostParamBase); throws when it would
+  // overlap an existing one.
+  uint64_t allocate_at(uint64_t base, uint64_t size, const std::string& name);
   // nullptr when [addr, addr + size) is not inside one allocation.
   const Allocation* find(uint64_t addr, uint64_t size) const;
   Allocation* find(uint64_t addr, uint64_t size);
