@@ -60,8 +60,9 @@ const std::vector<StatInfo>& run_stat_infos() {
        "paths that a divergent branch split merged back into one (k paths meeting at once "
        "count k-1; lanes returning from a call do not count)"},
       {"early_reconvergences",
-       "reconvergences at a pc other than the IPDOM of the innermost branch that split the "
-       "merging paths (before it: sorted_list, min_pc, breadth_first, ppc_explicit)"},
+       "reconvergences before the IPDOM of the innermost branch that split the merging paths "
+       "(at another pc, none of them having been through it; possible under sorted_list, "
+       "min_pc, breadth_first, ppc_explicit)"},
       {"marker_instructions",
        "Reconverge marker instructions issued (ppc_explicit; part of warp_instructions)"},
       {"issuable_paths_sum", "issuable paths of the issuing warp, summed over issues"},

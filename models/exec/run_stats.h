@@ -21,7 +21,7 @@ struct RunStats {
 
   // Reconvergence (ReconvergenceCounters, summed over warps).
   uint64_t reconvergences = 0;        // paths merged into one (k paths at once: k - 1)
-  uint64_t early_reconvergences = 0;  // ... at a pc other than their branch's IPDOM
+  uint64_t early_reconvergences = 0;  // ... before their branch's IPDOM
   uint64_t marker_instructions = 0;   // Reconverge markers issued (in warp_instructions)
   // Issuable paths of the issuing warp, sampled at every issue (note_issuable()).
   uint64_t issuable_paths_sum = 0;

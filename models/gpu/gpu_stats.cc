@@ -82,16 +82,8 @@ nlohmann::json dram_json(const DramStats& s) {
 
 RunStats Gpu::run_stats() const {
   RunStats total;
+  for (const StreamingMultiprocessor& sm : sms_) total.add(sm.run_stats());
   total.warp_size = config_.warp_size;
-  for (const StreamingMultiprocessor& sm : sms_) {
-    const RunStats& s = sm.run_stats();
-    total.warp_instructions += s.warp_instructions;
-    total.thread_instructions += s.thread_instructions;
-    total.branches += s.branches;
-    total.divergent_branches += s.divergent_branches;
-    total.ctas += s.ctas;
-    total.warps += s.warps;
-  }
   return total;
 }
 

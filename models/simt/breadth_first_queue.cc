@@ -20,7 +20,8 @@ void BreadthFirstQueue::reset(Pc entry, LaneMask mask) {
   free_joins_.clear();
   levels_ = 1;
   next_id_ = 0;
-  live_joins_ = max_paths_ = max_joins_ = 0;
+  live_joins_ = max_joins_ = 0;
+  counters_ = {};
   ipdom_merges_ = early_merges_ = 0;
   queues_[0].push_back({entry, mask, kNoJoin, next_id_++});
   note_occupancy();
@@ -29,7 +30,7 @@ void BreadthFirstQueue::reset(Pc entry, LaneMask mask) {
 void BreadthFirstQueue::note_occupancy() {
   unsigned paths = 0;
   for (unsigned l = 0; l < levels_; ++l) paths += static_cast<unsigned>(queues_[l].size());
-  max_paths_ = std::max(max_paths_, paths);
+  counters_.peak_entries = std::max(counters_.peak_entries, paths);
   max_joins_ = std::max(max_joins_, live_joins_);
 }
 
@@ -61,6 +62,9 @@ void BreadthFirstQueue::drop_join(uint32_t j) {
 
 void BreadthFirstQueue::park(const Entry& e) {
   Join& join = joins_[e.join];
+  // A path parking beside lanes already there merges with them (at the
+  // IPDOM); a call to complete the join (no lanes) merges nothing.
+  if (join.arrived != 0 && e.mask != 0) ++counters_.reconvergences;
   join.arrived |= e.mask;
   if (join.arrived != join.mask) return;
   // The join's last live lane arrived: its lanes go on as one path.
@@ -80,6 +84,10 @@ void BreadthFirstQueue::enqueue(Entry e) {
     if (other.pc == e.pc && other.join == e.join) {
       other.mask |= e.mask;  // the two paths meet: one path from now on
       ++early_merges_;
+      // The paths' innermost split is their join's branch (or branches with
+      // that one IPDOM); they meet before it: early.
+      ++counters_.reconvergences;
+      ++counters_.early_reconvergences;
       return;
     }
   }

@@ -54,7 +54,7 @@ class BreadthFirstQueue : public ReconvergenceUnit {
   void issuable(std::vector<Path>& out) const override;
   unsigned advance(uint32_t split, const ControlEvent& event) override;
   // Peak number of paths in the queues (parked lanes not counted).
-  unsigned max_depth() const override { return max_paths_; }
+  unsigned max_depth() const override { return counters_.peak_entries; }
   unsigned max_joins() const { return max_joins_; }
   // Merges at an IPDOM (a join completing) and early ones (paths meeting).
   uint64_t ipdom_merges() const { return ipdom_merges_; }
@@ -85,7 +85,7 @@ class BreadthFirstQueue : public ReconvergenceUnit {
   std::vector<uint32_t> free_joins_;
   unsigned warp_size_;
   uint32_t next_id_ = 0;
-  unsigned live_joins_ = 0, max_paths_ = 0, max_joins_ = 0;
+  unsigned live_joins_ = 0, max_joins_ = 0;
   uint64_t ipdom_merges_ = 0, early_merges_ = 0;
 };
 

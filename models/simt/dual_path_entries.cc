@@ -23,12 +23,14 @@ void DpsEntries::push(const DpsEntry& e) {
   max_depth_ = std::max<unsigned>(max_depth_, static_cast<unsigned>(stack_.size()));
 }
 
-void DpsEntries::push_split(Pc taken_pc, LaneMask taken, Pc fall_pc, LaneMask fall, Pc rpc) {
+void DpsEntries::push_split(Pc taken_pc, LaneMask taken, Pc fall_pc, LaneMask fall, Pc rpc,
+                            Pc ipdom) {
   DpsEntry e;
   e.kind = DpsEntry::Kind::Split;
   e.side[DpsEntry::kTaken] = {taken_pc, taken};
   e.side[DpsEntry::kNotTaken] = {fall_pc, fall};
   e.rpc = rpc;
+  e.ipdom = ipdom;
   push(e);
 }
 

@@ -29,6 +29,7 @@ struct DpsEntry {
   Kind kind = Kind::Base;
   DpsSide side[2];
   Pc rpc = kExitPc;     // dual_path: where the two sides wait for each other
+  Pc ipdom = kExitPc;   // the branch's IPDOM, whatever the scheme does with it (statistics)
   uint8_t current = 0;  // ppc: the side that runs (and, below the top, that diverged)
 
   bool split() const { return kind == Kind::Split; }
@@ -46,8 +47,9 @@ class DpsEntries {
 
   void push(const DpsEntry& e);
   void pop() { stack_.pop_back(); }
-  // Pushes the two sides of a divergent branch (taken side first).
-  void push_split(Pc taken_pc, LaneMask taken, Pc fall_pc, LaneMask fall, Pc rpc);
+  // Pushes the two sides of a divergent branch (taken side first) whose
+  // IPDOM is `ipdom`; `rpc` is where the scheme makes them wait.
+  void push_split(Pc taken_pc, LaneMask taken, Pc fall_pc, LaneMask fall, Pc rpc, Pc ipdom);
   void push_frame(Pc entry, LaneMask mask);
 
   // The split id of side `side` of the top entry, and its inverse: returns the

@@ -18,6 +18,8 @@ void DualPathStack::pop_reconverged() {
     bool done = true;
     for (unsigned s = 0; s < 2; ++s) done = done && (top.side[s].mask == 0 || waiting(top, s));
     if (!done) return;
+    // Both sides still hold lanes: they merge, at the IPDOM by construction.
+    if (top.side[0].mask != 0 && top.side[1].mask != 0) ++counters_.reconvergences;
     stack_.pop();
   }
 }
@@ -38,7 +40,8 @@ unsigned DualPathStack::advance(uint32_t split, const ControlEvent& ev) {
         // The diverging path waits for its two halves at the branch's IPDOM;
         // `path` is invalidated by the push.
         path.pc = ev.reconv;
-        stack_.push_split(ev.target, taken, ev.next, not_taken, ev.reconv);
+        stack_.push_split(ev.target, taken, ev.next, not_taken, ev.reconv, ev.reconv);
+        counters_.peak_entries = stack_.max_depth();  // only a push deepens the stack
       }
       break;
     }
@@ -48,6 +51,7 @@ unsigned DualPathStack::advance(uint32_t split, const ControlEvent& ev) {
       // (possibly in mid-divergence) is not issuable meanwhile, so paths never
       // straddle call frames.
       if (ev.executed != 0) stack_.push_frame(ev.target, ev.executed);
+      counters_.peak_entries = stack_.max_depth();
       return 0;
     case Control::Ret:
     case Control::Exit:

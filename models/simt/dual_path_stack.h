@@ -18,14 +18,18 @@ namespace warptlm {
 class DualPathStack : public ReconvergenceUnit {
  public:
   const char* name() const override { return "dual_path"; }
-  void reset(Pc entry, LaneMask mask) override { stack_.reset(entry, mask); }
+  void reset(Pc entry, LaneMask mask) override {
+    stack_.reset(entry, mask);
+    counters_ = {};
+    counters_.peak_entries = stack_.max_depth();
+  }
   bool finished() const override { return stack_.empty(); }
   // The top entry's paths that have not reached its reconvergence PC, taken
   // path first, then the not-taken path (the functional executor issues the
   // first, so it runs the taken path to the IPDOM first, like `ipdom`).
   void issuable(std::vector<Path>& out) const override;
   unsigned advance(uint32_t split, const ControlEvent& event) override;
-  unsigned max_depth() const override { return stack_.max_depth(); }
+  unsigned max_depth() const override { return counters_.peak_entries; }
 
   const std::vector<DpsEntry>& entries() const { return stack_.entries(); }
 

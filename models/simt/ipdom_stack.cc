@@ -3,17 +3,20 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "simt/stack_arrivals.h"
+
 namespace warptlm {
 
 void IpdomStack::reset(Pc entry, LaneMask mask) {
   stack_.clear();
-  max_depth_ = 0;
+  counters_ = {};
   push({entry, mask, kExitPc, false});
 }
 
 void IpdomStack::push(const Entry& e) {
   stack_.push_back(e);
-  max_depth_ = std::max<unsigned>(max_depth_, static_cast<unsigned>(stack_.size()));
+  counters_.peak_entries =
+      std::max<unsigned>(counters_.peak_entries, static_cast<unsigned>(stack_.size()));
 }
 
 void IpdomStack::issuable(std::vector<Path>& out) const {
@@ -24,8 +27,11 @@ void IpdomStack::issuable(std::vector<Path>& out) const {
 
 unsigned IpdomStack::pop_reconverged() {
   // Frame entries never reach their rpc (kExitPc); they end through retire().
-  while (!stack_.empty() && !stack_.back().call_frame && stack_.back().pc == stack_.back().rpc)
+  while (!stack_.empty() && !stack_.back().call_frame && stack_.back().pc == stack_.back().rpc) {
+    const LaneMask lanes = stack_.back().mask;
     stack_.pop_back();
+    note_arrival(stack_, lanes, counters_);
+  }
   return 0;
 }
 
@@ -70,6 +76,7 @@ unsigned IpdomStack::advance(uint32_t split, const ControlEvent& ev) {
           stack_.pop_back();
         } else {
           top.pc = ev.reconv;
+          top.arrived = false;  // it waits for this branch's paths now
         }
         push(fall);
         push(jump);

@@ -18,13 +18,14 @@ class IpdomStack : public ReconvergenceUnit {
   bool finished() const override { return stack_.empty(); }
   void issuable(std::vector<Path>& out) const override;
   unsigned advance(uint32_t split, const ControlEvent& event) override;
-  unsigned max_depth() const override { return max_depth_; }
+  unsigned max_depth() const override { return counters_.peak_entries; }
 
   struct Entry {
     Pc pc = 0;
     LaneMask mask = 0;
     Pc rpc = kExitPc;
     bool call_frame = false;  // the bottom entry of a device-function call
+    bool arrived = false;     // a path already reconverged into this entry (statistics)
   };
   const std::vector<Entry>& entries() const { return stack_; }
 
@@ -36,7 +37,6 @@ class IpdomStack : public ReconvergenceUnit {
   unsigned pop_reconverged();
 
   std::vector<Entry> stack_;
-  unsigned max_depth_ = 0;
 };
 
 }  // namespace warptlm

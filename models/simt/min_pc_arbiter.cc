@@ -6,7 +6,7 @@
 namespace warptlm {
 
 MinPcArbiter::MinPcArbiter(unsigned warp_size)
-    : warp_size_(warp_size), pc_(warp_size, 0), depth_(warp_size, 0) {}
+    : warp_size_(warp_size), pc_(warp_size, 0), depth_(warp_size, 0), joins_(warp_size) {}
 
 void MinPcArbiter::reset(Pc entry, LaneMask mask) {
   live_ = mask;
@@ -16,7 +16,9 @@ void MinPcArbiter::reset(Pc entry, LaneMask mask) {
   converged_ = true;
   parked_ = 0;
   calls_.reset(warp_size_);
-  peak_paths_ = mask ? 1 : 0;
+  joins_.reset(mask);
+  counters_ = {};
+  counters_.peak_entries = mask ? 1 : 0;
 }
 
 void MinPcArbiter::issuable(std::vector<Path>& out) const {
@@ -64,10 +66,21 @@ unsigned MinPcArbiter::count_paths() const {
   return n;
 }
 
+void MinPcArbiter::arrived(LaneMask moved, Pc pc, unsigned depth) {
+  // Lanes at one (pc, depth) are one group, so at most one group is there.
+  LaneMask there = 0;
+  for (LaneMask m = live_ & ~moved; m; m &= m - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
+    if (pc_[l] == pc && depth_[l] == depth) there |= LaneMask(1) << l;
+  }
+  if (there) joins_.merge(there, moved, pc, depth, counters_);
+}
+
 unsigned MinPcArbiter::advance(uint32_t split, const ControlEvent& ev) {
   if (split != 0 || sel_mask_ == 0)
     throw std::logic_error("min_pc: advance() on a path that was not selected");
   const LaneMask active = sel_mask_;
+  joins_.issued(active, sel_pc_);
   const LaneMask done = ev.executed & active;  // lanes the instruction acted on
   const LaneMask rest = active & ~done;
   // The common case: the selected threads move together to one PC.
@@ -99,36 +112,55 @@ unsigned MinPcArbiter::advance(uint32_t split, const ControlEvent& ev) {
     }
     if (converged_) spread();
     for (LaneMask m = active; m; m &= m - 1) pc_[__builtin_ctzll(m)] = uniform;
+    arrived(active, uniform, sel_depth_);
     select();
     return 0;
   }
 
   if (converged_) spread();
   unsigned frames = 0;
+  // Each group moves, then meets whoever is where it arrives: one at a time,
+  // so two halves landing on one pc merge once.
   for (LaneMask m = rest; m; m &= m - 1) pc_[__builtin_ctzll(m)] = ev.next;
+  if (ev.kind == Control::Branch) joins_.split(active, ev.reconv, sel_depth_);
+  if (rest) arrived(rest, ev.next, sel_depth_);
   switch (ev.kind) {
     case Control::Branch:
       for (LaneMask m = done; m; m &= m - 1) pc_[__builtin_ctzll(m)] = ev.target;
+      arrived(done, ev.target, sel_depth_);
       break;
     case Control::Call:
       if (done) calls_.call(done, sel_depth_, ev.next);
+      if (done) joins_.call(active, ev.next, sel_depth_);
       for (LaneMask m = done; m; m &= m - 1) {
         unsigned l = __builtin_ctzll(m);
         pc_[l] = ev.target;
         depth_[l] = sel_depth_ + 1;
       }
+      if (done) arrived(done, ev.target, sel_depth_ + 1);
       break;
     case Control::Ret:
       if (done && sel_depth_ == 0) throw std::logic_error("min_pc: ret at call depth 0");
       if (done) frames = calls_.ret(done);
+      if (done) joins_.ret(done, sel_depth_ - 1);
       for (LaneMask m = done; m; m &= m - 1) {
         unsigned l = __builtin_ctzll(m);
         depth_[l] = sel_depth_ - 1;
         pc_[l] = calls_.return_pc(l, depth_[l]);  // this thread's own return PC
       }
+      // Threads of one group may return to different call sites.
+      for (LaneMask left = done; left;) {
+        const Pc back = pc_[__builtin_ctzll(left)];
+        LaneMask group = 0;
+        for (LaneMask m = left; m; m &= m - 1)
+          if (pc_[__builtin_ctzll(m)] == back) group |= LaneMask(1) << __builtin_ctzll(m);
+        arrived(group, back, sel_depth_ - 1);
+        left &= ~group;
+      }
       break;
     case Control::Exit:
       if (done) frames = calls_.exit(done);
+      joins_.exit(done);
       live_ &= ~done;
       parked_ &= live_;
       if ((live_ & ~parked_) == 0) parked_ = 0;  // the lanes at a barrier go on
@@ -141,7 +173,7 @@ unsigned MinPcArbiter::advance(uint32_t split, const ControlEvent& ev) {
     return frames;
   }
   select();
-  if (done && rest) peak_paths_ = std::max(peak_paths_, count_paths());
+  if (done && rest) counters_.peak_entries = std::max(counters_.peak_entries, count_paths());
   return frames;
 }
 

@@ -17,6 +17,7 @@
 
 #include <vector>
 
+#include "simt/divergence_joins.h"
 #include "simt/reconvergence_unit.h"
 #include "simt/thread_call_frames.h"
 
@@ -31,7 +32,7 @@ class MinPcArbiter : public ReconvergenceUnit {
   void issuable(std::vector<Path>& out) const override;
   unsigned advance(uint32_t split, const ControlEvent& event) override;
   // Peak number of distinct (pc, depth) groups among the live threads.
-  unsigned max_depth() const override { return peak_paths_; }
+  unsigned max_depth() const override { return counters_.peak_entries; }
   bool per_thread_barriers() const override { return true; }
 
   // A live lane's PC and call depth (for tests).
@@ -45,6 +46,9 @@ class MinPcArbiter : public ReconvergenceUnit {
   // The arbitration: maximal depth, then minimal PC, over the live threads.
   void select();
   unsigned count_paths() const;
+  // Lanes `moved` (one group) now at (pc, depth): merges them with the lanes
+  // already there, if any, for the statistics.
+  void arrived(LaneMask moved, Pc pc, unsigned depth);
 
   unsigned warp_size_;
   LaneMask live_ = 0;
@@ -57,7 +61,7 @@ class MinPcArbiter : public ReconvergenceUnit {
   std::vector<Pc> pc_;   // per lane, valid when !converged_
   std::vector<unsigned> depth_;
   ThreadCallFrames calls_;
-  unsigned peak_paths_ = 0;
+  DivergenceJoins joins_;
 };
 
 }  // namespace warptlm

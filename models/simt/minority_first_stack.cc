@@ -4,6 +4,8 @@
 #include <bitset>
 #include <stdexcept>
 
+#include "simt/stack_arrivals.h"
+
 namespace warptlm {
 namespace {
 
@@ -23,7 +25,8 @@ bool MinorityFirstStack::run_taken_first(LaneMask taken, LaneMask not_taken) {
 
 void MinorityFirstStack::reset(Pc entry, LaneMask mask) {
   stack_.clear();
-  max_saved_ = max_joins_ = max_entries_ = 0;
+  counters_ = {};
+  max_joins_ = max_entries_ = 0;
   stack_.push_back({entry, mask, kExitPc, Kind::Join});
   note_occupancy();
 }
@@ -36,7 +39,7 @@ void MinorityFirstStack::note_occupancy() {
     else if (stack_[i].kind == Kind::Join || stack_[i].kind == Kind::Frame)
       ++joins;
   }
-  max_saved_ = std::max(max_saved_, saved);
+  counters_.peak_entries = std::max(counters_.peak_entries, saved);
   max_joins_ = std::max(max_joins_, joins);
   max_entries_ = std::max(max_entries_, static_cast<unsigned>(stack_.size()));
 }
@@ -52,7 +55,9 @@ void MinorityFirstStack::pop_reconverged() {
   bool popped = false;
   while (!stack_.empty() && stack_.back().kind != Kind::Frame &&
          stack_.back().pc == stack_.back().rpc) {
+    const LaneMask lanes = stack_.back().mask;
     stack_.pop_back();
+    note_arrival(stack_, lanes, counters_);
     popped = true;
   }
   if (popped) note_occupancy();
@@ -102,6 +107,7 @@ unsigned MinorityFirstStack::advance(uint32_t split, const ControlEvent& ev) {
           stack_.pop_back();
         } else {
           top.pc = ev.reconv;
+          top.arrived = false;  // it waits for this branch's paths now
           if (top.kind != Kind::Frame) top.kind = Kind::Join;
         }
         Entry& major = run_taken_first(taken, not_taken) ? fall : jump;

@@ -34,6 +34,7 @@ class MinorityFirstStack : public ReconvergenceUnit {
     LaneMask mask = 0;
     Pc rpc = kExitPc;
     Kind kind = Kind::Join;
+    bool arrived = false;  // a path already reconverged into this entry (statistics)
   };
 
   explicit MinorityFirstStack(unsigned warp_size = 32);
@@ -44,7 +45,7 @@ class MinorityFirstStack : public ReconvergenceUnit {
   unsigned advance(uint32_t split, const ControlEvent& event) override;
   // Peak number of saved (majority) paths pending below the active path:
   // bounded by log2(warp size).
-  unsigned max_depth() const override { return max_saved_; }
+  unsigned max_depth() const override { return counters_.peak_entries; }
   // Peak number of reconvergence and frame entries.
   unsigned max_joins() const { return max_joins_; }
   // Peak size of the whole stack, as the IPDOM stack counts it.
@@ -65,7 +66,7 @@ class MinorityFirstStack : public ReconvergenceUnit {
   void note_occupancy();
 
   std::vector<Entry> stack_;
-  unsigned max_saved_ = 0, max_joins_ = 0, max_entries_ = 0;
+  unsigned max_joins_ = 0, max_entries_ = 0;
 };
 
 }  // namespace warptlm

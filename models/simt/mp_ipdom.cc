@@ -37,7 +37,7 @@ void MultiPathIpdom::reset(Pc entry, LaneMask mask) {
   deferred_.clear();
   rt_divergence_ = rt_live_ = 0;
   frame_depth_ = next_slot_ = 0;
-  max_depth_ = peak_st_ = peak_rt_ = 0;
+  counters_ = {};
   st_overflows_ = rt_overflows_ = 0;
   place(Split{entry, mask, kExitPc, kNoEntry, 0, 0});
   track();
@@ -182,6 +182,11 @@ void MultiPathIpdom::arrive(const Split& s) {
   if (s.rindex == kNoEntry)
     throw std::logic_error("mp_ipdom: a split reached a reconvergence pc with no RT entry");
   RtEntry& e = rt_[s.rindex];
+  // Every split after the first to arrive merges into the entry, at its
+  // branch's IPDOM (a full RT makes sides wait at the enclosing IPDOM
+  // instead: later than theirs, never earlier).
+  if (e.arrived) ++counters_.reconvergences;
+  e.arrived = true;
   e.pending_mask &= ~s.mask;
   if (e.pending_mask == 0) complete(s.rindex);
 }
@@ -262,9 +267,11 @@ void MultiPathIpdom::free_slot(uint32_t slot) { live_ &= ~(uint64_t(1) << slot);
 
 void MultiPathIpdom::track() {
   const unsigned st = count(live_);
-  peak_st_ = std::max(peak_st_, st);
-  peak_rt_ = std::max(peak_rt_, rt_live_);
-  max_depth_ = std::max(max_depth_, st + rt_live_ + static_cast<unsigned>(deferred_.size()));
+  ReconvergenceCounters& c = counters_;
+  c.peak_st_entries = std::max(c.peak_st_entries, st);
+  c.peak_rt_entries = std::max(c.peak_rt_entries, rt_live_);
+  c.peak_entries =
+      std::max(c.peak_entries, st + rt_live_ + static_cast<unsigned>(deferred_.size()));
 }
 
 std::vector<MultiPathIpdom::Split> MultiPathIpdom::split_table() const {

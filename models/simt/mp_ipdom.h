@@ -37,6 +37,7 @@ class MultiPathIpdom : public ReconvergenceUnit {
     bool call_frame = false;
     bool valid = false;
     uint32_t index = 0;
+    bool arrived = false;  // a split already arrived here (statistics)
   };
 
   // st_capacity: ST entries (0: warp_size, which never overflows since a
@@ -53,7 +54,7 @@ class MultiPathIpdom : public ReconvergenceUnit {
   void issuable(std::vector<Path>& out) const override;
   unsigned advance(uint32_t split, const ControlEvent& event) override;
   // Peak of ST + RT + deferred entries.
-  unsigned max_depth() const override { return max_depth_; }
+  unsigned max_depth() const override { return counters_.peak_entries; }
 
   // Read-only views for tests and statistics.
   std::vector<Split> split_table() const;                           // live splits in slot order
@@ -61,8 +62,8 @@ class MultiPathIpdom : public ReconvergenceUnit {
   const std::vector<Split>& deferred() const { return deferred_; }  // bottom first
   unsigned st_capacity() const { return st_capacity_; }
   unsigned rt_capacity() const { return rt_capacity_; }
-  unsigned peak_st() const { return peak_st_; }
-  unsigned peak_rt() const { return peak_rt_; }
+  unsigned peak_st() const { return counters_.peak_st_entries; }
+  unsigned peak_rt() const { return counters_.peak_rt_entries; }
   uint64_t st_overflows() const { return st_overflows_; }  // splits deferred (ST full)
   uint64_t rt_overflows() const { return rt_overflows_; }  // branches reconverging late (RT full)
 
@@ -94,7 +95,6 @@ class MultiPathIpdom : public ReconvergenceUnit {
   uint32_t frame_depth_ = 0;  // call depth of the innermost open frame
   uint32_t next_slot_ = 0;    // round-robin start
   unsigned returned_ = 0;     // call frames completed during this advance()
-  unsigned max_depth_ = 0, peak_st_ = 0, peak_rt_ = 0;
   uint64_t st_overflows_ = 0, rt_overflows_ = 0;
 };
 

@@ -7,7 +7,8 @@ namespace warptlm {
 
 void PairedPathStack::reset(Pc entry, LaneMask mask) {
   stack_.reset(entry, mask);
-  reconvergences_ = 0;
+  counters_ = {};
+  counters_.peak_entries = stack_.max_depth();
 }
 
 void PairedPathStack::issuable(std::vector<Path>& out) const {
@@ -51,7 +52,8 @@ void PairedPathStack::compare() {
       top.current = taken_first ? DpsEntry::kTaken : DpsEntry::kNotTaken;
       return;
     }
-    ++reconvergences_;
+    ++counters_.reconvergences;
+    if (taken != top.ipdom) ++counters_.early_reconvergences;
     merge_into_parent(taken);
   }
 }
@@ -76,7 +78,8 @@ unsigned PairedPathStack::advance(uint32_t split, const ControlEvent& ev) {
       } else {
         // Fig. 5 line 4, then PPC (line 31) picks the side to run first. The
         // diverging side's own PC is stale until the new entry is deleted.
-        stack_.push_split(ev.target, taken, ev.next, not_taken, rpc);
+        stack_.push_split(ev.target, taken, ev.next, not_taken, rpc, ev.reconv);
+        counters_.peak_entries = stack_.max_depth();
         compare_now = true;
       }
       break;
@@ -86,6 +89,7 @@ unsigned PairedPathStack::advance(uint32_t split, const ControlEvent& ev) {
       // The callee's lanes run alone on a frame entry until they return, so
       // the comparison never switches to a path in another call frame.
       if (ev.executed != 0) stack_.push_frame(ev.target, ev.executed);
+      counters_.peak_entries = stack_.max_depth();
       return 0;
     case Control::Ret:
     case Control::Exit:

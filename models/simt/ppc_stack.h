@@ -38,11 +38,12 @@ class PairedPathStack : public ReconvergenceUnit {
   // One path: the running side of the top entry.
   void issuable(std::vector<Path>& out) const override;
   unsigned advance(uint32_t split, const ControlEvent& event) override;
-  unsigned max_depth() const override { return stack_.max_depth(); }
+  unsigned max_depth() const override { return counters_.peak_entries; }
 
   const std::vector<DpsEntry>& entries() const { return stack_.entries(); }
-  // Entries deleted because their two PCs met (Fig. 4, line 3).
-  uint64_t reconvergences() const { return reconvergences_; }
+  // Entries deleted because their two PCs met (Fig. 4, line 3); early when
+  // they met elsewhere than at their branch's IPDOM.
+  uint64_t reconvergences() const { return counters_.reconvergences; }
 
  private:
   // Hands the top entry's remaining path to the parent's running side and
@@ -62,7 +63,6 @@ class PairedPathStack : public ReconvergenceUnit {
 
   Mode mode_;
   DpsEntries stack_;
-  uint64_t reconvergences_ = 0;
 };
 
 }  // namespace warptlm

@@ -30,6 +30,26 @@ struct ControlEvent {
   bool marker = false;           // the instruction was a Reconverge marker (ppc_explicit)
 };
 
+// What a scheme counts about its own work, for the run statistics (RunStats;
+// docs/reconvergence.md, "Statistics"). Cumulative since reset(); a scheme
+// updates them in advance() with O(1) work unless paths split or merge.
+struct ReconvergenceCounters {
+  // Merges of paths that a divergent branch split: two paths becoming one
+  // count 1, k paths meeting at once k - 1 (so every scheme counts alike for
+  // the same lanes). Lanes coming back from a device-function call are not
+  // counted: the call completes, no branch split them.
+  uint64_t reconvergences = 0;
+  // Those merges made before the IPDOM of the divergent branch that split
+  // the merging paths (for nested splits, the innermost branch whose lanes
+  // include both): at another pc, none of them having been through it yet.
+  uint64_t early_reconvergences = 0;
+  unsigned peak_entries = 0;  // what max_depth() reports
+  // Schemes with two tables report each: mp_ipdom's split and reconvergence
+  // tables, sorted_list's hot and cold context tables (0 elsewhere).
+  unsigned peak_st_entries = 0, peak_rt_entries = 0;
+  unsigned peak_hct_entries = 0, peak_cct_entries = 0;
+};
+
 class ReconvergenceUnit {
  public:
   virtual ~ReconvergenceUnit() = default;
@@ -45,11 +65,17 @@ class ReconvergenceUnit {
   virtual unsigned advance(uint32_t split, const ControlEvent& event) = 0;
   // Deepest the scheme's structure got (stack entries, table entries...).
   virtual unsigned max_depth() const = 0;
+  // Not virtual: the executors read it after every issue.
+  const ReconvergenceCounters& counters() const { return counters_; }
   // Whether lanes that execute a barrier wait there on their own (sm_70
   // semantics) while the scheme runs the warp's other lanes to it; the
   // executor then stops the warp only when its next path holds a waiting
   // lane. Otherwise a barrier stops the whole warp.
   virtual bool per_thread_barriers() const { return false; }
+
+ protected:
+  // Kept by the scheme; reset() clears it.
+  ReconvergenceCounters counters_;
 };
 
 using ReconvergenceFactory = std::unique_ptr<ReconvergenceUnit> (*)(unsigned warp_size);

@@ -16,7 +16,7 @@ unsigned lowest_lane(LaneMask m) {
 
 SortedPathList::SortedPathList(unsigned warp_size)
     // Worst case one thread per path, two of them in the HCT.
-    : warp_size_(warp_size), cct_capacity_(warp_size > 2 ? warp_size - 2 : 0) {
+    : warp_size_(warp_size), cct_capacity_(warp_size > 2 ? warp_size - 2 : 0), joins_(warp_size) {
   cct_.reserve(cct_capacity_);  // no allocation while running
   parked_.reserve(warp_size);
 }
@@ -27,8 +27,9 @@ void SortedPathList::reset(Pc entry, LaneMask mask) {
   cct_.clear();
   parked_.clear();
   calls_.reset(warp_size_);
-  peak_hct_ = peak_cct_ = peak_paths_ = 0;
-  reconvergences_ = cct_insertions_ = cct_extractions_ = 0;
+  joins_.reset(mask);
+  counters_ = {};
+  cct_insertions_ = cct_extractions_ = 0;
   note_occupancy();
 }
 
@@ -43,8 +44,8 @@ unsigned SortedPathList::compact_sort(const Entry* in, unsigned n, Entry* out) {
     unsigned j = 0;
     while (j < m && before(out[j], e)) ++j;
     if (j < m && same_place(out[j], e)) {
+      merged(out[j], e);
       out[j].mask |= e.mask;  // two paths at the same place: one path
-      ++reconvergences_;
       continue;
     }
     for (unsigned k = m; k > j; --k) out[k] = out[k - 1];
@@ -82,8 +83,8 @@ void SortedPathList::settle() {
   }
   // Convergence: the active path against the next one only.
   while (hct_[1].mask && same_place(hct_[0], hct_[1])) {
+    merged(hct_[0], hct_[1]);
     hct_[0].mask |= hct_[1].mask;
-    ++reconvergences_;
     hct_[1] = cct_.empty() ? Entry{} : cct_extract();
   }
 }
@@ -91,6 +92,7 @@ void SortedPathList::settle() {
 void SortedPathList::park(const Entry& e) {
   for (Entry& p : parked_)
     if (same_place(p, e)) {
+      merged(p, e);
       p.mask |= e.mask;
       return;
     }
@@ -111,15 +113,17 @@ void SortedPathList::note_occupancy() {
   unsigned hot = (hct_[0].mask ? 1u : 0u) + (hct_[1].mask ? 1u : 0u);
   // Paths waiting at a barrier stay in the context tables in hardware.
   unsigned cold = static_cast<unsigned>(cct_.size() + parked_.size());
-  peak_hct_ = std::max(peak_hct_, hot);
-  peak_cct_ = std::max(peak_cct_, cold);
-  peak_paths_ = std::max(peak_paths_, hot + cold);
+  ReconvergenceCounters& c = counters_;
+  c.peak_hct_entries = std::max(c.peak_hct_entries, hot);
+  c.peak_cct_entries = std::max(c.peak_cct_entries, cold);
+  c.peak_entries = std::max(c.peak_entries, hot + cold);
 }
 
 unsigned SortedPathList::advance(uint32_t split, const ControlEvent& ev) {
   if (split != 0 || hct_[0].mask == 0)
     throw std::logic_error("sorted_list: advance() on a path that is not the active one");
   const Entry act = hct_[0];
+  joins_.issued(act.mask, act.pc);
   const LaneMask done = ev.executed & act.mask;  // lanes the instruction acted on
   const LaneMask rest = act.mask & ~done;
   Entry in[3];  // a, b from the active path, then c from HCT1
@@ -127,12 +131,14 @@ unsigned SortedPathList::advance(uint32_t split, const ControlEvent& ev) {
   unsigned frames = 0;
   switch (ev.kind) {
     case Control::Branch:
+      if (done && rest) joins_.split(act.mask, ev.reconv, act.depth);
       if (done) in[n++] = {ev.target, done, act.depth};
       if (rest) in[n++] = {ev.next, rest, act.depth};
       break;
     case Control::Call:
       if (done) {
         calls_.call(done, act.depth, ev.next);
+        joins_.call(act.mask, ev.next, act.depth);
         in[n++] = {ev.target, done, act.depth + 1};
       }
       if (rest) in[n++] = {ev.next, rest, act.depth};
@@ -141,6 +147,7 @@ unsigned SortedPathList::advance(uint32_t split, const ControlEvent& ev) {
       if (done) {
         if (act.depth == 0) throw std::logic_error("sorted_list: ret at call depth 0");
         frames = calls_.ret(done);
+        joins_.ret(done, act.depth - 1);
         // The deepest level runs first, so one frame's lanes all came from the
         // same call and share its return PC.
         const unsigned d = act.depth - 1;
@@ -154,6 +161,7 @@ unsigned SortedPathList::advance(uint32_t split, const ControlEvent& ev) {
       break;
     case Control::Exit:
       if (done) frames = calls_.exit(done);
+      joins_.exit(done);
       if (rest) in[n++] = {ev.next, rest, act.depth};
       break;
     case Control::Barrier:

@@ -25,6 +25,7 @@
 
 #include <vector>
 
+#include "simt/divergence_joins.h"
 #include "simt/reconvergence_unit.h"
 #include "simt/thread_call_frames.h"
 
@@ -45,7 +46,7 @@ class SortedPathList : public ReconvergenceUnit {
   void issuable(std::vector<Path>& out) const override;
   unsigned advance(uint32_t split, const ControlEvent& event) override;
   // Peak number of paths held (HCT and CCT together).
-  unsigned max_depth() const override { return peak_paths_; }
+  unsigned max_depth() const override { return counters_.peak_entries; }
   bool per_thread_barriers() const override { return true; }
 
   // The tables, for tests and statistics: HCT entry 0 or 1, and the CCT in
@@ -53,10 +54,11 @@ class SortedPathList : public ReconvergenceUnit {
   const Entry& hot(unsigned i) const { return hct_[i]; }
   std::vector<Entry> cold() const { return {cct_.rbegin(), cct_.rend()}; }
   unsigned cct_capacity() const { return cct_capacity_; }
-  unsigned peak_hct() const { return peak_hct_; }
-  unsigned peak_cct() const { return peak_cct_; }
-  // Merges of two paths into one (in the CCS or between HCT0 and HCT1).
-  uint64_t reconvergences() const { return reconvergences_; }
+  unsigned peak_hct() const { return counters_.peak_hct_entries; }
+  unsigned peak_cct() const { return counters_.peak_cct_entries; }
+  // Merges of two paths that a branch split (in the CCS, between HCT0 and
+  // HCT1, or at a barrier); see DivergenceJoins for what counts and what is early.
+  uint64_t reconvergences() const { return counters_.reconvergences; }
   uint64_t cct_insertions() const { return cct_insertions_; }
   uint64_t cct_extractions() const { return cct_extractions_; }
 
@@ -82,6 +84,10 @@ class SortedPathList : public ReconvergenceUnit {
   void park(const Entry& e);
   void unpark();
   void note_occupancy();
+  // Two paths at one place become one: the statistics' judgement.
+  void merged(const Entry& into, const Entry& from) {
+    joins_.merge(into.mask, from.mask, from.pc, from.depth, counters_);
+  }
 
   unsigned warp_size_;
   unsigned cct_capacity_;
@@ -89,8 +95,8 @@ class SortedPathList : public ReconvergenceUnit {
   std::vector<Entry> cct_;     // sorted latest first, so the next to extract is at the back
   std::vector<Entry> parked_;  // waiting at a barrier, distinct places
   ThreadCallFrames calls_;
-  unsigned peak_hct_ = 0, peak_cct_ = 0, peak_paths_ = 0;
-  uint64_t reconvergences_ = 0, cct_insertions_ = 0, cct_extractions_ = 0;
+  DivergenceJoins joins_;
+  uint64_t cct_insertions_ = 0, cct_extractions_ = 0;
 };
 
 }  // namespace warptlm
