@@ -2,10 +2,15 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <typeinfo>
 
 #include "sm/ldst/coalescer.h"
 #include "sm/ldst/shared_banks.h"
 #include "sm/pipeline/unit_kind.h"
+#include "sm/scheduler/gto_scheduler.h"
+#include "sm/scheduler/lrr_scheduler.h"
+#include "sm/scheduler/srr_scheduler.h"
+#include "sm/scheduler/two_level_scheduler.h"
 
 namespace warptlm {
 namespace {
@@ -63,6 +68,15 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
   sp.active_set = config.sm.two_level_active;
   for (unsigned i = 0; i < s; ++i)
     schedulers_.push_back(make_warp_scheduler(config.scheduler, (max_warps_ + s - 1) / s, sp));
+  orders_.resize(s);
+  order_stale_.assign(s, 1);
+  // The built-in policies' order() is a function of their state, which only
+  // the WarpScheduler calls change: their order is kept until one is made.
+  // (Exact types: a policy registered later, or derived, is asked every cycle.)
+  const WarpScheduler& first = *schedulers_.front();
+  stable_orders_ = typeid(first) == typeid(LrrScheduler) || typeid(first) == typeid(GtoScheduler) ||
+                   typeid(first) == typeid(TwoLevelScheduler) ||
+                   typeid(first) == typeid(SrrScheduler);
   warps_.resize(max_warps_);
   ctas_.resize(config.sm.ctas);
   last_stall_.assign(s, Stall::Idle);
@@ -116,12 +130,16 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
     ws.fetch_pc = kExitPc;
     ws.fetch_ready = 0;
     ws.outstanding = ws.writebacks = 0;
+    ws.blocked = Stall::Issued;
     issuer_->start_warp(ws.warp, i, warp_size_, launch.block);
     ws.warp.at_barrier = false;
     ws.warp.barrier_lanes = 0;
     ws.warp.issued = 0;
     ws.scoreboard.reset(regs);
+    ws.done = ws.warp.finished();
+    may_finish_ |= ws.done;
     schedulers_[slot % s]->warp_started(slot / s, ws.age);
+    order_stale_[slot % s] = 1;
     cta.warp_slots.push_back(slot);
     cta.warps.push_back(&ws.warp);
     ++i;
@@ -137,12 +155,16 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
 SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
   const unsigned slot = local * static_cast<unsigned>(schedulers_.size()) + sched;
   WarpSlot& ws = warps_[slot];
-  if (!ws.used || ws.finished || ws.warp.finished()) return Stall::Idle;
+  if (!ws.used || ws.finished || ws.done) return Stall::Idle;
   Warp& w = ws.warp;
   if (w.at_barrier) return Stall::Barrier;
+  if (ws.blocked != Stall::Issued) return ws.blocked;
   paths_.clear();
   w.simt->issuable(paths_);
-  if (paths_.empty()) return Stall::Control;
+  if (paths_.empty()) return ws.blocked = Stall::Control;
+  // Whether the outcome depends only on the warp's own state (no fetch, no
+  // shared resource was asked), so the next attempts can reuse it.
+  bool own_state = true;
   Stall reason = Stall::Idle;
   auto note = [&reason](Stall s) {
     if (reason == Stall::Idle) reason = s;
@@ -156,8 +178,10 @@ SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
       ws.fetch_ready = icache_.fetch(p.pc, now, hit);
       ws.fetch_pc = p.pc;
       ++(hit ? stats_.icache_hits : stats_.icache_misses);
+      own_state = false;
     }
     if (ws.fetch_ready > now) {
+      own_state = false;
       wake_hint_ = std::min(wake_hint_, ws.fetch_ready);
       continue;  // waiting for the instruction: an idle slot
     }
@@ -172,6 +196,7 @@ SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
       note(Stall::Scoreboard);
       continue;
     }
+    own_state = false;  // the checks below ask shared resources
     const UnitKind kind = unit_of(in);
     if (!units_.can_issue(kind, now)) {
       note(Stall::Pipeline);
@@ -190,15 +215,20 @@ SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
       continue;
     }
     stats_.register_bank_conflicts += conflicts;
-    if (ws.scoreboard.blocked_any_lane(ops)) ++avoided_;
-    issue(ws, p, now, ready);
+    if (!ws.scoreboard.empty() && ws.scoreboard.blocked_any_lane(ops)) ++avoided_;
+    run_.note_issuable(paths_.size());
+    // The scheduler hears of the issue first: a global load then reports a
+    // long-latency stall (two_level moves the warp to its pending set).
     schedulers_[sched]->issued(local);
+    issue(ws, p, now, ready);
+    order_stale_[sched] = 1;
     return Stall::Issued;
   }
   if (all_at_barrier) {
     w.at_barrier = true;  // released when the barrier completes
     return Stall::Barrier;
   }
+  if (own_state) ws.blocked = reason;
   return reason;
 }
 
@@ -217,6 +247,8 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   stats_.thread_instructions += lane_count(p.mask);
   if (trace_) trace_->issued(TraceRecord{now, id_, ws.global_id, p.split, p.pc, p.mask});
   ws.fetch_pc = kExitPc;  // the next instruction is fetched when the warp is next considered
+  ws.blocked = Stall::Issued;
+  ws.done = w.finished();
 
   uint64_t wb = units_.issue(unit_of(in), now) + (operands_ready - (now + 1));
   if (!env.accesses.empty()) wb = std::max(wb, time_memory(ws, p, in, now));
@@ -229,9 +261,13 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
     ++ws.writebacks;
     if (wb != kNever) writebacks_.push(Writeback{wb, slot, p.pc, p.mask});
   }
-  if (r.outcome.control == Control::Barrier && r.outcome.executed)
-    cta.barriers.arrive(w, r.outcome, p.pc, cta.warps, launch_->block.count(), *issuer_,
-                        cta.context);
+  may_finish_ |= ws.done && ws.writebacks == 0 && ws.outstanding == 0;
+  if (r.outcome.control == Control::Barrier && r.outcome.executed &&
+      cta.barriers.arrive(w, r.outcome, p.pc, cta.warps, launch_->block.count(), *issuer_,
+                          cta.context)) {
+    // Released warps' barrier lanes changed: their remembered outcomes are stale.
+    for (unsigned other : cta.warp_slots) warps_[other].blocked = Stall::Issued;
+  }
 }
 
 unsigned SmCore::new_memory_op() {
@@ -250,8 +286,9 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
   const std::vector<MemoryAccess>& acc = ctas_[ws.cta].env->accesses;
   // Per lane: the first address and the span of its accesses (a vector
   // access is one span); the coalescer and bank model work on those.
-  uint64_t addrs[kMaxWarpSize] = {};
-  uint64_t ends[kMaxWarpSize] = {};
+  // Only the entries of lanes in `global` / `shared` are written and read.
+  uint64_t addrs[kMaxWarpSize];
+  uint64_t ends[kMaxWarpSize];
   LaneMask global = 0, shared = 0;
   uint64_t done = now;
   for (const MemoryAccess& a : acc) {
@@ -339,9 +376,11 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
   }
   op.writes_registers = !write && operands_->at(p.pc).n_writes > 0 && !(in.op == Opcode::Red);
   ++ws.outstanding;
+  ++outstanding_ops_;
   if (!write) {
     const unsigned s = static_cast<unsigned>(schedulers_.size());
     schedulers_[op.warp % s]->long_latency_stall(op.warp / s);
+    order_stale_[op.warp % s] = 1;
   }
   return op.writes_registers ? kNever : done;
 }
@@ -350,6 +389,8 @@ void SmCore::complete_memory_op(unsigned id, uint64_t now) {
   MemoryOp& op = memory_ops_[id];
   WarpSlot& ws = warps_[op.warp];
   --ws.outstanding;
+  --outstanding_ops_;
+  may_finish_ |= ws.done && ws.outstanding == 0 && ws.writebacks == 0;
   if (op.writes_registers)
     writebacks_.push(
         Writeback{std::max(op.ready, now + config_.memory.l1.latency), op.warp, op.pc, op.lanes});
@@ -388,6 +429,7 @@ void SmCore::finish_warp(unsigned slot) {
   ws.finished = true;
   const unsigned s = static_cast<unsigned>(schedulers_.size());
   schedulers_[slot % s]->warp_finished(slot / s);
+  order_stale_[slot % s] = 1;
   --ctas_[ws.cta].live;
   --resident_warps_;
 }
@@ -424,13 +466,19 @@ void SmCore::tick(uint64_t now, TickResult& result) {
     WarpSlot& ws = warps_[wbk.warp];
     ws.scoreboard.release(operands_->at(wbk.pc), wbk.lanes);
     --ws.writebacks;
+    ws.blocked = Stall::Issued;
+    may_finish_ |= ws.done && ws.writebacks == 0 && ws.outstanding == 0;
   }
   wake_hint_ = kNever;
   bool issued = false;
   for (unsigned s = 0; s < schedulers_.size(); ++s) {
-    schedulers_[s]->order(order_);
+    std::vector<unsigned>& order = orders_[s];
+    if (order_stale_[s] || !stable_orders_) {
+      schedulers_[s]->order(order);
+      order_stale_[s] = 0;
+    }
     Stall cause = Stall::Idle;
-    for (unsigned local : order_) {
+    for (unsigned local : order) {
       Stall st = try_issue(s, local, now);
       if (st == Stall::Issued) {
         cause = st;
@@ -449,14 +497,16 @@ void SmCore::tick(uint64_t now, TickResult& result) {
   stats_.resident_warp_cycles += resident_warps_;
   accounted_until_ = now + 1;
 
-  bool in_flight = !writebacks_.empty();
-  for (unsigned slot = 0; slot < warps_.size(); ++slot) {
-    WarpSlot& ws = warps_[slot];
-    if (!ws.used) continue;
-    in_flight |= ws.outstanding > 0;
-    if (!ws.finished && ws.warp.finished() && ws.writebacks == 0 && ws.outstanding == 0) {
-      finish_warp(slot);
-      maybe_retire(ws.cta, result);
+  const bool in_flight = !writebacks_.empty() || outstanding_ops_ > 0;
+  // Warps leave only after a cycle in which a done warp's last write completed.
+  if (may_finish_) {
+    may_finish_ = false;
+    for (unsigned slot = 0; slot < warps_.size(); ++slot) {
+      WarpSlot& ws = warps_[slot];
+      if (ws.used && !ws.finished && ws.done && ws.writebacks == 0 && ws.outstanding == 0) {
+        finish_warp(slot);
+        maybe_retire(ws.cta, result);
+      }
     }
   }
   if (!result.retired.empty() && resident_ctas_ == 0) return;  // idle until the next CTA

@@ -94,7 +94,13 @@ class SmCore {
     uint64_t fetch_ready = 0;  // cycle it is available
     unsigned outstanding = 0;  // memory operations in flight
     unsigned writebacks = 0;   // register writebacks in flight
-    bool finished = false;
+    bool done = false;         // warp.finished(), cached: it changes only when the warp issues
+    bool finished = false;     // left its scheduler
+    // The outcome of the last issue attempt when it depended only on this
+    // warp's own state (scoreboard or call/return drain; Issued: none). Until
+    // that state changes (a writeback, a barrier release, an issue) every
+    // attempt ends the same way, so it is answered from here.
+    Stall blocked = Stall::Issued;
   };
   struct CtaSlot {
     bool used = false;
@@ -157,6 +163,10 @@ class SmCore {
   std::vector<CtaSlot> ctas_;
   unsigned resident_ctas_ = 0;
   unsigned resident_warps_ = 0;
+  // Set when a done warp's last writeback or memory operation completed (or it
+  // became done with none): only then can a warp leave, so only then look.
+  bool may_finish_ = false;
+  unsigned outstanding_ops_ = 0;  // memory operations in flight, all warps
   uint64_t next_age_ = 0;
   OperandCollector collector_;
   ExecutionUnits units_;
@@ -168,8 +178,12 @@ class SmCore {
   std::priority_queue<Writeback, std::vector<Writeback>, std::greater<Writeback>> writebacks_;
   std::vector<MemoryRequest> outbox_;
 
+  // Per scheduler: its last order() and whether a call since may have changed it.
+  std::vector<std::vector<unsigned>> orders_;
+  std::vector<uint8_t> order_stale_;
+  bool stable_orders_ = false;  // the policy's order changes only through those calls
+
   // Reused per cycle.
-  std::vector<unsigned> order_;
   std::vector<Path> paths_;
   std::vector<uint64_t> lines_;
   std::vector<uint64_t> waiters_;

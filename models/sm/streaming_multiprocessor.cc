@@ -1,6 +1,7 @@
 #include "sm/streaming_multiprocessor.h"
 
-#include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "exec/functional_executor.h"
 #include "sm/sm_core.h"
@@ -17,17 +18,23 @@ struct StreamingMultiprocessor::Impl {
   Impl(StreamingMultiprocessor& sm, const PlatformConfig& config)
       : sm(sm), core(sm.id(), config), pool(config.memory.l1.line) {
     period = sc_core::sc_time(1000.0 / config.sm.clock_mhz, sc_core::SC_NS);
+    ticks = period.value();
+    if (ticks == 0)
+      throw std::invalid_argument("sm.clock_mhz: " + std::to_string(config.sm.clock_mhz) +
+                                  " MHz gives a clock period below the SystemC time resolution");
   }
+  // Integer arithmetic on the kernel's time resolution units: exact, and
+  // cheaper than sc_time's double conversions on this every-cycle path.
   uint64_t cycle_now() const {
     // Round up: an event between edges is seen at the next edge.
-    double c = sc_core::sc_time_stamp() / period;
-    return static_cast<uint64_t>(std::ceil(c - 1e-9));
+    return (sc_core::sc_time_stamp().value() + ticks - 1) / ticks;
   }
 
   StreamingMultiprocessor& sm;
   SmCore core;
   PayloadPool pool;
   sc_core::sc_time period;
+  uint64_t ticks = 1;  // period in time resolution units
   sc_core::sc_event wake;
   sc_core::sc_event send_next;
   uint64_t last_tick = kNever;  // cycle of the last tick
@@ -80,14 +87,14 @@ void StreamingMultiprocessor::dispatch_cta(tlm::tlm_generic_payload& gp, sc_core
 void StreamingMultiprocessor::run() {
   Impl& m = *impl_;
   if (m.faulted) return;
-  uint64_t now = m.cycle_now();
-  sc_core::sc_time edge = m.period * static_cast<double>(now);
-  if (edge > sc_core::sc_time_stamp()) {  // woken between edges: tick at the next one
-    next_trigger(edge - sc_core::sc_time_stamp());
+  const uint64_t t = sc_core::sc_time_stamp().value();
+  const uint64_t now = (t + m.ticks - 1) / m.ticks;
+  if (now * m.ticks > t) {  // woken between edges: tick at the next one
+    next_trigger(sc_core::sc_time::from_value(now * m.ticks - t));
     return;
   }
   if (m.last_tick != kNever && now <= m.last_tick) {  // this cycle already ran
-    next_trigger(m.period * static_cast<double>(m.last_tick + 1) - sc_core::sc_time_stamp());
+    next_trigger(sc_core::sc_time::from_value((m.last_tick + 1) * m.ticks - t));
     return;
   }
   m.last_tick = now;
@@ -101,7 +108,7 @@ void StreamingMultiprocessor::run() {
   if (m.core.outbox().size() > m.sent && !m.request_open) m.send_next.notify(sc_core::SC_ZERO_TIME);
   for (uint64_t linear : m.result.retired) report->cta_retired(id_, linear);
   if (m.result.next != kNever)
-    next_trigger(m.period * static_cast<double>(m.result.next - now), m.wake);
+    next_trigger(sc_core::sc_time::from_value((m.result.next - now) * m.ticks), m.wake);
   else
     next_trigger(m.wake);
 }

@@ -133,10 +133,6 @@ const char* const kLoad = R"(
 )";
 
 TEST(IssueOrder, TwoLevelDemotesAWarpThatWaitsOnGlobalMemory) {
-  GTEST_SKIP() << "BUG: SmCore::try_issue calls issue(), whose time_memory() reports the load "
-                  "with long_latency_stall() (two_level moves the warp to its pending FIFO), and "
-                  "then scheduler->issued() on that now-pending warp, which throws 'slot: "
-                  "issued(0): a pending warp is never offered'; issued() must come first";
   in_child_process([] {
     PlatformConfig c = quiet_config();
     c.scheduler = "two_level";
