@@ -33,6 +33,9 @@ std::vector<StatInfo> build() {
       {"slot_control", "issue slots lost to the reconvergence scheme or a call/return drain"},
       {"slot_memory", "issue slots lost to a full LD/ST unit (MSHRs)"},
       {"register_bank_conflicts", "extra operand-read cycles from register bank conflicts"},
+      {"stalls_avoided_by_lane_masks",
+       "issues a per-warp scoreboard would have blocked (another split's pending write) that "
+       "per-lane masks let through"},
       {"shared_accesses", "shared-memory warp accesses"},
       {"shared_bank_conflicts", "extra cycles from shared-memory bank conflicts"},
       {"memory_instructions", "global memory warp instructions"},

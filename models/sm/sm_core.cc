@@ -215,7 +215,8 @@ SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
       continue;
     }
     stats_.register_bank_conflicts += conflicts;
-    if (!ws.scoreboard.empty() && ws.scoreboard.blocked_any_lane(ops)) ++avoided_;
+    if (!ws.scoreboard.empty() && ws.scoreboard.blocked_any_lane(ops))
+      ++stats_.stalls_avoided_by_lane_masks;
     run_.note_issuable(paths_.size());
     // The scheduler hears of the issue first: a global load then reports a
     // long-latency stall (two_level moves the warp to its pending set).

@@ -70,7 +70,7 @@ class SmCore {
   void set_trace(TraceSink* trace) { trace_ = trace; }
   // Extra statistics of the reconvergence side: issue attempts that a
   // per-warp scoreboard would have blocked but the lane masks let through.
-  uint64_t stalls_avoided_by_lane_masks() const { return avoided_; }
+  uint64_t stalls_avoided_by_lane_masks() const { return stats_.stalls_avoided_by_lane_masks; }
 
  private:
   enum class Stall : uint8_t {
@@ -150,7 +150,6 @@ class SmCore {
   unsigned max_warps_;
   SmStats stats_;
   RunStats run_;
-  uint64_t avoided_ = 0;
   TraceSink* trace_ = nullptr;
 
   // Launch-level state (rebuilt when a CTA of a new launch arrives).

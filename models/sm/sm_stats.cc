@@ -21,6 +21,7 @@ void each_field(S& s, F&& f) {
   f("slot_control", s.slot_control);
   f("slot_memory", s.slot_memory);
   f("register_bank_conflicts", s.register_bank_conflicts);
+  f("stalls_avoided_by_lane_masks", s.stalls_avoided_by_lane_masks);
   f("shared_accesses", s.shared_accesses);
   f("shared_bank_conflicts", s.shared_bank_conflicts);
   f("memory_instructions", s.memory_instructions);

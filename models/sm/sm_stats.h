@@ -22,7 +22,11 @@ struct SmStats {
   uint64_t slot_barrier = 0;     // warps wait at a barrier
   uint64_t slot_control = 0;  // a path waits on its reconvergence scheme (or a call/return drains)
   uint64_t slot_memory = 0;   // the LD/ST unit cannot take the access (MSHRs, queue)
-  uint64_t register_bank_conflicts = 0;                       // extra operand-read cycles
+  uint64_t register_bank_conflicts = 0;  // extra operand-read cycles
+  // Issues a per-warp scoreboard would have blocked (a pending write to one of
+  // the instruction's registers on other lanes: another split's) but the
+  // per-lane masks let through.
+  uint64_t stalls_avoided_by_lane_masks = 0;
   uint64_t shared_accesses = 0, shared_bank_conflicts = 0;    // conflicts: extra cycles
   uint64_t memory_instructions = 0, memory_transactions = 0;  // global/local, after coalescing
   uint64_t l1_hits = 0, l1_misses = 0, l1_mshr_merges = 0;

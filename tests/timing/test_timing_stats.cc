@@ -12,6 +12,7 @@
 #include "gpu/timing_run.h"
 #include "gpu/timing_stats.h"
 #include "scenario.h"
+#include "simt/reconvergence_unit.h"
 
 namespace warptlm {
 namespace {
@@ -51,6 +52,35 @@ TEST(TimingStats, BreakdownKeysAreRecognised) {
   EXPECT_FALSE(is_breakdown_stat("simd_utilisation"));
   EXPECT_FALSE(is_breakdown_stat("occupancy.ctas_max"));
   EXPECT_FALSE(is_breakdown_stat("dram.reads"));
+}
+
+}  // namespace
+}  // namespace warptlm
+
+namespace warptlm {
+namespace {
+
+uint64_t avoided(const std::string& scheme) {
+  uint64_t value = 0;
+  const scenarios::Scenario& s = scenarios::find("short_circuit");
+  FinalizeOptions fin;
+  fin.insert_reconvergence_markers = reconvergence_needs_markers(scheme);
+  Program program =
+      finalize(parse_ptx(scenarios::scenario_ptx(s), s.source_dir + "/kernel.ptx"), fin);
+  LaunchSpec l = s.make_launch(scenarios::resolve_size(s, "test"), 1);
+  PlatformConfig c = preset("small");
+  c.reconvergence = scheme;
+  nlohmann::json stats = run_timing(program, s.entry, l, c);
+  value = stats.at("sm.stalls_avoided_by_lane_masks").get<uint64_t>();
+  return value;
+}
+
+// Multi-path schemes issue several splits of a warp; a split whose registers
+// have pending writes only on another split's lanes goes ahead. With one path
+// per warp (ipdom) that never happens.
+TEST(TimingStats, LaneMasksLetSplitsPassEachOthersPendingWrites) {
+  warptlm::testing::in_child_process([] { EXPECT_GT(avoided("mp_ipdom"), 0u); });
+  warptlm::testing::in_child_process([] { EXPECT_EQ(avoided("ipdom"), 0u); });
 }
 
 }  // namespace
