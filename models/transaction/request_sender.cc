@@ -10,46 +10,16 @@ using sc_core::sc_time_stamp;
 
 RequestSender::RequestSender(const std::string& name, const sc_time& cycle, Mode mode,
                              ResponseHandler on_response)
-    : name_(name), cycle_(cycle), mode_(mode), on_response_(std::move(on_response)) {
-  if (cycle == sc_core::SC_ZERO_TIME)
-    throw std::invalid_argument("RequestSender " + name + ": cycle must be positive");
-  sc_core::sc_spawn_options opts;
-  opts.spawn_method();
-  opts.set_sensitivity(&wake_);
-  opts.dont_initialize();
-  sc_core::sc_spawn([this] { step(); }, name_.c_str(), &opts);
-}
+    : PacedSender("RequestSender", name, cycle),
+      mode_(mode),
+      on_response_(std::move(on_response)) {}
 
-void RequestSender::push(tlm::tlm_generic_payload* payload, const sc_time& ready) {
-  queue_.push(payload, ready);
-  if (!busy_) schedule();
-}
-
-void RequestSender::schedule() {
-  if (queue_.empty()) return;
-  const sc_time now = sc_time_stamp();
-  sc_time at = queue_.front().ready > free_at_ ? queue_.front().ready : free_at_;
-  if (at <= now)
-    wake_.notify(sc_core::SC_ZERO_TIME);
-  else
-    wake_.notify(at - now);  // an earlier pending notification wins; step() re-schedules
-}
-
-void RequestSender::step() {
-  if (busy_ || queue_.empty()) return;
-  const sc_time now = sc_time_stamp();
-  const PayloadQueue::Entry head = queue_.front();
-  if (head.ready > now || free_at_ > now) return schedule();
-  queue_.pop();
-  wait_cycles_ += (now - head.ready).value() / cycle_.value();
-  free_at_ = now + cycle_;
-  ++sent_;
-  if (before_send_) before_send_(*head.payload);
+void RequestSender::send(tlm::tlm_generic_payload& payload) {
+  if (before_send_) before_send_(payload);
   if (mode_ == Mode::NonBlocking)
-    send_nonblocking(*head.payload);
+    send_nonblocking(payload);
   else
-    send_blocking(*head.payload);
-  if (!busy_) schedule();
+    send_blocking(payload);
 }
 
 void RequestSender::send_nonblocking(tlm::tlm_generic_payload& p) {
@@ -93,9 +63,7 @@ tlm::tlm_sync_enum RequestSender::nb_transport_bw(tlm::tlm_generic_payload& p,
 }
 
 void RequestSender::end_request(const sc_time& delay) {
-  busy_ = nullptr;
-  const sc_time at = sc_time_stamp() + delay;
-  if (at > free_at_) free_at_ = at;
+  free_after(delay);
   schedule();
 }
 

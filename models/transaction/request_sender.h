@@ -16,11 +16,11 @@
 #include <tlm>
 #include <vector>
 
-#include "transaction/payload_queue.h"
+#include "transaction/paced_sender.h"
 
 namespace warptlm {
 
-class RequestSender {
+class RequestSender : public PacedSender {
  public:
   enum class Mode { NonBlocking, Blocking };
   // The response to `payload` begins `delay` after the current time; it is complete on this hop.
@@ -31,24 +31,15 @@ class RequestSender {
 
   RequestSender(const std::string& name, const sc_core::sc_time& cycle, Mode mode,
                 ResponseHandler on_response);
-  RequestSender(const RequestSender&) = delete;
-  RequestSender& operator=(const RequestSender&) = delete;
 
   void bind(tlm::tlm_fw_transport_if<>* target) { target_ = target; }
   void set_before_send(SendHook hook) { before_send_ = std::move(hook); }
-
-  // Queues `payload` to leave no earlier than `ready` (an absolute simulated time).
-  void push(tlm::tlm_generic_payload* payload, const sc_core::sc_time& ready);
 
   // The target's backward calls for this hop (END_REQ, BEGIN_RESP); the owner's nb_transport_bw
   // forwards them here.
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
 
-  uint64_t sent() const { return sent_; }
-  // Cycles payloads waited past their ready time (contention and back-pressure).
-  uint64_t wait_cycles() const { return wait_cycles_; }
-  size_t queued() const { return queue_.size(); }
   bool idle() const { return queue_.empty() && !busy_ && outstanding_blocking_ == 0; }
 
  private:
@@ -57,28 +48,19 @@ class RequestSender {
     sc_core::sc_event wake;
   };
 
-  void step();
+  void send(tlm::tlm_generic_payload& payload) override;
   void send_nonblocking(tlm::tlm_generic_payload& payload);
   void send_blocking(tlm::tlm_generic_payload& payload);
   void work(Worker* worker);
   void end_request(const sc_core::sc_time& delay);
-  void schedule();
 
-  std::string name_;
-  sc_core::sc_time cycle_;
   Mode mode_;
   ResponseHandler on_response_;
   SendHook before_send_;
   tlm::tlm_fw_transport_if<>* target_ = nullptr;
-  PayloadQueue queue_;
-  tlm::tlm_generic_payload* busy_ = nullptr;  // BEGIN_REQ sent, END_REQ not yet seen
-  sc_core::sc_time free_at_;                  // earliest time for the next BEGIN_REQ
-  sc_core::sc_event wake_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<Worker*> idle_workers_;
   unsigned outstanding_blocking_ = 0;
-  uint64_t sent_ = 0;
-  uint64_t wait_cycles_ = 0;
 };
 
 }  // namespace warptlm

@@ -1,0 +1,56 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include "transaction/paced_sender.h"
+
+#include <stdexcept>
+
+namespace warptlm {
+
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+
+PacedSender::PacedSender(const std::string& kind, const std::string& name, const sc_time& cycle)
+    : name_(name), cycle_(cycle) {
+  if (cycle == sc_core::SC_ZERO_TIME)
+    throw std::invalid_argument(kind + " " + name + ": cycle must be positive");
+  sc_core::sc_spawn_options opts;
+  opts.spawn_method();
+  opts.set_sensitivity(&wake_);
+  opts.dont_initialize();
+  sc_core::sc_spawn([this] { step(); }, name_.c_str(), &opts);
+}
+
+void PacedSender::push(tlm::tlm_generic_payload* payload, const sc_time& ready) {
+  queue_.push(payload, ready);
+  if (!busy_) schedule();
+}
+
+void PacedSender::schedule() {
+  if (queue_.empty()) return;
+  const sc_time now = sc_time_stamp();
+  sc_time at = queue_.front().ready > free_at_ ? queue_.front().ready : free_at_;
+  if (at <= now)
+    wake_.notify(sc_core::SC_ZERO_TIME);
+  else
+    wake_.notify(at - now);  // an earlier pending notification wins; step() re-schedules
+}
+
+void PacedSender::free_after(const sc_time& delay) {
+  busy_ = nullptr;
+  const sc_time at = sc_time_stamp() + delay;
+  if (at > free_at_) free_at_ = at;
+}
+
+void PacedSender::step() {
+  if (busy_ || queue_.empty()) return;
+  const sc_time now = sc_time_stamp();
+  const PayloadQueue::Entry head = queue_.front();
+  if (head.ready > now || free_at_ > now) return schedule();
+  queue_.pop();
+  wait_cycles_ += (now - head.ready).value() / cycle_.value();
+  free_at_ = now + cycle_;
+  ++sent_;
+  send(*head.payload);
+  if (!busy_) schedule();
+}
+
+}  // namespace warptlm

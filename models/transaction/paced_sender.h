@@ -1,0 +1,51 @@
+// The send side of one TLM hop: payloads wait in a queue ordered by the time
+// they may leave, and at most one leaves per cycle, and only once the previous
+// one's phase was answered (the base protocol's exclusion rules). The request
+// and response senders differ only in how a payload leaves (send()).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <systemc>
+#include <tlm>
+
+#include "transaction/payload_queue.h"
+
+namespace warptlm {
+
+class PacedSender {
+ public:
+  // `kind` names the sender in errors ("RequestSender").
+  PacedSender(const std::string& kind, const std::string& name, const sc_core::sc_time& cycle);
+  virtual ~PacedSender() = default;
+  PacedSender(const PacedSender&) = delete;
+  PacedSender& operator=(const PacedSender&) = delete;
+
+  // Queues `payload` to leave no earlier than `ready` (an absolute simulated time).
+  void push(tlm::tlm_generic_payload* payload, const sc_core::sc_time& ready);
+  uint64_t sent() const { return sent_; }
+  // Cycles payloads waited past their ready time (contention and back-pressure).
+  uint64_t wait_cycles() const { return wait_cycles_; }
+  size_t queued() const { return queue_.size(); }
+
+ protected:
+  // Sends `payload`, whose time has come. Sets busy_ while its phase awaits an answer.
+  virtual void send(tlm::tlm_generic_payload& payload) = 0;
+  // The awaited answer came, `delay` from now: the next payload may leave then.
+  void free_after(const sc_core::sc_time& delay);
+  void schedule();
+
+  std::string name_;
+  sc_core::sc_time cycle_;
+  PayloadQueue queue_;
+  tlm::tlm_generic_payload* busy_ = nullptr;  // sent, its phase not yet answered
+  sc_core::sc_time free_at_;                  // earliest time the next payload may leave
+
+ private:
+  void step();
+  sc_core::sc_event wake_;
+  uint64_t sent_ = 0;
+  uint64_t wait_cycles_ = 0;
+};
+
+}  // namespace warptlm
