@@ -11,7 +11,7 @@ PACKAGES=(
   libboost-graph-dev                     # post-dominator trees (Lengauer-Tarjan)
   nlohmann-json3-dev                     # statistics as JSON
   libgtest-dev googletest                # unit tests
-  libsystemc-dev                         # the SystemC/TLM timing model
+  libsystemc-dev pkg-config              # the SystemC/TLM timing model (found through pkg-config)
   python3 python3-numpy                  # .npy test data, Python package
   python3-dev pybind11-dev python3-pybind11       # the warptlm._core extension
   python3-pandas python3-yaml python3-tqdm        # results, sweep files, progress bars

@@ -282,12 +282,14 @@ struct ForeignMemory : sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     ++(p.is_read() ? reads : writes);
     memory.execute(p);
+    if (fail_transactions) p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     delay += sc_core::sc_time(50, sc_core::SC_NS);
   }
   unsigned transport_dbg(tlm::tlm_generic_payload& p) { return memory.debug(p); }
   tlm_utils::simple_target_socket<ForeignMemory> socket;
   testing::TestMemory memory{0x10000, 0x10000};
   uint64_t reads = 0, writes = 0;
+  bool fail_transactions = false;  // answer every timing transaction with an error
 };
 
 // The add kernel's buffers placed by the platform in the foreign memory.
@@ -371,6 +373,40 @@ TEST(Gpu, AForeignMemoryFaultNamesTheAddress) {
     EXPECT_NE(what.find("kernel 'add'"), std::string::npos) << what;
     EXPECT_NE(what.find("0x30000"), std::string::npos) << what;
     EXPECT_NE(what.find("refused the debug access"), std::string::npos) << what;
+    EXPECT_TRUE(bench.gpu.fault()->site.has_address);
+  });
+}
+
+TEST(Gpu, ATlmErrorResponseIsAKernelFault) {
+  in_child_process([] {
+    Bench* b = nullptr;
+    AddBuffers buffers;
+    uint32_t handle = 0;
+    auto script = [&](ScriptHost& host) {
+      host.set(reg::kIrqEnable, kIrqMask);
+      program_add(host, b->gpu, handle, buffers);
+      host.set(reg::kLaunch, 1);
+      while (!b->irq.read()) sc_core::wait(b->irq.value_changed_event());
+      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Fault));
+    };
+    Bench bench(script);
+    b = &bench;
+    ForeignMemory foreign("foreign");
+    foreign.fail_transactions = true;  // debug (functional) accesses still work
+    bench.gpu.memory.bind(foreign.socket);
+    handle = bench.gpu.load_program(testing::program_of(testing::kGpuKernels));
+    buffers = setup_add_in(foreign.memory, 5);
+    sc_core::sc_start();
+    ASSERT_TRUE(bench.gpu.fault().has_value());
+    const std::string what = bench.gpu.fault()->what();
+    // The load of `in` (lines 0x10000 and 0x10040 for warp 0) missed the L2;
+    // memory answered a line read with an error.
+    EXPECT_NE(what.find("kernel 'add'"), std::string::npos) << what;
+    EXPECT_NE(what.find("`ld.global.u32"), std::string::npos) << what;
+    EXPECT_NE(what.find("memory system answered an error for the load of the line at 0x100"),
+              std::string::npos)
+        << what;
+    EXPECT_TRUE(bench.gpu.fault()->site.has_thread);
     EXPECT_TRUE(bench.gpu.fault()->site.has_address);
   });
 }
