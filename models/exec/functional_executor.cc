@@ -116,15 +116,18 @@ void GridRunner::run_cta(const Dim3& ctaid) {
   }
 }
 
+}  // namespace
+
 // A scheme that compares paths only at Reconverge markers never reconverges on
 // a program finalized without them (right values, meaningless statistics).
-void check_markers(const Program& program, const ExecConfig& config) {
+void check_reconvergence_markers(const Program& program, const std::string& scheme) {
+  if (!reconvergence_needs_markers(scheme)) return;
   for (const BranchInfo& b : program.branches) {
     if (!b.conditional || b.reconv == kExitPc ||
         program.module.at(b.reconv).op == Opcode::Reconverge)
       continue;
     throw std::invalid_argument(
-        "reconvergence scheme '" + config.reconvergence +
+        "reconvergence scheme '" + scheme +
         "' needs the finalizer's reconvergence markers, but the program has none (the branch at " +
         hex_string(b.pc) + " reconverges at " + hex_string(b.reconv) +
         ", which is not a marker): finalize with FinalizeOptions::insert_reconvergence_markers "
@@ -132,7 +135,15 @@ void check_markers(const Program& program, const ExecConfig& config) {
   }
 }
 
-}  // namespace
+const Function& find_kernel(const Module& module, const std::string& entry) {
+  const Function* kernel = module.find_function(entry);
+  if (kernel && kernel->is_entry) return *kernel;
+  std::string known;
+  for (const auto& f : module.functions)
+    if (f.is_entry) known += (known.empty() ? "" : ", ") + f.name;
+  throw std::invalid_argument("launch: no kernel named '" + entry + "' in " + module.source_name +
+                              " (kernels: " + known + ")");
+}
 
 void ExecConfig::validate() const {
   if (warp_size < 4 || warp_size > 64 || (warp_size & (warp_size - 1)) != 0)
@@ -147,16 +158,9 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
                         const ExecConfig& config, TraceSink* trace) {
   config.validate();
   const Module& module = program.module;
-  const Function* kernel = module.find_function(entry);
-  if (!kernel || !kernel->is_entry) {
-    std::string known;
-    for (const auto& f : module.functions)
-      if (f.is_entry) known += (known.empty() ? "" : ", ") + f.name;
-    throw std::invalid_argument("launch: no kernel named '" + entry + "' in " + module.source_name +
-                                " (kernels: " + known + ")");
-  }
+  const Function* kernel = &find_kernel(module, entry);
   check_launch(module, *kernel, launch, config.warp_size);
-  if (reconvergence_needs_markers(config.reconvergence)) check_markers(program, config);
+  check_reconvergence_markers(program, config.reconvergence);
 
   DeviceMemory global;
   KernelMemory mem;

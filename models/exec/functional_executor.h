@@ -52,6 +52,12 @@ class KernelFault : public std::runtime_error {
 // (unknown kernel, wrong argument count/types, bad geometry) and KernelFault
 // for faults during the run. With a `trace` sink, every issued warp
 // instruction is reported to it in issue order.
+// The .entry named `entry`; std::invalid_argument listing the kernels if none.
+const Function& find_kernel(const Module& module, const std::string& entry);
+// Throws std::invalid_argument when `scheme` needs reconvergence markers and
+// `program` was finalized without them (every executor checks this).
+void check_reconvergence_markers(const Program& program, const std::string& scheme);
+
 RunStats run_functional(const Program& program, const std::string& entry, LaunchSpec& launch,
                         const ExecConfig& config = {}, TraceSink* trace = nullptr);
 

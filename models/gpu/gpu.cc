@@ -26,12 +26,6 @@ InterconnectParams interconnect_params(const PlatformConfig& c, sc_core::sc_time
   return p;
 }
 
-std::string hex(uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
-
 }  // namespace
 
 sc_core::sc_time core_clock_period(const PlatformConfig& config) {
@@ -127,19 +121,7 @@ GlobalMemory& Gpu::functional_memory() {
 
 uint32_t Gpu::load_program(const Program& program, uint64_t globals_address) {
   const Module& m = program.module;
-  if (reconvergence_needs_markers(config_.reconvergence)) {
-    for (const BranchInfo& b : program.branches) {
-      if (!b.conditional || b.reconv == kExitPc || m.at(b.reconv).op == Opcode::Reconverge)
-        continue;
-      throw std::invalid_argument(
-          "reconvergence scheme '" + config_.reconvergence +
-          "' needs the finalizer's reconvergence markers, but the program has none (the branch "
-          "at " +
-          hex(b.pc) + " reconverges at " + hex(b.reconv) +
-          ", which is not a marker): finalize with FinalizeOptions::insert_reconvergence_markers "
-          "when reconvergence_needs_markers() says so");
-    }
-  }
+  check_reconvergence_markers(program, config_.reconvergence);
   auto lp = std::make_unique<LoadedProgram>();
   lp->program = program;
   if (memory_bound_outside()) {

@@ -1,8 +1,8 @@
 // The launch sequence of the Gpu top: the doorbell validates the launch
 // registers, builds the KernelLaunch and starts the distributor; the end of the
 // launch updates STATUS, ERROR, LAUNCH_CYCLES, IRQ_STATUS and the irq output.
-#include <sstream>
 
+#include "exec/warp_issuer.h"
 #include "gpu/gpu.h"
 
 namespace warptlm {
@@ -14,16 +14,6 @@ constexpr uint32_t kMaxGridYZ = 65535;
 constexpr uint32_t kMaxBlockXY = 1024;
 constexpr uint32_t kMaxBlockZ = 64;
 constexpr uint64_t kMaxBlockThreads = 1024;
-
-std::string hex(uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
-
-std::string dim(const Dim3& d) {
-  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
-}
 
 GpuError error_for(SmResource r) {
   switch (r) {
@@ -40,15 +30,16 @@ GpuError error_for(SmResource r) {
 std::string geometry_problem(const Dim3& grid, const Dim3& block, GpuError* error) {
   *error = GpuError::BadGrid;
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
-    return "launch: grid dimensions must be positive, got " + dim(grid);
+    return "launch: grid dimensions must be positive, got " + dim_string(grid);
   if (grid.x > kMaxGridX || grid.y > kMaxGridYZ || grid.z > kMaxGridYZ)
-    return "launch: grid " + dim(grid) + " exceeds the PTX limits (" + std::to_string(kMaxGridX) +
-           "," + std::to_string(kMaxGridYZ) + "," + std::to_string(kMaxGridYZ) + ")";
+    return "launch: grid " + dim_string(grid) + " exceeds the PTX limits (" +
+           std::to_string(kMaxGridX) + "," + std::to_string(kMaxGridYZ) + "," +
+           std::to_string(kMaxGridYZ) + ")";
   *error = GpuError::BadBlock;
   if (block.x == 0 || block.y == 0 || block.z == 0)
-    return "launch: block dimensions must be positive, got " + dim(block);
+    return "launch: block dimensions must be positive, got " + dim_string(block);
   if (block.x > kMaxBlockXY || block.y > kMaxBlockXY)
-    return "launch: block x and y dimensions may be at most 1024, got " + dim(block);
+    return "launch: block x and y dimensions may be at most 1024, got " + dim_string(block);
   if (block.z > kMaxBlockZ)
     return "launch: block z dimension may be at most 64, got " + std::to_string(block.z);
   if (block.count() > kMaxBlockThreads)
@@ -89,10 +80,10 @@ void Gpu::doorbell() {
   for (const Function& f : m.functions) {
     if (!f.is_entry) continue;
     if (f.begin == regs_.kernel()) kernel = &f;
-    kernels += (kernels.empty() ? "" : ", ") + f.name + " at " + hex(f.begin);
+    kernels += (kernels.empty() ? "" : ", ") + f.name + " at " + hex_string(f.begin);
   }
   if (!kernel)
-    return refuse(GpuError::BadKernel, "launch: KERNEL = " + hex(regs_.kernel()) +
+    return refuse(GpuError::BadKernel, "launch: KERNEL = " + hex_string(regs_.kernel()) +
                                            " is not the entry address of a kernel of program " +
                                            std::to_string(handle) + " (kernels: " + kernels + ")");
   const Dim3 grid = regs_.grid(), block = regs_.block();
@@ -115,7 +106,7 @@ void Gpu::doorbell() {
   launch_.instruction_budget = config_.instruction_budget;
   if (auto fit = distributor_.check_fit(launch_))
     return refuse(error_for(fit->resource), "launch: kernel '" + kernel->name + "' with block " +
-                                                dim(block) + ": " + fit->message);
+                                                dim_string(block) + ": " + fit->message);
 
   // The parameter buffer is read once, at the doorbell, from the GPU's
   // functional view of device memory (zero time, as a constant-bank copy).
@@ -126,7 +117,7 @@ void Gpu::doorbell() {
     std::string near = global.describe(param_address);
     return refuse(GpuError::BadParams, "launch: the parameter buffer of kernel '" + kernel->name +
                                            "' (" + std::to_string(kernel->param_buffer_size) +
-                                           " bytes at PARAM_ADDR " + hex(param_address) +
+                                           " bytes at PARAM_ADDR " + hex_string(param_address) +
                                            ") is not inside one device allocation" +
                                            (near.empty() ? "" : " (" + near + ")"));
   }
@@ -136,11 +127,11 @@ void Gpu::doorbell() {
   LoadedProgram& loaded = *programs_[handle - 1];
   if (!loaded.globals_written) {
     if (!write_module_globals(lp.program.module, global, loaded.globals_base))
-      return refuse(GpuError::BadProgram,
-                    "launch: the .global variables of program " + std::to_string(handle) +
-                        " cannot be written at " + hex(loaded.globals_base) +
-                        " in the memory bound to the GPU (" + global.describe(loaded.globals_base) +
-                        ")");
+      return refuse(GpuError::BadProgram, "launch: the .global variables of program " +
+                                              std::to_string(handle) + " cannot be written at " +
+                                              hex_string(loaded.globals_base) +
+                                              " in the memory bound to the GPU (" +
+                                              global.describe(loaded.globals_base) + ")");
     loaded.globals_written = true;
   }
 

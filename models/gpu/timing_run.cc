@@ -17,16 +17,6 @@
 namespace warptlm {
 namespace {
 
-const Function& find_kernel(const Module& module, const std::string& entry) {
-  const Function* kernel = module.find_function(entry);
-  if (kernel && kernel->is_entry) return *kernel;
-  std::string known;
-  for (const auto& f : module.functions)
-    if (f.is_entry) known += (known.empty() ? "" : ", ") + f.name;
-  throw std::invalid_argument("launch: no kernel named '" + entry + "' in " + module.source_name +
-                              " (kernels: " + known + ")");
-}
-
 // sc_create_vcd_trace_file appends ".vcd" itself.
 std::string vcd_base(const std::string& path) {
   const std::string ext = ".vcd";
