@@ -3,7 +3,6 @@
 // The launch sequence is in gpu_launch.cc, the statistics in gpu_stats.cc.
 #include "gpu/gpu.h"
 
-#include <sstream>
 #include <stdexcept>
 
 #include "simt/reconvergence_unit.h"
