@@ -122,10 +122,33 @@ def test_timing_sweep_rows_carry_cycles_and_stalls(small, tmp_path):
     # Same work under either policy; the timing may differ.
     assert frame["warp_instructions"].nunique() == 1
     assert not any(c.startswith("sm0.") for c in frame.columns)  # breakdowns stay in single runs
-    stored = read_results(out)
+    stored = read_results(out).set_index("key").loc[frame["key"]]  # stored in completion order
     assert list(stored["cycles"]) == list(frame["cycles"])
     # A functional sweep of the same points is a different set of rows.
     functional = warptlm.sweep(small, {"scheduler": ["lrr", "gto"]}, ["reduction"], workers=2)
     assert "cycles" not in functional.columns
     with pytest.raises(ValueError, match="mode must be"):
         warptlm.sweep(small, {}, ["reduction"], mode="cycles")
+
+
+def test_timing_sweep_breakdown_keeps_per_sm_statistics(small, tmp_path):
+    out = tmp_path / "breakdown.csv"
+    frame = warptlm.sweep(small, {"num_sms": [1, 2]}, ["reduction"], workers=2, out=out, mode="timing",
+                          breakdown=True)
+    assert frame["passed"].all(), frame["error"].tolist()
+    wide = warptlm.expand_breakdown(frame)
+    assert "breakdown" not in wide.columns
+    # One SM: sm0 only; two SMs: sm0 and sm1, whose instructions add up to the GPU's.
+    one, two = wide.iloc[0], wide.iloc[1]
+    assert pd.isna(one["sm1.warp_instructions"]) and one["sm0.warp_instructions"] == one["warp_instructions"]
+    assert two["sm0.warp_instructions"] + two["sm1.warp_instructions"] == two["warp_instructions"]
+    # The JSON column survives the CSV store, and resuming keeps the rows.
+    stored = warptlm.expand_breakdown(read_results(out)).set_index("key").loc[frame["key"]]
+    assert list(stored["sm0.warp_instructions"]) == list(wide["sm0.warp_instructions"])
+    again = warptlm.sweep(small, {"num_sms": [1, 2]}, ["reduction"], workers=2, out=out, mode="timing",
+                          breakdown=True)
+    assert list(again["wall_seconds"]) == list(frame["wall_seconds"])
+    with pytest.raises(ValueError, match="breakdown=True needs mode='timing'"):
+        warptlm.sweep(small, {}, ["reduction"], breakdown=True)
+    with pytest.raises(ValueError, match="no 'breakdown' column"):
+        warptlm.expand_breakdown(frame.drop(columns="breakdown"))

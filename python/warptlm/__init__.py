@@ -16,9 +16,10 @@ from .config import Platform, fields, presets
 from .isolation import SimulationCrash, SimulationTimeout
 from .kernel import CompileError, Kernel, Param, PtxError
 from .launch import KernelError, Result
-from .sweeping import sweep
+from .sweeping import expand_breakdown, sweep
 
 __all__ = ["Platform", "presets", "fields", "statistics", "schemes", "Kernel", "Param", "Result", "sweep",
+           "expand_breakdown",
            "scenarios", "KernelError", "SimulationCrash", "SimulationTimeout", "CompileError", "PtxError"]
 
 

@@ -8,7 +8,9 @@
 A sweep file (YAML or JSON) holds ``base`` (a preset name, or a mapping with
 ``preset`` and fields), ``grid`` ({field: [values]}), ``scenarios`` and
 optionally ``out`` (relative to the file), ``workers``, ``backend``,
-``address``, ``timeout`` and ``plot`` ({x: field, y: [statistics]}).
+``address``, ``timeout``, ``mode`` (functional or timing), ``breakdown`` (timing:
+keep per-SM statistics as JSON in a ``breakdown`` column) and ``plot``
+({x: field, y: [statistics]}).
 """
 
 import argparse
@@ -104,7 +106,8 @@ def cmd_sweep(args):
                           workers=args.workers or spec.get("workers"),
                           backend=args.backend or spec.get("backend", "local"),
                           address=args.address or spec.get("address"), out=out, resume=not args.no_resume,
-                          timeout=args.timeout or spec.get("timeout"), mode=spec.get("mode", "functional"))
+                          timeout=args.timeout or spec.get("timeout"), mode=spec.get("mode", "functional"),
+                          breakdown=bool(spec.get("breakdown", False)))
     failed = frame[~frame["passed"].astype(bool)]
     print(f"warptlm sweep: {len(frame)} runs, {len(frame) - len(failed)} passed"
           + (f", results in {out}" if out else ""))

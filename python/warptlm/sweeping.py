@@ -22,24 +22,43 @@ from . import scenarios as scenario_api
 from .config import Platform, field_names, normalise_overrides
 from .store import open_store
 
-__all__ = ["sweep", "run_point", "result_columns"]
+__all__ = ["sweep", "run_point", "result_columns", "expand_breakdown"]
 
 
-def result_columns(mode="functional"):
-    """The columns of a sweep's rows, in order (timing mode adds the whole-GPU
-    timing statistics; per-SM breakdowns stay in single runs)."""
+def result_columns(mode="functional", breakdown=False):
+    """The columns of a sweep's rows, in order. Timing mode adds the whole-GPU
+    timing statistics and, with ``breakdown``, a ``breakdown`` column holding
+    the per-SM, per-channel and per-port statistics as a JSON object (their
+    number depends on the configuration, so they share one column;
+    expand_breakdown() turns it into columns)."""
     fields = field_names()
     stats = [name for name, _ in _core.statistics() if name not in fields]  # warp_size is both
     if mode == "timing":
         stats += [name for name, _ in _core.timing_statistics() if name not in stats]
+        if breakdown:
+            stats.append("breakdown")
     return (fields + ["scenario", "size"] + (["mode"] if mode == "timing" else []) + stats
             + ["passed", "message", "error", "wall_seconds", "key"])
 
 
-def _point_key(config, scenario, size, mode="functional"):
+def expand_breakdown(frame):
+    """``frame`` with its ``breakdown`` column (JSON objects) replaced by one
+    column per breakdown statistic (sm0.cycles, dram.channel3.reads, ...),
+    in the order the runs reported them; rows without one get NaN."""
+    if "breakdown" not in frame.columns:
+        raise ValueError("the frame has no 'breakdown' column: sweep with mode='timing', breakdown=True")
+    parsed = [json.loads(text) if isinstance(text, str) and text else {} for text in frame["breakdown"]]
+    names = list(dict.fromkeys(name for row in parsed for name in row))
+    wide = pd.DataFrame(parsed, columns=names, index=frame.index)
+    return pd.concat([frame.drop(columns="breakdown"), wide], axis=1)
+
+
+def _point_key(config, scenario, size, mode="functional", breakdown=False):
     point = {"config": config, "scenario": scenario, "size": size}
     if mode != "functional":  # functional keys stay as earlier sweeps stored them
         point["mode"] = mode
+    if breakdown:  # a stored row without the breakdown does not answer for one with it
+        point["breakdown"] = True
     text = json.dumps(point, sort_keys=True)
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
@@ -68,6 +87,7 @@ def run_point(task):
     """
     config, scenario, size, timeout = task["config"], task["scenario"], task["size"], task["timeout"]
     mode = task.get("mode", "functional")
+    breakdown = task.get("breakdown", False)
     row = dict(config)
     row.update(scenario=scenario, size=size)
     if mode != "functional":
@@ -77,7 +97,10 @@ def run_point(task):
     except Exception as exc:  # the row records it; the sweep goes on
         row.update(passed=False, message="", error=f"{type(exc).__name__}: {exc}", wall_seconds=None)
     else:
-        row.update({k: v for k, v in out["stats"].items() if not _core.is_breakdown_stat(k)})
+        stats = out["stats"]
+        row.update({k: v for k, v in stats.items() if not _core.is_breakdown_stat(k)})
+        if breakdown:
+            row["breakdown"] = json.dumps({k: v for k, v in stats.items() if _core.is_breakdown_stat(k)})
         fault = out["fault"]
         row.update(passed=bool(out["passed"]), message=out["message"] if fault is None else "",
                    error="" if fault is None else f"KernelError: {fault['message']}",
@@ -97,7 +120,7 @@ def _as_platform(base):
     raise TypeError(f"base must be a Platform, a preset name or a dict, got {type(base).__name__}")
 
 
-def _tasks(base, grid, scenarios, timeout, mode="functional"):
+def _tasks(base, grid, scenarios, timeout, mode="functional", breakdown=False):
     if not isinstance(grid, dict):
         raise TypeError("grid must be a dict {field: [values]}")
     grid = normalise_overrides({k: list(v) if isinstance(v, (list, tuple, range)) else [v]
@@ -111,7 +134,7 @@ def _tasks(base, grid, scenarios, timeout, mode="functional"):
         config = base.with_(**dict(zip(names, values))).config  # ValueError for a bad value, before any run
         for name, size in specs:
             tasks.append(dict(config=config, scenario=name, size=size, timeout=timeout, mode=mode,
-                              key=_point_key(config, name, size, mode)))
+                              breakdown=breakdown, key=_point_key(config, name, size, mode, breakdown)))
     return tasks
 
 
@@ -156,7 +179,7 @@ def _run_dask(todo, workers, address, on_row):
 
 
 def sweep(base, grid, scenarios, workers=None, backend="local", address=None, out=None, resume=True,
-          timeout=None, progress=None, mode="functional"):
+          timeout=None, progress=None, mode="functional", breakdown=False):
     """Run every point of ``grid`` on every scenario; one row per (point, scenario).
 
     ``base``: a Platform (or preset name, or dict with "preset" and fields).
@@ -170,6 +193,8 @@ def sweep(base, grid, scenarios, workers=None, backend="local", address=None, ou
     replaces the file). ``timeout``: seconds per run. ``progress``: a tqdm bar
     (default: when stderr is a terminal). ``mode``: "functional" or "timing"
     (rows then carry the whole-GPU timing statistics: cycles, ipc, sm.slot_*...).
+    ``breakdown``: timing mode only; rows also keep the per-SM, per-DRAM-channel
+    and per-port statistics, as JSON in a ``breakdown`` column (expand_breakdown()).
 
     Returns a DataFrame of every row of this sweep (stored ones included), in
     grid order. Unknown fields and bad values raise ValueError before anything runs.
@@ -182,8 +207,10 @@ def sweep(base, grid, scenarios, workers=None, backend="local", address=None, ou
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     if mode not in ("functional", "timing"):
         raise ValueError(f"mode must be 'functional' or 'timing', got {mode!r}")
-    tasks = _tasks(_as_platform(base), grid, scenarios, timeout, mode)
-    columns = result_columns(mode)
+    if breakdown and mode != "timing":
+        raise ValueError("breakdown=True needs mode='timing' (functional runs have no per-SM statistics)")
+    tasks = _tasks(_as_platform(base), grid, scenarios, timeout, mode, bool(breakdown))
+    columns = result_columns(mode, bool(breakdown))
     store = open_store(out, columns, resume) if out is not None else None
     done = {}
     if store is not None and resume and len(store.existing):
