@@ -154,6 +154,14 @@ std::vector<FieldInfo> build_fields() {
   f.push_back(int_field("sm.icache_miss_latency", 1, 10000, false, false,
                         "instruction cache miss latency, cycles",
                         WARPTLM_ACCESS(sm.icache_miss_latency)));
+  f.push_back(int_field("sm.cct_access_cycles", 0, 64, false, false,
+                        "sorted_list: cycles a warp cannot issue per cold context table insert "
+                        "or extract (0: the CCT is off the critical path)",
+                        WARPTLM_ACCESS(sm.cct_access_cycles)));
+  f.push_back(int_field("sm.rt_access_cycles", 0, 64, false, false,
+                        "mp_ipdom: cycles a warp cannot issue per reconvergence table entry "
+                        "written or updated (0: free)",
+                        WARPTLM_ACCESS(sm.rt_access_cycles)));
   f.push_back(int_field("memory.interconnect_latency", 0, 10000, false, false,
                         "SM <-> L2 slice interconnect latency, cycles each way",
                         WARPTLM_ACCESS(memory.interconnect_latency)));
@@ -277,6 +285,9 @@ ExecConfig PlatformConfig::exec_config() const {
   e.instruction_budget = instruction_budget;
   e.quantum = quantum;
   e.reconvergence = reconvergence;
+  e.compaction = compaction;
+  e.permutation = permutation;
+  e.seed = seed;
   return e;
 }
 
@@ -333,6 +344,8 @@ void set_field(PlatformConfig& config, const std::string& name, const json& valu
 void validate(const PlatformConfig& config) {
   PlatformConfig copy;
   for (const FieldInfo& f : config_fields()) set_field(copy, f.name, f.get(config));
+  // Combinations of fields, e.g. compaction needs reconvergence=ipdom.
+  config.exec_config().validate();
   check_cache("memory.l1", config.memory.l1, 1);
   check_cache("memory.l2", config.memory.l2, config.memory.l2.slices);
   uint64_t icache_set = uint64_t(config.sm.icache_assoc) * config.sm.icache_line;

@@ -69,6 +69,11 @@ struct SmConfig {
   unsigned icache_assoc = 4;
   unsigned icache_line = 128;
   unsigned icache_miss_latency = 20;
+  // Reconvergence side tables (TableTiming): cycles a warp cannot issue per
+  // access. The papers give no latency; one single-ported SRAM access each
+  // (docs/timing-model.md, "Reconvergence table costs").
+  unsigned cct_access_cycles = 1;  // sorted_list: CCT insert or extract
+  unsigned rt_access_cycles = 1;   // mp_ipdom: RT entry written or updated
 };
 
 struct MemoryConfig {

@@ -1,5 +1,8 @@
 #include "config/scheme_names.h"
 
+#include "compaction/lane_permutation.h"
+#include "exec/functional_executor.h"
+
 namespace warptlm {
 
 std::vector<std::string> scheduler_names() {
@@ -9,9 +12,9 @@ std::vector<std::string> scheduler_names() {
   return {"lrr", "gto", "two_level", "srr"};
 }
 
-std::vector<std::string> compaction_names() { return {"none"}; }
+std::vector<std::string> compaction_names() { return compaction_scheme_names(); }
 
-std::vector<std::string> permutation_names() { return {"none"}; }
+std::vector<std::string> permutation_names() { return lane_permutation_names(); }
 
 std::vector<std::string> dram_scheduler_names() { return {"frfcfs", "fcfs"}; }
 

@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <bitset>
 #include <cstring>
+#include <memory>
 #include <sstream>
 
+#include "compaction/compactability.h"
+#include "compaction/lane_permutation.h"
+#include "exec/compacting_cta_runner.h"
 #include "exec/cta_barriers.h"
 #include "exec/cta_memory.h"
 #include "exec/kernel_args.h"
@@ -19,13 +23,18 @@ namespace {
 class GridRunner {
  public:
   GridRunner(const Program& program, const Function& kernel, KernelMemory& mem,
-             const LaunchSpec& launch, const ExecConfig& config, TraceSink* trace)
+             const LaunchSpec& launch, const ExecConfig& config, TraceSink* trace,
+             CompactionAnalysis* analysis)
       : issuer_(program, kernel, mem, config.reconvergence, config.instruction_budget),
         module_(program.module),
         mem_(mem),
         launch_(launch),
         config_(config),
-        trace_(trace) {}
+        trace_(trace) {
+    // Compaction and the analysis run each CTA in lockstep.
+    if (config.compaction != "none" || analysis)
+      lockstep_ = std::make_unique<CompactingCtaRunner>(issuer_, mem, config, trace, analysis);
+  }
 
   RunStats run() {
     stats_.warp_size = config_.warp_size;
@@ -46,6 +55,7 @@ class GridRunner {
   const LaunchSpec& launch_;
   const ExecConfig& config_;
   TraceSink* trace_;
+  std::unique_ptr<CompactingCtaRunner> lockstep_;
   uint32_t warp_base_ = 0;  // global id of the current CTA's warp 0, for the trace
   RunStats stats_;
   CtaContext cta_;
@@ -99,6 +109,10 @@ void GridRunner::run_cta(const Dim3& ctaid) {
   }
   ++stats_.ctas;
   stats_.warps += cta_.warps;
+  if (lockstep_) {
+    lockstep_->run(warps_, cta_, warp_base_, stats_);
+    return;
+  }
 
   for (;;) {
     bool progress = false, all_done = true;
@@ -145,6 +159,16 @@ const Function& find_kernel(const Module& module, const std::string& entry) {
                               " (kernels: " + known + ")");
 }
 
+namespace {
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+}  // namespace
+
 void ExecConfig::validate() const {
   if (warp_size < 4 || warp_size > 64 || (warp_size & (warp_size - 1)) != 0)
     throw std::invalid_argument("warp_size: must be a power of two from 4 to 64, got " +
@@ -152,11 +176,31 @@ void ExecConfig::validate() const {
   if (instruction_budget == 0) throw std::invalid_argument("instruction_budget: must be positive");
   if (quantum == 0) throw std::invalid_argument("quantum: must be positive");
   make_reconvergence_unit(reconvergence, warp_size);  // throws listing the known schemes
+  const std::vector<std::string> compactions = compaction_scheme_names();
+  if (std::find(compactions.begin(), compactions.end(), compaction) == compactions.end())
+    throw std::invalid_argument("compaction: unknown scheme '" + compaction +
+                                "' (known: " + join_names(compactions) + ")");
+  const std::vector<std::string> permutations = lane_permutation_names();
+  if (std::find(permutations.begin(), permutations.end(), permutation) == permutations.end())
+    throw std::invalid_argument("permutation: unknown permutation '" + permutation +
+                                "' (known: " + join_names(permutations) + ")");
+  if (compaction != "none" && reconvergence != "ipdom")
+    throw std::invalid_argument("compaction '" + compaction +
+                                "' uses the IPDOM reconvergence point: it works with "
+                                "reconvergence=ipdom only, got '" +
+                                reconvergence + "'");
 }
 
+std::vector<std::string> compaction_scheme_names() { return {"none", "tbc", "ideal"}; }
+
 RunStats run_functional(const Program& program, const std::string& entry, LaunchSpec& launch,
-                        const ExecConfig& config, TraceSink* trace) {
+                        const ExecConfig& config, TraceSink* trace, CompactionAnalysis* analysis) {
   config.validate();
+  if (analysis && config.reconvergence != "ipdom")
+    throw std::invalid_argument(
+        "analysis: the compactability analysis runs under the block-wide IPDOM stack: it works "
+        "with reconvergence=ipdom only, got '" +
+        config.reconvergence + "'");
   const Module& module = program.module;
   const Function* kernel = &find_kernel(module, entry);
   check_launch(module, *kernel, launch, config.warp_size);
@@ -176,7 +220,8 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
   }
   mem.params = build_param_buffer(module, *kernel, launch, addresses);
 
-  GridRunner runner(program, *kernel, mem, launch, config, trace);
+  if (analysis) analysis->reset(config.warp_size, config.seed);
+  GridRunner runner(program, *kernel, mem, launch, config, trace, analysis);
   RunStats stats = runner.run();
   for (size_t i = 0; i < launch.buffers.size(); ++i)
     global.read(addresses[i], launch.buffers[i].bytes.data(), launch.buffers[i].bytes.size());

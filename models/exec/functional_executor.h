@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "exec/launch.h"
 #include "exec/run_stats.h"
@@ -14,11 +15,26 @@
 
 namespace warptlm {
 
+class CompactionAnalysis;
+
+// The compaction schemes the functional executor knows: none, tbc, ideal
+// (docs/compaction.md).
+std::vector<std::string> compaction_scheme_names();
+
 struct ExecConfig {
   unsigned warp_size = 32;                   // 4..64
   uint64_t instruction_budget = 1ull << 32;  // warp instructions before "runaway kernel"
   unsigned quantum = 64;  // warp instructions a warp runs before the next warp of its CTA
   std::string reconvergence = "ipdom";
+  // Thread block compaction: "none", "tbc" (threads keep their home lanes) or
+  // "ideal" (any lane); tbc and ideal run each CTA in lockstep under a
+  // block-wide IPDOM stack and need reconvergence "ipdom".
+  std::string compaction = "none";
+  // The SIMD lane permutation (lane_permutation_names()) that decides home
+  // lanes under tbc; changes nothing functional, so any value is valid with
+  // compaction "none".
+  std::string permutation = "none";
+  uint64_t seed = 1;  // of the permutations that draw (random)
   // Throws std::invalid_argument naming the field when a value is out of range.
   void validate() const;
 };
@@ -58,7 +74,12 @@ const Function& find_kernel(const Module& module, const std::string& entry);
 // `program` was finalized without them (every executor checks this).
 void check_reconvergence_markers(const Program& program, const std::string& scheme);
 
+// With an `analysis`, every CTA runs in lockstep under the block-wide stack
+// (as compaction "tbc" does; the statistics count the configured compaction)
+// and the analysis is filled with the compactability of every path and
+// instruction (compaction/compactability.h); it needs reconvergence "ipdom".
 RunStats run_functional(const Program& program, const std::string& entry, LaunchSpec& launch,
-                        const ExecConfig& config = {}, TraceSink* trace = nullptr);
+                        const ExecConfig& config = {}, TraceSink* trace = nullptr,
+                        CompactionAnalysis* analysis = nullptr);
 
 }  // namespace warptlm

@@ -20,6 +20,10 @@ void RunStats::add(const RunStats& o) {
   peak_rt_entries = std::max(peak_rt_entries, o.peak_rt_entries);
   peak_hct_entries = std::max(peak_hct_entries, o.peak_hct_entries);
   peak_cct_entries = std::max(peak_cct_entries, o.peak_cct_entries);
+  cct_inserts += o.cct_inserts;
+  cct_extracts += o.cct_extracts;
+  rt_accesses += o.rt_accesses;
+  table_cycles += o.table_cycles;
 }
 
 nlohmann::json RunStats::to_json() const {
@@ -41,7 +45,11 @@ nlohmann::json RunStats::to_json() const {
                         {"peak_st_entries", peak_st_entries},
                         {"peak_rt_entries", peak_rt_entries},
                         {"peak_hct_entries", peak_hct_entries},
-                        {"peak_cct_entries", peak_cct_entries}};
+                        {"peak_cct_entries", peak_cct_entries},
+                        {"cct_inserts", cct_inserts},
+                        {"cct_extracts", cct_extracts},
+                        {"rt_accesses", rt_accesses},
+                        {"table_cycles", table_cycles}};
 }
 
 const std::vector<StatInfo>& run_stat_infos() {
@@ -62,7 +70,7 @@ const std::vector<StatInfo>& run_stat_infos() {
       {"early_reconvergences",
        "reconvergences before the IPDOM of the innermost branch that split the merging paths "
        "(at another pc, none of them having been through it; possible under sorted_list, "
-       "min_pc, breadth_first, ppc_explicit)"},
+       "min_pc, breadth_first, ppc_explicit, ppc_implicit)"},
       {"marker_instructions",
        "Reconverge marker instructions issued (ppc_explicit; part of warp_instructions)"},
       {"issuable_paths_sum", "issuable paths of the issuing warp, summed over issues"},
@@ -70,15 +78,26 @@ const std::vector<StatInfo>& run_stat_infos() {
       {"max_issuable_paths", "most issuable paths a warp offered at an issue"},
       {"peak_entries",
        "peak occupancy of the scheme's structure, max over warps (ipdom, dual_path, "
-       "ppc_explicit: stack entries; mp_ipdom: ST + RT + deferred; sorted_list: HCT + CCT "
-       "paths; min_pc: distinct (pc, depth) groups; minority_first: saved paths; "
-       "breadth_first: queued paths)"},
+       "ppc_explicit, ppc_implicit: stack entries; mp_ipdom: ST + RT + deferred; "
+       "sorted_list: HCT + CCT paths; min_pc: distinct (pc, depth) groups; minority_first: "
+       "saved paths; breadth_first: queued paths)"},
       {"peak_st_entries", "mp_ipdom: peak split table entries, max over warps (0 otherwise)"},
       {"peak_rt_entries",
        "mp_ipdom: peak reconvergence table entries (call frames included), max over warps"},
       {"peak_hct_entries", "sorted_list: peak hot context table entries (at most 2)"},
       {"peak_cct_entries",
        "sorted_list: peak cold context table entries (paths waiting at a barrier included)"},
+      {"cct_inserts",
+       "sorted_list: paths inserted into the cold context table (a sorter swap counts one)"},
+      {"cct_extracts",
+       "sorted_list: paths extracted from the cold context table (a sorter swap counts one)"},
+      {"rt_accesses",
+       "mp_ipdom: reconvergence table entries written (divergence, call) or updated (arrival, "
+       "ret, exit)"},
+      {"table_cycles",
+       "timing mode: cycles warps could not issue while their scheme's side tables worked "
+       "(cct_inserts + cct_extracts) x sm.cct_access_cycles + rt_accesses x "
+       "sm.rt_access_cycles; 0 in functional mode"},
   };
   return infos;
 }

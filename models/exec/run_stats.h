@@ -30,6 +30,10 @@ struct RunStats {
   unsigned peak_entries = 0;
   unsigned peak_st_entries = 0, peak_rt_entries = 0;    // mp_ipdom
   unsigned peak_hct_entries = 0, peak_cct_entries = 0;  // sorted_list
+  // Side-table traffic and its cost (ReconvergenceCounters, summed over warps).
+  uint64_t cct_inserts = 0, cct_extracts = 0;  // sorted_list
+  uint64_t rt_accesses = 0;                    // mp_ipdom
+  uint64_t table_cycles = 0;  // timing mode: cycles warps were held for those accesses
 
   // mean active lanes over warp size, over issued warp instructions
   double simd_utilisation() const {

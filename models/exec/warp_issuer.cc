@@ -91,6 +91,7 @@ void WarpIssuer::start_warp(Warp& w, uint32_t index, unsigned ws, const Dim3& b)
                     static_cast<uint32_t>(t / (uint64_t(b.x) * b.y))};
   }
   w.simt = make_reconvergence_unit(reconvergence_, ws);
+  w.simt->set_layout_ranks(&program_.layout_rank);  // ppc_implicit compares ranks
   CtaContext none;
   push_frame(w, none, static_cast<uint32_t>(&kernel_ - module_.functions.data()), 0, w.valid);
   w.simt->reset(kernel_.begin, w.valid);
@@ -153,8 +154,8 @@ void WarpIssuer::pop_frame(Warp& w) const {
   }
 }
 
-IssueResult WarpIssuer::issue(Warp& w, const Path& p, CtaContext& cta, WarpEnvironment& env,
-                              RunStats& stats) const {
+IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, WarpEnvironment& env,
+                                     ControlEvent& ev) const {
   const Frame& frame = w.frames.back();
   const Function& fn = module_.functions[frame.function];
   if (p.pc < fn.begin || p.pc >= fn.end) {
@@ -187,15 +188,9 @@ IssueResult WarpIssuer::issue(Warp& w, const Path& p, CtaContext& cta, WarpEnvir
   }
   // `trap` aborts the whole kernel, as on the device (cudaErrorLaunchFailure).
   if (o.control == Control::Trap) fault(w, cta, p.pc, lowest_lane(o.executed), "trap executed");
-  ++stats.warp_instructions;
-  stats.thread_instructions += lane_count(p.mask);
   ++w.issued;
-  if (stats.warp_instructions > instruction_budget_)
-    fault(w, cta, p.pc, lowest_lane(p.mask),
-          "runaway kernel: more than " + std::to_string(instruction_budget_) +
-              " warp instructions (instruction_budget); an infinite loop or a livelocked spin?");
 
-  ControlEvent ev;
+  ev = ControlEvent{};
   ev.kind = o.control;
   ev.active = p.mask;
   ev.executed = o.executed;
@@ -204,12 +199,8 @@ IssueResult WarpIssuer::issue(Warp& w, const Path& p, CtaContext& cta, WarpEnvir
   ev.marker = in.op == Opcode::Reconverge;
   switch (o.control) {
     case Control::Branch: {
-      const BranchInfo* bi = program_.branch_at(p.pc);
-      ev.reconv = bi ? bi->reconv : kExitPc;
-      if (bi && bi->conditional) {
-        ++stats.branches;
-        if (o.executed != 0 && o.executed != p.mask) ++stats.divergent_branches;
-      }
+      r.branch = program_.branch_at(p.pc);
+      ev.reconv = r.branch ? r.branch->reconv : kExitPc;
       break;
     }
     case Control::Call:
@@ -225,19 +216,53 @@ IssueResult WarpIssuer::issue(Warp& w, const Path& p, CtaContext& cta, WarpEnvir
       break;
   }
   if (ev.kind == Control::Exit) w.exited |= o.executed;
+  return r;
+}
+
+void WarpIssuer::check_budget(const Warp& w, const CtaContext& cta, Pc pc, LaneMask mask,
+                              const RunStats& stats) const {
+  if (stats.warp_instructions > instruction_budget_)
+    fault(w, cta, pc, lowest_lane(mask),
+          "runaway kernel: more than " + std::to_string(instruction_budget_) +
+              " warp instructions (instruction_budget); an infinite loop or a livelocked spin?");
+}
+
+void WarpIssuer::count_branch(const IssueResult& r, LaneMask active, RunStats& stats) {
+  if (!r.branch || !r.branch->conditional) return;
+  ++stats.branches;
+  const LaneMask taken = r.outcome.executed;
+  if (taken != 0 && taken != active) ++stats.divergent_branches;
+}
+
+void WarpIssuer::complete_frames(Warp& w, unsigned frames) const {
+  for (unsigned i = 0; i < frames && w.frames.size() > 1; ++i) pop_frame(w);
+}
+
+IssueResult WarpIssuer::issue(Warp& w, const Path& p, CtaContext& cta, WarpEnvironment& env,
+                              RunStats& stats) const {
+  ControlEvent ev;
+  IssueResult r = execute_path(w, p, cta, env, ev);
+  ++stats.warp_instructions;
+  stats.thread_instructions += lane_count(p.mask);
+  check_budget(w, cta, p.pc, p.mask, stats);
+  count_branch(r, p.mask, stats);
   if (ev.marker) ++stats.marker_instructions;
   // The scheme's counters are cumulative per warp: what this advance() added.
   const ReconvergenceCounters& rc = w.simt->counters();
-  const uint64_t merged_before = rc.reconvergences, early_before = rc.early_reconvergences;
+  const ReconvergenceCounters before = rc;
   unsigned returned = w.simt->advance(p.split, ev);
-  stats.reconvergences += rc.reconvergences - merged_before;
-  stats.early_reconvergences += rc.early_reconvergences - early_before;
+  stats.reconvergences += rc.reconvergences - before.reconvergences;
+  stats.early_reconvergences += rc.early_reconvergences - before.early_reconvergences;
+  stats.cct_inserts += rc.cct_inserts - before.cct_inserts;
+  stats.cct_extracts += rc.cct_extracts - before.cct_extracts;
+  stats.rt_accesses += rc.rt_accesses - before.rt_accesses;
+  stats.table_cycles += rc.table_cycles - before.table_cycles;
   stats.peak_entries = std::max(stats.peak_entries, rc.peak_entries);
   stats.peak_st_entries = std::max(stats.peak_st_entries, rc.peak_st_entries);
   stats.peak_rt_entries = std::max(stats.peak_rt_entries, rc.peak_rt_entries);
   stats.peak_hct_entries = std::max(stats.peak_hct_entries, rc.peak_hct_entries);
   stats.peak_cct_entries = std::max(stats.peak_cct_entries, rc.peak_cct_entries);
-  for (unsigned i = 0; i < returned && w.frames.size() > 1; ++i) pop_frame(w);
+  complete_frames(w, returned);
   r.returned = returned;
   return r;
 }

@@ -24,7 +24,8 @@ struct IssueResult {
   Outcome outcome;
   // Call frames that completed (the warp now runs in the caller).
   unsigned returned = 0;
-  bool called = false;  // a new frame was pushed
+  bool called = false;                 // a new frame was pushed
+  const BranchInfo* branch = nullptr;  // a bra: the finalizer's facts about it (if known)
 };
 
 class WarpIssuer {
@@ -42,6 +43,25 @@ class WarpIssuer {
   // with executed lanes). Throws KernelFault.
   IssueResult issue(Warp& w, const Path& p, CtaContext& cta, WarpEnvironment& env,
                     RunStats& stats) const;
+
+  // The parts of issue(), for executors that drive control flow themselves
+  // (thread block compaction runs one CTA-wide path as per-warp pieces):
+  // execute_path() executes path `p` of `w` for its functional effect only
+  // (registers, memory, the call's new frame, exits, faults; w.issued) and
+  // fills `ev` with its control effect; it counts nothing and leaves w.simt
+  // alone. Throws KernelFault.
+  IssueResult execute_path(Warp& w, const Path& p, CtaContext& cta, WarpEnvironment& env,
+                           ControlEvent& ev) const;
+  // The runaway-kernel fault, at `pc` of `w`, once stats.warp_instructions
+  // exceeds the instruction budget.
+  void check_budget(const Warp& w, const CtaContext& cta, Pc pc, LaneMask mask,
+                    const RunStats& stats) const;
+  // Counts a conditional branch that path lanes `active` issued (and whether
+  // they went both ways) into stats.branches / divergent_branches.
+  static void count_branch(const IssueResult& r, LaneMask active, RunStats& stats);
+  // Drops the `frames` innermost call frames of `w` (calls that completed),
+  // copying their return values into the caller.
+  void complete_frames(Warp& w, unsigned frames) const;
 
   // Throws the KernelFault for lane `lane` of `w` at `pc`, with the site fields.
   [[noreturn]] void fault(const Warp& w, const CtaContext& cta, Pc pc, unsigned lane,

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "frontend/cfg.h"
+#include "frontend/layout_rank.h"
 #include "frontend/markers.h"
 #include "frontend/postdom.h"
 #include "frontend/structure.h"
@@ -68,6 +69,7 @@ Program analyze(Module module) {
     br.taint = br.conditional ? guards[br.pc / kInstrBytes] : Taint::Programmatic;
     p.branch_index[br.pc / kInstrBytes] = static_cast<int32_t>(i);
   }
+  p.layout_rank = layout_ranks(m, p.cfgs);
   return p;
 }
 

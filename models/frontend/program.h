@@ -55,6 +55,10 @@ struct Program {
   std::vector<FunctionCfg> cfgs;      // one per function, same order as module.functions
   std::vector<BranchInfo> branches;   // every bra, sorted by pc
   std::vector<int32_t> branch_index;  // per instruction (pc / 8): index into branches or -1
+  // Per instruction (pc / 8): its rank in a topological layout of the code
+  // (frontend/layout_rank.h): forward along every edge but loop back edges,
+  // loops contiguous. What implicit paired-path comparison compares.
+  std::vector<uint32_t> layout_rank;
 
   const BranchInfo* branch_at(Pc pc) const {
     size_t i = pc / kInstrBytes;
@@ -63,7 +67,7 @@ struct Program {
 };
 
 // Builds CFGs, post-dominator trees (Boost.Graph), reconvergence PCs,
-// structure/reducibility and taint; optionally inserts reconvergence markers
+// structure/reducibility, taint and layout ranks; optionally inserts reconvergence markers
 // (which renumbers PCs: branch targets and labels are updated).
 Program finalize(Module module, const FinalizeOptions& options = {});
 

@@ -38,6 +38,7 @@ void MultiPathIpdom::reset(Pc entry, LaneMask mask) {
   rt_divergence_ = rt_live_ = 0;
   frame_depth_ = next_slot_ = 0;
   counters_ = {};
+  control_cycles_ = 0;
   st_overflows_ = rt_overflows_ = 0;
   place(Split{entry, mask, kExitPc, kNoEntry, 0, 0});
   track();
@@ -66,6 +67,7 @@ unsigned MultiPathIpdom::advance(uint32_t split, const ControlEvent& ev) {
     throw std::logic_error("mp_ipdom: advance() on split " + std::to_string(split) +
                            ", which is not an issuable split");
   returned_ = 0;
+  const uint64_t rt_before = counters_.rt_accesses;
   next_slot_ = (split + 1) % st_capacity_;
   Split& s = st_[split];
   const Split before = s;
@@ -153,9 +155,13 @@ unsigned MultiPathIpdom::advance(uint32_t split, const ControlEvent& ev) {
     arrive(done);
     reshaped = true;
   }
-  if (!reshaped) return 0;  // the common case: one split moved on
+  if (!reshaped) {  // the common case: one split moved on, the RT untouched
+    control_cycles_ = 0;
+    return 0;
+  }
   settle();
   track();
+  charge(timing_.rt_access * static_cast<unsigned>(counters_.rt_accesses - rt_before));
   return returned_;
 }
 
@@ -187,6 +193,7 @@ void MultiPathIpdom::arrive(const Split& s) {
   // instead: later than theirs, never earlier).
   if (e.arrived) ++counters_.reconvergences;
   e.arrived = true;
+  ++counters_.rt_accesses;  // the pending mask is read, cleared of s's lanes and tested
   e.pending_mask &= ~s.mask;
   if (e.pending_mask == 0) complete(s.rindex);
 }
@@ -213,6 +220,7 @@ void MultiPathIpdom::retire(int32_t rindex, LaneMask lanes, bool exit) {
   // mask); exiting lanes leave every level.
   for (int32_t r = rindex; r != kNoEntry; r = rt_[r].rindex) {
     RtEntry& e = rt_[r];
+    ++counters_.rt_accesses;
     e.pending_mask &= ~lanes;
     if (exit || !e.call_frame) e.reconv_mask &= ~lanes;
     if (e.call_frame && !exit) break;
@@ -257,6 +265,7 @@ int32_t MultiPathIpdom::new_rt_entry() {
     rt_.emplace_back();
   }
   rt_[r] = RtEntry{};
+  ++counters_.rt_accesses;  // the new entry is written
   rt_[r].valid = true;
   rt_[r].index = static_cast<uint32_t>(r);
   ++rt_live_;

@@ -3,6 +3,13 @@
 // Reconvergence Table (RT) of splits waiting at an immediate post-dominator.
 // Any number of splits may issue, in any order; reconvergence still happens
 // at the IPDOM of every divergent branch. See docs/reconvergence_mp_ipdom.md.
+//
+// Timing (TableTiming::rt_access): the ST is the issue stage's own structure
+// (read every issue, like the stack top) and costs nothing; every RT entry an
+// advance() writes (a divergent branch's or a call's new entry) or updates (an
+// arrival, lanes of a ret or exit leaving an entry of their R-index chain)
+// costs rt_access cycles in which the warp cannot issue. Moving a completed
+// entry back to the ST is part of the update that emptied its pending mask.
 #pragma once
 
 #include <cstdint>
@@ -66,6 +73,7 @@ class MultiPathIpdom : public ReconvergenceUnit {
   unsigned peak_rt() const { return counters_.peak_rt_entries; }
   uint64_t st_overflows() const { return st_overflows_; }  // splits deferred (ST full)
   uint64_t rt_overflows() const { return rt_overflows_; }  // branches reconverging late (RT full)
+  uint64_t rt_accesses() const { return counters_.rt_accesses; }  // RT entries written or updated
 
  private:
   // Puts a split into the ST, or into the deferred stack when the ST is

@@ -46,7 +46,11 @@ void PairedPathStack::compare() {
     Pc taken = top.side[DpsEntry::kTaken].pc;
     Pc fall = top.side[DpsEntry::kNotTaken].pc;
     if (taken != fall) {
-      bool taken_first = taken < fall;
+      // Implicit mode compares layout ranks (raw PCs without a program), so
+      // the earlier block in a topological order runs first whatever clang's
+      // layout; explicit mode keeps the paper's PCs, its markers do the rest.
+      bool taken_first =
+          mode_ == Mode::Implicit ? layout_order(taken) < layout_order(fall) : taken < fall;
       if (parked(top, DpsEntry::kTaken)) taken_first = false;
       if (parked(top, DpsEntry::kNotTaken)) taken_first = true;
       top.current = taken_first ? DpsEntry::kTaken : DpsEntry::kNotTaken;

@@ -7,9 +7,12 @@
 // No reconvergence PC is used: paths meet wherever their PCs first coincide,
 // which on unstructured CFGs can be before the IPDOM.
 //
-// Implicit mode compares after every instruction (not registered: on clang's
-// block layout the smaller PC is not always the earlier block; see
-// docs/reconvergence_dual_path.md). Explicit mode compares only after a
+// Implicit mode (`ppc_implicit`) compares after every instruction. On clang's
+// block layout the smaller PC is not always the earlier block (a rotated
+// loop's latch precedes its body), so it compares the finalizer's layout
+// ranks (Program::layout_rank, given through set_layout_ranks(); raw PCs
+// without them): a topological order in which a branch's IPDOM comes after
+// both sides and a loop's blocks before its exits. Explicit mode compares only after a
 // Reconverge marker issued (the finalizer inserts one at each IPDOM,
 // FinalizeOptions::insert_reconvergence_markers) and when a divergent branch
 // pushes an entry (the paper invokes PPC after the push to pick the first

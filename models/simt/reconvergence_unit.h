@@ -48,6 +48,20 @@ struct ReconvergenceCounters {
   // tables, sorted_list's hot and cold context tables (0 elsewhere).
   unsigned peak_st_entries = 0, peak_rt_entries = 0;
   unsigned peak_hct_entries = 0, peak_cct_entries = 0;
+  // Side-table traffic (docs/timing-model.md, "Reconvergence table costs"):
+  // sorted_list's CCT inserts and extracts (a background-sorter swap counts as
+  // one of each), mp_ipdom's RT accesses; and the control cycles they cost.
+  uint64_t cct_inserts = 0, cct_extracts = 0, rt_accesses = 0;
+  uint64_t table_cycles = 0;
+};
+
+// What one access to a scheme's side table costs in the timing model, in core
+// cycles during which the warp cannot issue (PlatformConfig sm.cct_access_cycles,
+// sm.rt_access_cycles; both 1 by default). Zero, this struct's default and
+// what functional mode keeps, makes the tables free.
+struct TableTiming {
+  unsigned cct_access = 0;  // sorted_list: one CCT insert or extract (a sorter swap is both)
+  unsigned rt_access = 0;   // mp_ipdom: one RT entry written or updated
 };
 
 class ReconvergenceUnit {
@@ -73,9 +87,48 @@ class ReconvergenceUnit {
   // lane. Otherwise a barrier stops the whole warp.
   virtual bool per_thread_barriers() const { return false; }
 
+  // Timing of the scheme's own tables. The schemes that keep side tables off
+  // the issue path (sorted_list's CCT, mp_ipdom's RT) charge what the last
+  // advance() did to them; every other scheme reports 0.
+  void set_table_timing(const TableTiming& timing) { timing_ = timing; }
+  // Cycles after the issue during which the warp may not issue again, because
+  // the last advance() is still using the scheme's tables. Not virtual: the
+  // timing model reads it after every issue.
+  unsigned control_cycles() const { return control_cycles_; }
+  // The timing model's bookkeeping: after an issue at cycle `now`, the first
+  // cycle the warp may issue again.
+  void hold_after_issue(uint64_t now) { control_ready_ = now + 1 + control_cycles_; }
+  uint64_t control_ready() const { return control_ready_; }
+
+  // The program's layout ranks (Program::layout_rank, per pc / kInstrBytes),
+  // for schemes that order paths by their place in the code; without them
+  // (nullptr or empty: hand-made events in unit tests) raw PCs are the order.
+  void set_layout_ranks(const std::vector<uint32_t>* ranks) {
+    ranks_ = ranks && !ranks->empty() ? ranks : nullptr;
+  }
+
  protected:
+  // A scheme with side tables sets control_cycles_ in every advance() and
+  // adds it to counters_.table_cycles.
+  void charge(unsigned cycles) {
+    control_cycles_ = cycles;
+    counters_.table_cycles += cycles;
+  }
+  // Where `pc` is in the layout order: its rank, or the pc itself without
+  // ranks; a pc outside the program (kExitPc) comes last.
+  uint64_t layout_order(Pc pc) const {
+    if (!ranks_) return pc;
+    const uint64_t i = pc / kInstrBytes;
+    return i < ranks_->size() ? (*ranks_)[i] : ~uint64_t(0);
+  }
   // Kept by the scheme; reset() clears it.
   ReconvergenceCounters counters_;
+  TableTiming timing_;
+  unsigned control_cycles_ = 0;
+
+ private:
+  uint64_t control_ready_ = 0;
+  const std::vector<uint32_t>* ranks_ = nullptr;
 };
 
 using ReconvergenceFactory = std::unique_ptr<ReconvergenceUnit> (*)(unsigned warp_size);

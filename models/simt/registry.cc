@@ -56,6 +56,9 @@ void register_builtin_reconvergence() {
           return std::make_unique<PairedPathStack>(PairedPathStack::Mode::Explicit);
         },
         /*needs_markers=*/true);
+    register_reconvergence("ppc_implicit", [](unsigned) -> std::unique_ptr<ReconvergenceUnit> {
+      return std::make_unique<PairedPathStack>(PairedPathStack::Mode::Implicit);
+    });
     register_reconvergence("mp_ipdom", [](unsigned ws) -> std::unique_ptr<ReconvergenceUnit> {
       return std::make_unique<MultiPathIpdom>(ws);
     });

@@ -29,7 +29,7 @@ void SortedPathList::reset(Pc entry, LaneMask mask) {
   calls_.reset(warp_size_);
   joins_.reset(mask);
   counters_ = {};
-  cct_insertions_ = cct_extractions_ = 0;
+  control_cycles_ = 0;
   note_occupancy();
 }
 
@@ -62,13 +62,13 @@ void SortedPathList::cct_insert(const Entry& e) {
   auto at = std::upper_bound(cct_.begin(), cct_.end(), e,
                              [](const Entry& x, const Entry& y) { return before(y, x); });
   cct_.insert(at, e);
-  ++cct_insertions_;
+  ++counters_.cct_inserts;
 }
 
 SortedPathList::Entry SortedPathList::cct_extract() {
   Entry e = cct_.back();
   cct_.pop_back();
-  ++cct_extractions_;
+  ++counters_.cct_extracts;
   return e;
 }
 
@@ -123,6 +123,7 @@ unsigned SortedPathList::advance(uint32_t split, const ControlEvent& ev) {
   if (split != 0 || hct_[0].mask == 0)
     throw std::logic_error("sorted_list: advance() on a path that is not the active one");
   const Entry act = hct_[0];
+  const uint64_t cct_before = counters_.cct_inserts + counters_.cct_extracts;
   joins_.issued(act.mask, act.pc);
   const LaneMask done = ev.executed & act.mask;  // lanes the instruction acted on
   const LaneMask rest = act.mask & ~done;
@@ -185,6 +186,8 @@ unsigned SortedPathList::advance(uint32_t split, const ControlEvent& ev) {
   if (m > 0) settle();
   if (m == 0 && !parked_.empty()) unpark();  // no lane left to run: on past the barrier
   note_occupancy();
+  const uint64_t cct_accesses = counters_.cct_inserts + counters_.cct_extracts - cct_before;
+  charge(timing_.cct_access * static_cast<unsigned>(cct_accesses));
   return frames;
 }
 

@@ -21,6 +21,12 @@
 // that executes bar.sync while other lanes of the warp are elsewhere waits
 // aside until every live lane has arrived or exited; then the waiting paths
 // rejoin the list, and the executor holds them until the barrier completes.
+//
+// Timing (TableTiming::cct_access): the HCT entries are read and written in
+// the path unit's pipeline and cost nothing; every CCT insert or extract an
+// advance() makes (z inserted, y extracted, the sorter's swap of HCT1 with a
+// CCT entry, which is one of each, paths leaving a barrier) costs cct_access
+// cycles in which the warp cannot issue (docs/reconvergence_sorted_list.md).
 #pragma once
 
 #include <vector>
@@ -59,8 +65,8 @@ class SortedPathList : public ReconvergenceUnit {
   // Merges of two paths that a branch split (in the CCS, between HCT0 and
   // HCT1, or at a barrier); see DivergenceJoins for what counts and what is early.
   uint64_t reconvergences() const { return counters_.reconvergences; }
-  uint64_t cct_insertions() const { return cct_insertions_; }
-  uint64_t cct_extractions() const { return cct_extractions_; }
+  uint64_t cct_insertions() const { return counters_.cct_inserts; }
+  uint64_t cct_extractions() const { return counters_.cct_extracts; }
 
   // The order of the list: deeper call level first, then lower pc.
   static bool before(const Entry& a, const Entry& b) {
@@ -96,7 +102,6 @@ class SortedPathList : public ReconvergenceUnit {
   std::vector<Entry> parked_;  // waiting at a barrier, distinct places
   ThreadCallFrames calls_;
   DivergenceJoins joins_;
-  uint64_t cct_insertions_ = 0, cct_extractions_ = 0;
 };
 
 }  // namespace warptlm

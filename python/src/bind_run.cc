@@ -3,6 +3,7 @@
 // plain Python values (picklable, so a forked child can send them back).
 #include <chrono>
 
+#include "compactability_dict.h"
 #include "core.h"
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
@@ -98,9 +99,13 @@ LaunchSpec make_launch(const py::tuple& grid, const py::tuple& block, uint32_t s
 
 py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec& launch,
                     const PlatformConfig& config, bool trace, const std::string& mode,
-                    const std::string& timeline_path, const std::string& vcd_path) {
+                    const std::string& timeline_path, const std::string& vcd_path,
+                    bool compactability) {
   if (mode != "functional" && mode != "timing")
     throw std::invalid_argument("mode must be 'functional' or 'timing', got '" + mode + "'");
+  if (compactability && mode != "functional")
+    throw std::invalid_argument(
+        "compactability: the analysis runs in the functional executor: use mode='functional'");
   if (mode != "timing" && (!timeline_path.empty() || !vcd_path.empty()))
     throw std::invalid_argument(
         "timeline and vcd files come from the timing model: use mode='timing'");
@@ -109,6 +114,7 @@ py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec
   options.vcd_path = vcd_path;
   TraceBuffer records;
   RunStats stats;
+  CompactionAnalysis analysis;
   py::dict out;
   out["fault"] = py::none();
   auto t0 = std::chrono::steady_clock::now();
@@ -119,8 +125,8 @@ py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec
       timing =
           run_timing(program, entry, launch, config, &stats, trace ? &records : nullptr, options);
     else
-      stats =
-          run_functional(program, entry, launch, config.exec_config(), trace ? &records : nullptr);
+      stats = run_functional(program, entry, launch, config.exec_config(),
+                             trace ? &records : nullptr, compactability ? &analysis : nullptr);
   } catch (const KernelFault& f) {
     out["fault"] = fault_dict(f);
   }
@@ -136,6 +142,7 @@ py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec
     buffers.append(py::bytes(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size()));
   out["buffers"] = buffers;
   out["trace"] = trace ? py::object(trace_columns(records.records)) : py::none();
+  if (compactability) out["compactability"] = compactability_dict(analysis);
   return out;
 }
 
@@ -148,19 +155,21 @@ void bind_run(py::module_& m) {
       [](const std::string& ptx, const std::string& source_name, const std::string& entry,
          const std::string& config_json, const py::tuple& grid, const py::tuple& block,
          uint32_t shared_bytes, const py::list& args, bool trace, const std::string& mode,
-         const std::string& timeline_path, const std::string& vcd_path) {
+         const std::string& timeline_path, const std::string& vcd_path, bool compactability) {
         PlatformConfig config = config_from_text(config_json);
         FinalizeOptions fin;
         fin.insert_reconvergence_markers = reconvergence_needs_markers(config.reconvergence);
         Program program = finalize(parse_ptx(ptx, source_name), fin);
         LaunchSpec launch = make_launch(grid, block, shared_bytes, args);
-        return run_launch(program, entry, launch, config, trace, mode, timeline_path, vcd_path);
+        return run_launch(program, entry, launch, config, trace, mode, timeline_path, vcd_path,
+                          compactability);
       },
       py::arg("ptx"), py::arg("source_name"), py::arg("entry"), py::arg("config_json"),
       py::arg("grid"), py::arg("block"), py::arg("shared_bytes"), py::arg("args"),
       py::arg("trace") = false, py::arg("mode") = "functional", py::arg("timeline_path") = "",
-      py::arg("vcd_path") = "",
-      "One launch, functional or timing (mode). Timing runs elaborate SystemC, which works once "
+      py::arg("vcd_path") = "", py::arg("compactability") = false,
+      "One launch, functional or timing (mode); with compactability, also the compactability "
+      "analysis (functional mode). Timing runs elaborate SystemC, which works once "
       "per process: call them in a fresh child (the package does). Returns {stats, buffers, trace, "
       "fault, wall_seconds}; a kernel "
       "fault is returned in 'fault', a bad launch raises ValueError.");

@@ -31,7 +31,8 @@ py::dict describe(const std::string& name) {
 
 py::dict run_scenario(const std::string& name, const std::string& size, uint64_t seed,
                       const std::string& config_json, bool trace, const std::string& mode,
-                      const std::string& timeline_path, const std::string& vcd_path) {
+                      const std::string& timeline_path, const std::string& vcd_path,
+                      bool compactability) {
   PlatformConfig config = config_from_text(config_json);
   const scenarios::Scenario& s = scenarios::find(name);
   uint64_t n = scenarios::resolve_size(s, size);
@@ -41,7 +42,8 @@ py::dict run_scenario(const std::string& name, const std::string& size, uint64_t
   fin.insert_reconvergence_markers = reconvergence_needs_markers(config.reconvergence);
   Program program = finalize(
       parse_ptx(scenarios::scenario_ptx(s), "scenarios/" + s.source_dir + "/kernel.ptx"), fin);
-  py::dict out = run_launch(program, s.entry, launch, config, trace, mode, timeline_path, vcd_path);
+  py::dict out = run_launch(program, s.entry, launch, config, trace, mode, timeline_path, vcd_path,
+                            compactability);
   out["n"] = n;
   if (out["fault"].is_none()) {
     scenarios::CheckResult check = s.check(input, launch);
@@ -69,7 +71,7 @@ void bind_scenarios(py::module_& m) {
         "Title, mirrored benchmark, divergence kinds, sizes and size range of a scenario.");
   m.def("run_scenario", &run_scenario, py::arg("name"), py::arg("size"), py::arg("seed"),
         py::arg("config_json"), py::arg("trace") = false, py::arg("mode") = "functional",
-        py::arg("timeline_path") = "", py::arg("vcd_path") = "",
+        py::arg("timeline_path") = "", py::arg("vcd_path") = "", py::arg("compactability") = false,
         "Run a scenario with inputs from `seed` and check it against its host reference: "
         "run_kernel's dict plus n, passed, message.");
 }

@@ -32,12 +32,14 @@ py::dict trace_columns(const std::vector<TraceRecord>& records);
 // "space", "address"} (None where the fault has no such part).
 py::dict fault_dict(const KernelFault& fault);
 
-// Runs one launch with the functional executor: {"stats", "buffers" (bytes
-// each), "trace" (trace_columns or None), "fault" (fault_dict or None),
-// "wall_seconds"}. The GIL is released during the run.
+// Runs one launch: {"stats", "buffers" (bytes each), "trace" (trace_columns
+// or None), "fault" (fault_dict or None), "wall_seconds"}, and with
+// `compactability` (functional mode) "compactability" (compactability_dict).
+// The GIL is released during the run.
 py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec& launch,
-                    const PlatformConfig& config, bool trace, const std::string& mode = "functional",
-                    const std::string& timeline_path = "", const std::string& vcd_path = "");
+                    const PlatformConfig& config, bool trace,
+                    const std::string& mode = "functional", const std::string& timeline_path = "",
+                    const std::string& vcd_path = "", bool compactability = false);
 
 void bind_config(py::module_& m);
 void bind_run(py::module_& m);

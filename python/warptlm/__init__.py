@@ -16,10 +16,11 @@ from .config import Platform, fields, presets
 from .isolation import SimulationCrash, SimulationTimeout
 from .kernel import CompileError, Kernel, Param, PtxError
 from .launch import KernelError, Result
+from .compaction import Compactability, compactability
 from .sweeping import expand_breakdown, sweep
 
 __all__ = ["Platform", "presets", "fields", "statistics", "schemes", "Kernel", "Param", "Result", "sweep",
-           "expand_breakdown",
+           "expand_breakdown", "Compactability", "compactability",
            "scenarios", "KernelError", "SimulationCrash", "SimulationTimeout", "CompileError", "PtxError"]
 
 

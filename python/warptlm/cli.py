@@ -2,6 +2,7 @@
 
     python3 -m warptlm list [presets|scenarios|schemes|statistics|fields]
     python3 -m warptlm run reduction --preset small --set warp_size=16 --size test
+    python3 -m warptlm compactability bitonic --preset fermi --size study [--csv paths.csv]
     python3 -m warptlm sweep study.yaml [--workers 2] [--backend dask] [--out r.csv]
     python3 -m warptlm plot study.yaml            (or a results .csv/.db with --x/--y)
 
@@ -84,6 +85,25 @@ def cmd_run(args):
     return 0 if result.passed else 1
 
 
+def cmd_compactability(args):
+    platform = warptlm.Platform(args.preset, **_parse_set(args.set))
+    size = int(args.size) if args.size.isdigit() else args.size
+    analysis = warptlm.compactability(platform, args.scenario, size=size, seed=args.seed)
+    print(f"warptlm compactability {args.scenario} on {platform!r} (warp size {analysis.warp_size})")
+    summary = analysis.summary()
+    if summary.empty:
+        print("  no divergent branch: nothing to compact")
+    else:
+        print("compaction rate per branch class (P programmatic, D data-dependent) and permutation:")
+        print(summary.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    print("SIMD utilisation over every lockstep instruction:")
+    print(analysis.simd_utilisation().to_string(float_format=lambda v: f"{v:.4f}"))
+    if args.csv:
+        analysis.paths.to_csv(args.csv, index=False)
+        print(f"wrote {args.csv}")
+    return 0
+
+
 def load_sweep_file(path):
     """The sweep file as a dict, with ``out`` resolved against its folder."""
     with open(path, encoding="utf-8") as f:
@@ -91,7 +111,7 @@ def load_sweep_file(path):
     if not isinstance(spec, dict) or "scenarios" not in spec:
         raise SystemExit(f"{path}: a sweep file needs at least 'scenarios' (and usually 'base' and 'grid')")
     unknown = set(spec) - {"base", "grid", "scenarios", "out", "workers", "backend", "address", "timeout", "plot",
-                           "mode"}
+                           "mode", "breakdown"}
     if unknown:
         raise SystemExit(f"{path}: unknown keys {', '.join(sorted(unknown))}")
     if spec.get("out"):
@@ -156,6 +176,14 @@ def main(argv=None):
     p.add_argument("--json", help="write config, statistics and verdict as JSON")
     p.add_argument("--trace", help="write the issue trace as CSV")
     p.set_defaults(func=cmd_run)
+    p = sub.add_parser("compactability", help="the SLP paper's compactability analysis of a scenario")
+    p.add_argument("scenario")
+    p.add_argument("--preset", default="small")
+    p.add_argument("--set", action="append", metavar="FIELD=VALUE", help="override a configuration field")
+    p.add_argument("--size", default="test", help="test, study or a size parameter n")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--csv", help="write the per-branch path counts as CSV")
+    p.set_defaults(func=cmd_compactability)
     p = sub.add_parser("sweep", help="run a sweep file (YAML or JSON)")
     p.add_argument("file")
     p.add_argument("--out", help="results file (.csv, or .db for SQLite); overrides the file's 'out'")
@@ -175,7 +203,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (ValueError, TypeError, FileNotFoundError, warptlm.KernelError, NotImplementedError) as exc:
+    except (ValueError, TypeError, FileNotFoundError, warptlm.KernelError, NotImplementedError,
+            RuntimeError) as exc:
         print(f"warptlm: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into head

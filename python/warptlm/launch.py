@@ -58,6 +58,8 @@ class Result:
     ``wall_seconds``: the simulation's own run time; ``total_seconds``: from the
     call to the result, isolation included. Scenario runs also set ``passed``
     and ``message`` (the host reference's verdict) and ``n`` (the size).
+    ``compactability``: with compactability=True, the SLP paper's analysis
+    (a warptlm.compaction.Compactability).
     """
 
     stats: dict
@@ -68,11 +70,17 @@ class Result:
     message: str = ""
     n: object = None
     config: dict = field(default_factory=dict)
+    compactability: object = None
 
 
 def check_mode(mode):
     if mode not in ("functional", "timing"):
         raise ValueError(f"mode must be 'functional' or 'timing', got {mode!r}")
+
+
+def check_compactability(compactability, mode):
+    if compactability and mode != "functional":
+        raise ValueError("compactability: the analysis runs in the functional executor: use mode='functional'")
 
 
 def _dim3(name, value):
@@ -167,9 +175,14 @@ def ordered_stats(stats):
 def result_from(out, config, started):
     """Result from a native run's dict (fault already handled by the caller)."""
     trace = trace_frame(out["trace"]) if out.get("trace") is not None else None
+    analysis = out.get("compactability")
+    if analysis is not None:
+        from .compaction import Compactability
+
+        analysis = Compactability.from_native(analysis)
     return Result(stats=ordered_stats(out["stats"]), trace=trace, wall_seconds=out["wall_seconds"],
                   total_seconds=time.perf_counter() - started, passed=out.get("passed"),
-                  message=out.get("message", ""), n=out.get("n"), config=config)
+                  message=out.get("message", ""), n=out.get("n"), config=config, compactability=analysis)
 
 
 def _output_path(name, value, mode):
@@ -181,19 +194,21 @@ def _output_path(name, value, mode):
 
 
 def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional", trace=False, timeout=None,
-           timeline=None, vcd=None):
+           timeline=None, vcd=None, compactability=False):
     """Run ``kernel`` on ``platform`` in an isolated child process.
 
     Returns a :class:`Result`. Raises KernelError for a fault in the kernel,
     TypeError/OverflowError for arguments that do not fit the parameters,
     ``timeline`` (timing mode): a path where the warp timeline is written as
     Chrome trace-event JSON (open it in Perfetto); ``vcd``: a path for a VCD of
-    the GPU's top-level activity.
+    the GPU's top-level activity. ``compactability`` (functional mode): also
+    run the SLP paper's compactability analysis (Result.compactability).
     ValueError for a bad launch,
     warptlm.SimulationCrash if the model crashed and SimulationTimeout past
     ``timeout`` seconds.
     """
     check_mode(mode)
+    check_compactability(compactability, mode)
     started = time.perf_counter()
     grid3, block3 = _dim3("grid", grid), _dim3("block", block)
     if not isinstance(shared_bytes, (int, np.integer)) or not 0 <= shared_bytes < 2**32:
@@ -205,7 +220,7 @@ def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional
         dict(ptx=kernel.ptx, source_name=kernel.source_name, entry=kernel.entry,
              config_json=platform.config_json(), grid=grid3, block=block3, shared_bytes=int(shared_bytes),
              args=native, trace=bool(trace), mode=mode, timeline_path=_output_path("timeline", timeline, mode),
-             vcd_path=_output_path("vcd", vcd, mode)),
+             vcd_path=_output_path("vcd", vcd, mode), compactability=bool(compactability)),
         timeout=timeout, debug_crash=isolation.debug_crash_for(config, {"kernel": kernel.entry}))
     if out["fault"] is not None:
         raise_fault(out["fault"])

@@ -9,7 +9,7 @@ import builtins
 import time
 
 from . import _core, isolation
-from .launch import _output_path, check_mode, raise_fault, result_from
+from .launch import _output_path, check_compactability, check_mode, raise_fault, result_from
 
 __all__ = ["list", "describe", "run"]
 
@@ -33,13 +33,14 @@ def size_text(size):
 
 
 def run_native(platform_config_json, config, name, size="test", seed=None, trace=False, timeout=None,
-               mode="functional", timeline=None, vcd=None):
+               mode="functional", timeline=None, vcd=None, compactability=False):
     """The isolated native call behind :func:`run` and sweeps: the native dict."""
     return isolation.call(
         "run_scenario",
         dict(name=name, size=size_text(size), seed=int(config["seed"] if seed is None else seed),
              config_json=platform_config_json, trace=bool(trace), mode=mode,
-             timeline_path=_output_path("timeline", timeline, mode), vcd_path=_output_path("vcd", vcd, mode)),
+             timeline_path=_output_path("timeline", timeline, mode), vcd_path=_output_path("vcd", vcd, mode),
+             compactability=bool(compactability)),
         timeout=timeout, debug_crash=isolation.debug_crash_for(config, {"scenario": name}))
 
 
@@ -48,21 +49,25 @@ def run(platform, name, size="test", mode="functional", **params):
 
     ``size``: "test", "study" or a size parameter n in the scenario's range.
     ``params``: ``seed`` (of the input generator; default the platform's
-    seed), ``trace`` (bool, as in launch), ``timeout`` (seconds), and in timing
-    mode ``timeline`` / ``vcd`` (output paths, as in launch).
+    seed), ``trace`` (bool, as in launch), ``timeout`` (seconds), in timing
+    mode ``timeline`` / ``vcd`` (output paths, as in launch), and in
+    functional mode ``compactability`` (bool: the Result's ``compactability``
+    holds the SLP paper's analysis, a warptlm.compaction.Compactability).
     Returns a Result with ``passed`` and ``message``; a kernel fault raises
     KernelError.
     """
-    unknown = set(params) - {"seed", "trace", "timeout", "timeline", "vcd"}
+    unknown = set(params) - {"seed", "trace", "timeout", "timeline", "vcd", "compactability"}
     if unknown:
         raise TypeError(f"run() got unknown scenario parameter(s) {', '.join(sorted(unknown))}; "
-                        "scenarios take seed, trace, timeout, timeline and vcd")
+                        "scenarios take seed, trace, timeout, timeline, vcd and compactability")
+    check_compactability(params.get("compactability", False), mode)
     check_mode(mode)
     describe(name)  # an unknown name fails here, before a child is forked
     started = time.perf_counter()
     config = platform.config
     out = run_native(platform.config_json(), config, name, size, params.get("seed"), params.get("trace", False),
-                     params.get("timeout"), mode=mode, timeline=params.get("timeline"), vcd=params.get("vcd"))
+                     params.get("timeout"), mode=mode, timeline=params.get("timeline"), vcd=params.get("vcd"),
+                     compactability=params.get("compactability", False))
     if out["fault"] is not None:
         raise_fault(out["fault"])
     return result_from(out, config, started)

@@ -69,6 +69,8 @@ struct Expected {
 // - ppc_explicit: B first (smaller pc), C, then C parks at the marker,
 //   D(1100), D(0010): 5 + 2 + 2 + 1 + 1 + marker 1 + 4 = 16; two merges at
 //   the marker (the IPDOM). Stack 3.
+// - ppc_implicit: the blocks' layout ranks are their pc order here (A, B,
+//   C, D, E is topological), so the same order without the marker: 15.
 // - mp_ipdom: splits D(0010) and B, round-robin: B's setp (2 paths),
 //   D(0010) (2, arrives at E), B's branch (1: splits into D(1100), C),
 //   D(1100) (2, arrives: merge), C's mov and bra (1 each: arrives, merge):
@@ -77,16 +79,19 @@ struct Expected {
 //   D(1110) parks at E, C arrives (merge at E): D once, 14 instructions.
 // - sorted_list, min_pc: D(1100) meets D(0010) at D (early), D(1110) falls
 //   into E where C waits: 14 instructions; two paths at most.
+// clang-format off
 const Expected kAndAndRuns[] = {
     {"ipdom", 15, 2, 0, 0, 15, 1, 3},
     {"minority_first", 15, 2, 0, 0, 15, 1, 1},
     {"dual_path", 15, 2, 0, 0, 17, 2, 3},
     {"ppc_explicit", 16, 2, 0, 1, 16, 1, 3},
+    {"ppc_implicit", 15, 2, 0, 0, 15, 1, 3},
     {"mp_ipdom", 15, 2, 0, 0, 18, 2, 3, 2, 1},
     {"breadth_first", 14, 2, 1, 0, 14, 1, 2},
     {"sorted_list", 14, 2, 1, 0, 14, 1, 2, 0, 0, 2, 0},
     {"min_pc", 14, 2, 1, 0, 14, 1, 2},
 };
+// clang-format on
 
 TEST(ReconvergenceStats, IfAandBUnderEveryScheme) {
   ASSERT_EQ(std::size(kAndAndRuns), reconvergence_names().size());

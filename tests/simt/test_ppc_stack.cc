@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "dual_path_test_util.h"
 #include "simt/ipdom_stack.h"
@@ -152,6 +154,50 @@ TEST(PpcStack, AdvanceOnAPathThatIsNotRunningIsALogicError) {
   s.reset(0x00, 0xf);
   ToyProgram none;
   EXPECT_THROW(s.advance(7, none.event({0x00, 0xf, 7})), std::logic_error);
+}
+
+// clang's rotated loop: the latch (0x08, its bar.sync, then the exit test at
+// 0x10) is laid out before the body, whose diamond (0x20: lane 0 to 0x30,
+// lane 1 to 0x28) jumps back to the latch from both sides.
+//   0x00 bra 0x20   0x08 bar.sync   0x10 @p bra 0x20 (no lane)   0x18 exit
+//   0x20 @q bra 0x30   0x28 bra 0x08   0x30 ..   0x38 bra 0x08
+// Layout ranks (frontend/layout_rank.h): the loop {0x08, 0x20..} has head
+// 0x20; in it 0x20, 0x28, 0x30-0x38, then the latch; the exit after the
+// loop: 0x00 0, 0x20 1, 0x28 2, 0x30 3, 0x38 4, 0x08 5, 0x10 6, 0x18 7.
+ToyProgram rotated_loop() {
+  ToyProgram prog;
+  prog.jump(0x00, 0x20).branch(0x10, 0x20, 0x0, 0x18).exit(0x18);
+  prog.branch(0x20, 0x30, 0x1, 0x08).jump(0x28, 0x08).jump(0x38, 0x08);
+  return prog;
+}
+
+TEST(PpcStack, ImplicitWithLayoutRanksMeetsAtTheLatchBeforeItsBarrier) {
+  const std::vector<uint32_t> ranks{0, 5, 6, 7, 1, 2, 3, 4};
+  PairedPathStack s = implicit_ppc();
+  s.set_layout_ranks(&ranks);
+  // Lane 1's side (rank 2) runs first and jumps to the latch (rank 5), which
+  // ranks after lane 0's side (3): lane 0 runs 0x30, 0x38 to the latch, the
+  // PCs are equal, and the whole warp issues the barrier.
+  Order want = {{0x00, 0x3}, {0x20, 0x3}, {0x28, 0x2}, {0x30, 0x1},
+                {0x38, 0x1}, {0x08, 0x3}, {0x10, 0x3}, {0x18, 0x3}};
+  EXPECT_EQ(rotated_loop().run(s, 0x00, 0x3), want);
+  EXPECT_EQ(s.reconvergences(), 1u);
+}
+
+TEST(PpcStack, ImplicitOnRawPcsRunsTheLatchWithHalfTheWarp) {
+  // Without ranks the latch's pc (0x08) is the smallest: lane 1 runs the
+  // barrier alone (a deadlock for a real bar.sync) and exits before lane 0
+  // runs its side at all.
+  PairedPathStack s = implicit_ppc();
+  Order want = {{0x00, 0x3}, {0x20, 0x3}, {0x28, 0x2}, {0x08, 0x2}, {0x10, 0x2}, {0x18, 0x2},
+                {0x30, 0x1}, {0x38, 0x1}, {0x08, 0x1}, {0x10, 0x1}, {0x18, 0x1}};
+  EXPECT_EQ(rotated_loop().run(s, 0x00, 0x3), want);
+  EXPECT_EQ(s.reconvergences(), 0u);
+}
+
+TEST(PpcStack, RegistryKnowsImplicitPpcWithoutMarkers) {
+  EXPECT_EQ(make_reconvergence_unit("ppc_implicit", 16)->name(), std::string("ppc_implicit"));
+  EXPECT_FALSE(reconvergence_needs_markers("ppc_implicit"));
 }
 
 TEST(PpcStack, RegistryKnowsExplicitPpcAndThatItNeedsMarkers) {

@@ -68,6 +68,10 @@ struct Expected {
 //   marker, D(1100) meets it there (merge 1, at the IPDOM), then the
 //   parent's D(0010) meets the merged side there (merge 2). One path at a
 //   time, stack 3.
+// - ppc_implicit (raw PCs: no layout ranks given): the same order without
+//   markers: B (0x10 < 0x30), C (0x20 < 0x30), C jumps to 0x40 and D(1100)
+//   (0x30) runs to 0x40: equal, merge 1 at the IPDOM; the parent's D(0010)
+//   runs to 0x40: merge 2. 12 issues, stack 3.
 // - mp_ipdom: splits D(0010) slot 0, B slot 1, issued round-robin from the
 //   slot after the last issuer: B, D, B (diverges into D(1100) slot 1,
 //   C slot 2: 3 splits), C, D(0010)@0x38 arrives first at the RT entry, then
@@ -84,16 +88,19 @@ struct Expected {
 //   C waits (at the IPDOM). HCT peak 2, CCT 0.
 // - min_pc: the same two meetings: lanes 2, 3 reach 0x30 where lane 1
 //   waits (early), then D reaches 0x40 where lane 0 waits; two groups at most.
+// clang-format off
 const Expected kCollange[] = {
     {"ipdom", 12, 2, 0, 3, 12, 1},
     {"dual_path", 12, 2, 0, 3, 16, 2},
     {"ppc_explicit", 12, 2, 0, 3, 12, 1},
+    {"ppc_implicit", 12, 2, 0, 3, 12, 1},
     {"mp_ipdom", 12, 2, 0, 4, 21, 3, 3, 1},
     {"minority_first", 12, 2, 0, 1, 12, 1},
     {"breadth_first", 10, 2, 1, 2, 10, 1},
     {"sorted_list", 10, 2, 1, 2, 10, 1, 0, 0, 2, 0},
     {"min_pc", 10, 2, 1, 2, 10, 1},
 };
+// clang-format on
 
 TEST(ReconvergenceCounters, CollangeIfAandBPerScheme) {
   for (const Expected& x : kCollange) {

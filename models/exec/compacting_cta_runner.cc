@@ -1,0 +1,189 @@
+#include "exec/compacting_cta_runner.h"
+
+#include <algorithm>
+
+#include "exec/cta_barriers.h"
+
+namespace warptlm {
+
+CompactingCtaRunner::CompactingCtaRunner(const WarpIssuer& issuer, KernelMemory& memory,
+                                         const ExecConfig& config, TraceSink* trace,
+                                         CompactionAnalysis* analysis)
+    : issuer_(issuer), memory_(memory), config_(config), trace_(trace), analysis_(analysis) {
+  if (config.compaction == "tbc") {
+    counting_ = Counting::Tbc;
+    permutation_ = make_lane_permutation(config.permutation, config.warp_size, config.seed);
+  } else if (config.compaction == "ideal") {
+    counting_ = Counting::Ideal;
+  }
+}
+
+void CompactingCtaRunner::run(std::vector<Warp>& warps, CtaContext& cta, uint32_t warp_base,
+                              RunStats& stats) {
+  const unsigned nw = static_cast<unsigned>(warps.size());
+  active_.assign(nw, 0);
+  side_.assign(nw, 0);
+  event_.executed.assign(nw, 0);
+  warp_ptrs_.clear();
+  cta_threads_ = 0;
+  for (Warp& w : warps) {
+    warp_ptrs_.push_back(&w);
+    active_[w.index] = w.valid;
+    cta_threads_ += lane_count(w.valid);
+  }
+  stack_.reset(issuer_.kernel().begin, active_);
+  while (!stack_.finished()) {
+    const Pc pc = stack_.top().pc;
+    if (stack_.top_version() != version_) refresh();
+    const uint64_t first_step = stats.warp_instructions;
+    execute_pieces(warps, cta, stats);
+    // The lockstep instruction issues as the NW warps compaction forms.
+    stats.warp_instructions += formed_;
+    stats.issuable_paths_sum += formed_;  // one path offered to each formed warp
+    stats.max_issuable_paths = std::max(stats.max_issuable_paths, 1u);
+    if (marker_) stats.marker_instructions += formed_;
+    size_t first = 0;  // the top entry always holds a thread
+    while (active_[first] == 0) ++first;
+    issuer_.check_budget(warps[first], cta, pc, active_[first], stats);
+    if (trace_) trace_formed_warps(warp_base, pc, first_step);
+    if (analysis_) analysis_->add_instruction(counts_);
+    event_.next = pc + kInstrBytes;
+    if (event_.kind == Control::Barrier) synchronise(warps, cta, pc);
+    if (analysis_ && event_.kind == Control::Branch && branch_ && branch_->conditional)
+      note_paths(pc, *branch_);
+    if (stack_.advance(event_) == 0) continue;
+    // Calls completed: every warp keeps one frame per call still open that
+    // it entered (a warp with no thread in a call never pushed its frame).
+    for (Warp& w : warps)
+      if (w.frames.size() > stack_.call_depth() + 1)
+        issuer_.complete_frames(w,
+                                static_cast<unsigned>(w.frames.size() - 1 - stack_.call_depth()));
+  }
+  const ReconvergenceCounters& rc = stack_.counters();
+  stats.reconvergences += rc.reconvergences;
+  stats.early_reconvergences += rc.early_reconvergences;
+  stats.peak_entries = std::max(stats.peak_entries, rc.peak_entries);
+}
+
+void CompactingCtaRunner::refresh() {
+  const LaneMask* top = stack_.top_mask();
+  std::copy(top, top + active_.size(), active_.begin());
+  version_ = stack_.top_version();
+  switch (counting_) {
+    case Counting::NoCompaction:
+      formed_ = nw_no_compaction(active_);
+      break;
+    case Counting::Tbc:
+      formed_ = nw_tbc(active_, *permutation_);
+      break;
+    case Counting::Ideal:
+      formed_ = nw_ideal(active_, config_.warp_size);
+      break;
+  }
+  if (analysis_) analysis_->measure(active_, counts_);
+  if (!trace_) return;
+  if (counting_ == Counting::Tbc) form_warps_tbc(active_, *permutation_, formed_warps_);
+  if (counting_ == Counting::Ideal) form_warps_ideal(active_, config_.warp_size, formed_warps_);
+}
+
+void CompactingCtaRunner::execute_pieces(std::vector<Warp>& warps, CtaContext& cta,
+                                         RunStats& stats) {
+  const Pc pc = stack_.top().pc;
+  FunctionalWarpEnvironment env(issuer_.module(), memory_, cta);
+  event_.kind = Control::None;
+  event_.target = 0;
+  event_.reconv = kExitPc;
+  marker_ = false;
+  branch_ = nullptr;
+  barrier_ids_differ_ = false;
+  bool barrier_seen = false;
+  for (size_t w = 0; w < warps.size(); ++w) {
+    const LaneMask lanes = active_[w];
+    event_.executed[w] = 0;
+    if (lanes == 0) continue;
+    env.bind(&warps[w]);
+    IssueResult r = issuer_.execute_path(warps[w], Path{pc, lanes, 0}, cta, env, piece_event_);
+    event_.executed[w] = r.outcome.executed;
+    stats.thread_instructions += lane_count(lanes);
+    // Branch statistics per static warp, as a run without compaction counts them.
+    WarpIssuer::count_branch(r, lanes, stats);
+    marker_ = piece_event_.marker;
+    if (r.branch) branch_ = r.branch;
+    // Every piece runs the same instruction: they agree on kind and target,
+    // except that a piece none of whose lanes executes a barrier reports None.
+    if (piece_event_.kind == Control::None) continue;
+    event_.kind = piece_event_.kind;
+    event_.target = piece_event_.target;
+    event_.reconv = piece_event_.reconv;
+    if (piece_event_.kind != Control::Barrier) continue;
+    if (barrier_seen &&
+        (r.outcome.barrier_id != barrier_id_ || r.outcome.barrier_count != barrier_count_))
+      barrier_ids_differ_ = true;
+    barrier_seen = true;
+    barrier_id_ = r.outcome.barrier_id;
+    barrier_count_ = r.outcome.barrier_count;
+  }
+}
+
+void CompactingCtaRunner::trace_formed_warps(uint32_t warp_base, Pc pc, uint64_t first_step) {
+  if (counting_ == Counting::NoCompaction) {
+    // Without compaction the warps are the static ones.
+    uint64_t step = first_step;
+    for (size_t w = 0; w < active_.size(); ++w)
+      if (active_[w])
+        trace_->issued(
+            TraceRecord{step++, 0, warp_base + static_cast<uint32_t>(w), 0, pc, active_[w]});
+    return;
+  }
+  // Formed warp k of the CTA is reported as warp warp_base + k; its mask is
+  // the home SIMD lanes it occupies.
+  for (size_t k = 0; k < formed_warps_.size(); ++k) {
+    LaneMask lanes = 0;
+    const FormedWarp& fw = formed_warps_[k];
+    for (size_t h = 0; h < fw.lane_thread.size(); ++h)
+      if (fw.lane_thread[h] >= 0) lanes |= LaneMask(1) << h;
+    trace_->issued(
+        TraceRecord{first_step + k, 0, warp_base + static_cast<uint32_t>(k), 0, pc, lanes});
+  }
+}
+
+void CompactingCtaRunner::synchronise(std::vector<Warp>& warps, const CtaContext& cta, Pc pc) {
+  size_t first = 0;
+  while (event_.executed[first] == 0) ++first;
+  if (barrier_id_ >= 16)
+    issuer_.fault(warps[first], cta, pc, lowest_lane(event_.executed[first]),
+                  "barrier id " + std::to_string(barrier_id_) + " out of range 0..15");
+  uint64_t arrived = 0;
+  for (LaneMask m : event_.executed) arrived += lane_count(m);
+  // As CtaBarriers counts: exited threads never arrive.
+  const uint64_t expected = barrier_count_ ? barrier_count_ : cta_threads_;
+  if (!barrier_ids_differ_ && arrived >= expected) return;
+  // The threads the barrier waits for are on other paths of the block stack,
+  // which cannot run before this one passes the barrier: a deadlock.
+  for (size_t w = 0; w < warps.size(); ++w) {
+    if (event_.executed[w] == 0) continue;
+    warps[w].at_barrier = true;
+    warps[w].barrier_lanes = event_.executed[w];
+    warps[w].barrier_id = barrier_id_;
+    warps[w].barrier_pc = pc;
+  }
+  CtaBarriers::deadlock(warp_ptrs_, cta_threads_, issuer_, cta);
+}
+
+void CompactingCtaRunner::note_paths(Pc pc, const BranchInfo& branch) {
+  bool taken = false, not_taken = false;
+  for (size_t w = 0; w < active_.size(); ++w) {
+    taken |= (active_[w] & event_.executed[w]) != 0;
+    not_taken |= (active_[w] & ~event_.executed[w]) != 0;
+  }
+  if (!taken || !not_taken) return;  // not divergent across the CTA
+  const unsigned threads = static_cast<unsigned>(cta_threads_);
+  for (size_t w = 0; w < active_.size(); ++w) side_[w] = active_[w] & event_.executed[w];
+  analysis_->measure(side_, path_counts_);
+  analysis_->add_path(pc, branch.taint, true, threads, path_counts_);
+  for (size_t w = 0; w < active_.size(); ++w) side_[w] = active_[w] & ~event_.executed[w];
+  analysis_->measure(side_, path_counts_);
+  analysis_->add_path(pc, branch.taint, false, threads, path_counts_);
+}
+
+}  // namespace warptlm

@@ -1,0 +1,82 @@
+// Runs one CTA in lockstep under the block-wide reconvergence stack of thread
+// block compaction (compaction "tbc" and "ideal", and the compactability
+// analysis): the top entry's threads execute one instruction at a time
+// across the CTA. Each lockstep instruction is issued for its functional
+// effect once per static warp (its lanes in the top entry) through
+// WarpIssuer, so registers, call frames, warp-level operations and faults are
+// those of the static warp; the combined control effect drives the block
+// stack, and the instruction counts as the number of warps compaction forms.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "compaction/block_stack.h"
+#include "compaction/compactability.h"
+#include "compaction/lane_permutation.h"
+#include "compaction/warp_formation.h"
+#include "exec/functional_executor.h"
+#include "exec/run_stats.h"
+#include "exec/trace.h"
+#include "exec/warp.h"
+#include "exec/warp_environment.h"
+#include "exec/warp_issuer.h"
+
+namespace warptlm {
+
+class CompactingCtaRunner {
+ public:
+  // How a lockstep instruction counts: the warps of the configured
+  // compaction ("none" only with an analysis: lockstep, counted uncompacted).
+  CompactingCtaRunner(const WarpIssuer& issuer, KernelMemory& memory, const ExecConfig& config,
+                      TraceSink* trace, CompactionAnalysis* analysis);
+
+  // Runs to its end the CTA `cta` whose warps `warps` WarpIssuer::start_warp
+  // set up (their reconvergence units stay unused). `warp_base`: global id of
+  // the CTA's warp 0, for the trace. Throws KernelFault.
+  void run(std::vector<Warp>& warps, CtaContext& cta, uint32_t warp_base, RunStats& stats);
+
+ private:
+  enum class Counting { NoCompaction, Tbc, Ideal };
+
+  // Derives from the top entry's threads what stays fixed until they change:
+  // the warps formed (NW), the analysis counts.
+  void refresh();
+  // Issues the top entry's instruction once per static warp piece; fills
+  // event_ with the combined control effect.
+  void execute_pieces(std::vector<Warp>& warps, CtaContext& cta, RunStats& stats);
+  void trace_formed_warps(uint32_t warp_base, Pc pc, uint64_t first_step);
+  // A bar.sync in lockstep: completes when the threads executing it are all
+  // the barrier expects; otherwise the barrier-deadlock fault.
+  void synchronise(std::vector<Warp>& warps, const CtaContext& cta, Pc pc);
+  // The analysis: the two CTA-wide paths of a divergent branch.
+  void note_paths(Pc pc, const BranchInfo& branch);
+
+  const WarpIssuer& issuer_;
+  KernelMemory& memory_;
+  const ExecConfig& config_;
+  TraceSink* trace_;
+  CompactionAnalysis* analysis_;
+  Counting counting_ = Counting::NoCompaction;
+  std::unique_ptr<LanePermutation> permutation_;  // Counting::Tbc
+
+  // Per CTA; reused so the hot path does not allocate.
+  BlockStack stack_;
+  uint64_t cta_threads_ = 0;
+  std::vector<Warp*> warp_ptrs_;
+  uint64_t version_ = ~uint64_t(0);       // stack_.top_version() that active_ was taken at
+  CtaMask active_;                        // the top entry's threads
+  unsigned formed_ = 0;                   // warps compaction forms for them (NW)
+  std::vector<FormedWarp> formed_warps_;  // with a trace
+  WarpCounts counts_, path_counts_;       // with an analysis
+  CtaMask side_;                          // a branch side, for the analysis
+  CtaControlEvent event_;
+  ControlEvent piece_event_;
+  bool marker_ = false;
+  const BranchInfo* branch_ = nullptr;
+  uint32_t barrier_id_ = 0, barrier_count_ = 0;
+  bool barrier_ids_differ_ = false;
+};
+
+}  // namespace warptlm
