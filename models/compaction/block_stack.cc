@@ -118,15 +118,16 @@ unsigned BlockStack::advance(const CtaControlEvent& ev) {
           top.pc = ev.reconv;
           top.arrived = false;  // it waits for this branch's paths now
         }
-        push({ev.next, ev.reconv, false, false}, not_taken_.data());
-        push({ev.target, ev.reconv, false, false}, taken_.data());
+        push({ev.next, ev.reconv, false, false, ev.compact_paths}, not_taken_.data());
+        push({ev.target, ev.reconv, false, false, ev.compact_paths}, taken_.data());
       }
       break;
     }
     case Control::Call:
       top.pc = ev.next;
       if (any_thread(ev.executed.data(), warps_)) {
-        push({ev.target, kExitPc, true, false}, ev.executed.data());
+        const bool compact = top.compact;  // push() may move `top`
+        push({ev.target, kExitPc, true, false, compact}, ev.executed.data());
         ++call_depth_;
         return 0;
       }

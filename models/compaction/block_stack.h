@@ -25,6 +25,9 @@ struct CtaControlEvent {
   Pc next = 0;                   // pc + 8
   Pc target = 0;                 // Branch: taken target; Call: callee entry
   Pc reconv = kExitPc;           // Branch: reconvergence PC (IPDOM) from the finalizer
+  // Branch: whether the paths of a divergent branch are compacted (their
+  // entries' `compact`); CAPRI's prediction, always true under TBC.
+  bool compact_paths = true;
 };
 
 class BlockStack {
@@ -34,6 +37,10 @@ class BlockStack {
     Pc rpc = kExitPc;
     bool call_frame = false;  // the bottom entry of a device-function call
     bool arrived = false;     // a path already reconverged into this entry (statistics)
+    // Warps are formed by compaction for this entry's threads. A divergent
+    // branch's paths take CtaControlEvent::compact_paths, a call's entry its
+    // caller's; a reconvergence entry keeps what it had before the branch.
+    bool compact = true;
   };
 
   // Starts the CTA at `entry` with threads `mask` (one LaneMask per static

@@ -81,6 +81,14 @@ std::vector<FieldInfo> build_fields() {
                            WARPTLM_ACCESS(compaction)));
   f.push_back(string_field("permutation", permutation_names, true, "SIMD lane permutation",
                            WARPTLM_ACCESS(permutation)));
+  f.push_back(int_field("capri.entries", 1, 65536, true, true,
+                        "compaction capri: entries of the compaction-adequacy prediction table "
+                        "(direct-mapped by branch PC)",
+                        WARPTLM_ACCESS(capri.entries)));
+  f.push_back(int_field("capri.history_bits", 1, 4, false, true,
+                        "compaction capri: width of each entry's saturating adequacy counter "
+                        "(1: the last outcome)",
+                        WARPTLM_ACCESS(capri.history_bits)));
   f.push_back(int_field("seed", 0, kMaxInt, false, true,
                         "seed of every random choice and of scenario inputs",
                         WARPTLM_ACCESS(seed)));
@@ -287,6 +295,8 @@ ExecConfig PlatformConfig::exec_config() const {
   e.reconvergence = reconvergence;
   e.compaction = compaction;
   e.permutation = permutation;
+  e.capri_entries = capri.entries;
+  e.capri_history_bits = capri.history_bits;
   e.seed = seed;
   return e;
 }

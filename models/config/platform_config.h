@@ -45,19 +45,19 @@ struct PipelineConfig {
 };
 
 struct SmConfig {
-  unsigned threads = 1024;         // resident threads
-  unsigned warps = 32;             // resident warps (the limit is min(warps, threads / warp_size))
-  unsigned ctas = 8;               // resident CTAs
-  unsigned registers = 16384;      // 32-bit registers
+  unsigned threads = 1024;     // resident threads
+  unsigned warps = 32;         // resident warps (the limit is min(warps, threads / warp_size))
+  unsigned ctas = 8;           // resident CTAs
+  unsigned registers = 16384;  // 32-bit registers
   unsigned max_registers_per_thread = 63;  // what ptxas may allocate (sm_2x: 63, sm_70: 255)
-  uint64_t shared_memory = 32768;  // bytes
-  unsigned schedulers = 2;         // warp schedulers, each owning a subset of the warps
-  unsigned shared_banks = 32;      // shared-memory banks (4 bytes wide)
-  unsigned register_banks = 16;    // register-file banks behind the operand collectors
-  unsigned collectors = 8;         // operand-collector units
-  double clock_mhz = 700.0;        // core clock
-  unsigned two_level_active = 8;   // two_level scheduler: warps in each scheduler's active set
-  unsigned shared_latency = 24;    // shared-memory access, cycles (bank conflicts add to it)
+  uint64_t shared_memory = 32768;          // bytes
+  unsigned schedulers = 2;                 // warp schedulers, each owning a subset of the warps
+  unsigned shared_banks = 32;              // shared-memory banks (4 bytes wide)
+  unsigned register_banks = 16;            // register-file banks behind the operand collectors
+  unsigned collectors = 8;                 // operand-collector units
+  double clock_mhz = 700.0;                // core clock
+  unsigned two_level_active = 8;  // two_level scheduler: warps in each scheduler's active set
+  unsigned shared_latency = 24;   // shared-memory access, cycles (bank conflicts add to it)
   // Execution units (GPGPU-Sim's GTX480 figures: ALU latency 4, SFU about 20
   // with a warp every 8 cycles on Fermi's 4 SFUs, one LD/ST issue per cycle).
   PipelineConfig sp{2, 4, 1};
@@ -94,6 +94,11 @@ struct PlatformConfig {
   std::string reconvergence = "ipdom";
   std::string compaction = "none";
   std::string permutation = "none";
+  // CAPRI's compaction-adequacy prediction table (compaction "capri").
+  struct Capri {
+    unsigned entries = 32;
+    unsigned history_bits = 2;
+  } capri;
   uint64_t seed = 1;
   uint64_t instruction_budget = 1ull << 32;
   unsigned quantum = 64;  // functional mode: warp instructions per warp turn

@@ -13,6 +13,10 @@ CompactingCtaRunner::CompactingCtaRunner(const WarpIssuer& issuer, KernelMemory&
   if (config.compaction == "tbc") {
     counting_ = Counting::Tbc;
     permutation_ = make_lane_permutation(config.permutation, config.warp_size, config.seed);
+  } else if (config.compaction == "capri") {
+    counting_ = Counting::Capri;
+    permutation_ = make_lane_permutation(config.permutation, config.warp_size, config.seed);
+    capri_ = std::make_unique<CapriPredictor>(config.capri_entries, config.capri_history_bits);
   } else if (config.compaction == "ideal") {
     counting_ = Counting::Ideal;
   }
@@ -23,6 +27,7 @@ void CompactingCtaRunner::run(std::vector<Warp>& warps, CtaContext& cta, uint32_
   const unsigned nw = static_cast<unsigned>(warps.size());
   active_.assign(nw, 0);
   side_.assign(nw, 0);
+  other_side_.assign(nw, 0);
   event_.executed.assign(nw, 0);
   warp_ptrs_.clear();
   cta_threads_ = 0;
@@ -49,8 +54,9 @@ void CompactingCtaRunner::run(std::vector<Warp>& warps, CtaContext& cta, uint32_
     if (analysis_) analysis_->add_instruction(counts_);
     event_.next = pc + kInstrBytes;
     if (event_.kind == Control::Barrier) synchronise(warps, cta, pc);
-    if (analysis_ && event_.kind == Control::Branch && branch_ && branch_->conditional)
-      note_paths(pc, *branch_);
+    const bool conditional = event_.kind == Control::Branch && branch_ && branch_->conditional;
+    if (analysis_ && conditional) note_paths(pc, *branch_);
+    event_.compact_paths = !capri_ || !conditional || predict_compaction(pc, stats);
     if (stack_.advance(event_) == 0) continue;
     // Calls completed: every warp keeps one frame per call still open that
     // it entered (a warp with no thread in a call never pushed its frame).
@@ -69,12 +75,15 @@ void CompactingCtaRunner::refresh() {
   const LaneMask* top = stack_.top_mask();
   std::copy(top, top + active_.size(), active_.begin());
   version_ = stack_.top_version();
+  compacted_ = counting_ == Counting::Tbc || counting_ == Counting::Ideal ||
+               (counting_ == Counting::Capri && stack_.top().compact);
   switch (counting_) {
     case Counting::NoCompaction:
       formed_ = nw_no_compaction(active_);
       break;
     case Counting::Tbc:
-      formed_ = nw_tbc(active_, *permutation_);
+    case Counting::Capri:
+      formed_ = compacted_ ? nw_tbc(active_, *permutation_) : nw_no_compaction(active_);
       break;
     case Counting::Ideal:
       formed_ = nw_ideal(active_, config_.warp_size);
@@ -82,7 +91,8 @@ void CompactingCtaRunner::refresh() {
   }
   if (analysis_) analysis_->measure(active_, counts_);
   if (!trace_) return;
-  if (counting_ == Counting::Tbc) form_warps_tbc(active_, *permutation_, formed_warps_);
+  if (compacted_ && counting_ != Counting::Ideal)
+    form_warps_tbc(active_, *permutation_, formed_warps_);
   if (counting_ == Counting::Ideal) form_warps_ideal(active_, config_.warp_size, formed_warps_);
 }
 
@@ -126,7 +136,7 @@ void CompactingCtaRunner::execute_pieces(std::vector<Warp>& warps, CtaContext& c
 }
 
 void CompactingCtaRunner::trace_formed_warps(uint32_t warp_base, Pc pc, uint64_t first_step) {
-  if (counting_ == Counting::NoCompaction) {
+  if (!compacted_) {
     // Without compaction the warps are the static ones.
     uint64_t step = first_step;
     for (size_t w = 0; w < active_.size(); ++w)
@@ -184,6 +194,27 @@ void CompactingCtaRunner::note_paths(Pc pc, const BranchInfo& branch) {
   for (size_t w = 0; w < active_.size(); ++w) side_[w] = active_[w] & ~event_.executed[w];
   analysis_->measure(side_, path_counts_);
   analysis_->add_path(pc, branch.taint, false, threads, path_counts_);
+}
+
+bool CompactingCtaRunner::predict_compaction(Pc pc, RunStats& stats) {
+  bool taken = false, not_taken = false;
+  for (size_t w = 0; w < active_.size(); ++w) {
+    side_[w] = active_[w] & event_.executed[w];
+    other_side_[w] = active_[w] & ~event_.executed[w];
+    taken |= side_[w] != 0;
+    not_taken |= other_side_[w] != 0;
+  }
+  if (!taken || !not_taken) return true;  // one path: nothing to decide
+  // Adequate: the two paths need fewer warps compacted than as they arrive.
+  const unsigned compacted = nw_tbc(side_, *permutation_) + nw_tbc(other_side_, *permutation_);
+  const unsigned arriving = nw_no_compaction(side_) + nw_no_compaction(other_side_);
+  const bool adequate = compacted < arriving;
+  const bool predicted = capri_->predict(pc);
+  capri_->update(pc, adequate, predicted);
+  ++stats.capri_predictions;
+  stats.capri_compactions += predicted;
+  stats.capri_mispredictions += predicted != adequate;
+  return predicted;
 }
 
 }  // namespace warptlm

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "compaction/block_stack.h"
+#include "compaction/capri_predictor.h"
 #include "compaction/compactability.h"
 #include "compaction/lane_permutation.h"
 #include "compaction/warp_formation.h"
@@ -38,7 +39,7 @@ class CompactingCtaRunner {
   void run(std::vector<Warp>& warps, CtaContext& cta, uint32_t warp_base, RunStats& stats);
 
  private:
-  enum class Counting { NoCompaction, Tbc, Ideal };
+  enum class Counting { NoCompaction, Tbc, Capri, Ideal };
 
   // Derives from the top entry's threads what stays fixed until they change:
   // the warps formed (NW), the analysis counts.
@@ -52,6 +53,10 @@ class CompactingCtaRunner {
   void synchronise(std::vector<Warp>& warps, const CtaContext& cta, Pc pc);
   // The analysis: the two CTA-wide paths of a divergent branch.
   void note_paths(Pc pc, const BranchInfo& branch);
+  // CAPRI: whether the paths of the branch at `pc` are compacted (the table's
+  // prediction), learning whether compaction pays there; true when the branch
+  // is not divergent across the CTA.
+  bool predict_compaction(Pc pc, RunStats& stats);
 
   const WarpIssuer& issuer_;
   KernelMemory& memory_;
@@ -59,7 +64,8 @@ class CompactingCtaRunner {
   TraceSink* trace_;
   CompactionAnalysis* analysis_;
   Counting counting_ = Counting::NoCompaction;
-  std::unique_ptr<LanePermutation> permutation_;  // Counting::Tbc
+  std::unique_ptr<LanePermutation> permutation_;  // Counting::Tbc and Capri
+  std::unique_ptr<CapriPredictor> capri_;         // Counting::Capri: one table per run
 
   // Per CTA; reused so the hot path does not allocate.
   BlockStack stack_;
@@ -68,9 +74,10 @@ class CompactingCtaRunner {
   uint64_t version_ = ~uint64_t(0);       // stack_.top_version() that active_ was taken at
   CtaMask active_;                        // the top entry's threads
   unsigned formed_ = 0;                   // warps compaction forms for them (NW)
+  bool compacted_ = false;                // formed_ counts compacted warps, not static ones
   std::vector<FormedWarp> formed_warps_;  // with a trace
   WarpCounts counts_, path_counts_;       // with an analysis
-  CtaMask side_;                          // a branch side, for the analysis
+  CtaMask side_, other_side_;             // a branch's sides, for the analysis and CAPRI
   CtaControlEvent event_;
   ControlEvent piece_event_;
   bool marker_ = false;

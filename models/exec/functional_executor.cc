@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "compaction/capri_predictor.h"
 #include "compaction/compactability.h"
 #include "compaction/lane_permutation.h"
 #include "exec/compacting_cta_runner.h"
@@ -184,6 +185,8 @@ void ExecConfig::validate() const {
   if (std::find(permutations.begin(), permutations.end(), permutation) == permutations.end())
     throw std::invalid_argument("permutation: unknown permutation '" + permutation +
                                 "' (known: " + join_names(permutations) + ")");
+  // Throws naming capri.entries / capri.history_bits.
+  static_cast<void>(CapriPredictor(capri_entries, capri_history_bits));
   if (compaction != "none" && reconvergence != "ipdom")
     throw std::invalid_argument("compaction '" + compaction +
                                 "' uses the IPDOM reconvergence point: it works with "
@@ -191,7 +194,7 @@ void ExecConfig::validate() const {
                                 reconvergence + "'");
 }
 
-std::vector<std::string> compaction_scheme_names() { return {"none", "tbc", "ideal"}; }
+std::vector<std::string> compaction_scheme_names() { return {"none", "tbc", "capri", "ideal"}; }
 
 RunStats run_functional(const Program& program, const std::string& entry, LaunchSpec& launch,
                         const ExecConfig& config, TraceSink* trace, CompactionAnalysis* analysis) {

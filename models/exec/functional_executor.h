@@ -17,8 +17,8 @@ namespace warptlm {
 
 class CompactionAnalysis;
 
-// The compaction schemes the functional executor knows: none, tbc, ideal
-// (docs/compaction.md).
+// The compaction schemes the functional executor knows: none, tbc, capri,
+// ideal (docs/compaction.md).
 std::vector<std::string> compaction_scheme_names();
 
 struct ExecConfig {
@@ -26,10 +26,15 @@ struct ExecConfig {
   uint64_t instruction_budget = 1ull << 32;  // warp instructions before "runaway kernel"
   unsigned quantum = 64;  // warp instructions a warp runs before the next warp of its CTA
   std::string reconvergence = "ipdom";
-  // Thread block compaction: "none", "tbc" (threads keep their home lanes) or
-  // "ideal" (any lane); tbc and ideal run each CTA in lockstep under a
-  // block-wide IPDOM stack and need reconvergence "ipdom".
+  // Thread block compaction: "none", "tbc" (threads keep their home lanes),
+  // "capri" (tbc at the divergent branches CAPRI's table predicts worth it,
+  // the static warps elsewhere) or "ideal" (any lane); all but none run each
+  // CTA in lockstep under a block-wide IPDOM stack and need reconvergence
+  // "ipdom".
   std::string compaction = "none";
+  // CAPRI's compaction-adequacy prediction table (compaction/capri_predictor.h).
+  unsigned capri_entries = 32;      // a power of two
+  unsigned capri_history_bits = 2;  // saturating counter width, 1..4
   // The SIMD lane permutation (lane_permutation_names()) that decides home
   // lanes under tbc; changes nothing functional, so any value is valid with
   // compaction "none".

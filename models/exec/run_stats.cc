@@ -24,6 +24,9 @@ void RunStats::add(const RunStats& o) {
   cct_extracts += o.cct_extracts;
   rt_accesses += o.rt_accesses;
   table_cycles += o.table_cycles;
+  capri_predictions += o.capri_predictions;
+  capri_compactions += o.capri_compactions;
+  capri_mispredictions += o.capri_mispredictions;
 }
 
 nlohmann::json RunStats::to_json() const {
@@ -49,7 +52,10 @@ nlohmann::json RunStats::to_json() const {
                         {"cct_inserts", cct_inserts},
                         {"cct_extracts", cct_extracts},
                         {"rt_accesses", rt_accesses},
-                        {"table_cycles", table_cycles}};
+                        {"table_cycles", table_cycles},
+                        {"capri_predictions", capri_predictions},
+                        {"capri_compactions", capri_compactions},
+                        {"capri_mispredictions", capri_mispredictions}};
 }
 
 const std::vector<StatInfo>& run_stat_infos() {
@@ -98,6 +104,13 @@ const std::vector<StatInfo>& run_stat_infos() {
        "timing mode: cycles warps could not issue while their scheme's side tables worked "
        "(cct_inserts + cct_extracts) x sm.cct_access_cycles + rt_accesses x "
        "sm.rt_access_cycles; 0 in functional mode"},
+      {"capri_predictions",
+       "compaction capri: branches divergent across a CTA whose compaction CAPRI's table "
+       "predicted"},
+      {"capri_compactions",
+       "compaction capri: ... predicted adequate, so the CTA's warps synchronised and compacted"},
+      {"capri_mispredictions",
+       "compaction capri: predictions that compaction's outcome at that branch contradicted"},
   };
   return infos;
 }

@@ -34,6 +34,9 @@ struct RunStats {
   uint64_t cct_inserts = 0, cct_extracts = 0;  // sorted_list
   uint64_t rt_accesses = 0;                    // mp_ipdom
   uint64_t table_cycles = 0;  // timing mode: cycles warps were held for those accesses
+  // CAPRI (compaction "capri"): CTA-level divergent branches predicted, those
+  // predicted worth compacting, and predictions their outcome contradicted.
+  uint64_t capri_predictions = 0, capri_compactions = 0, capri_mispredictions = 0;
 
   // mean active lanes over warp size, over issued warp instructions
   double simd_utilisation() const {

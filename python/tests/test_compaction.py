@@ -93,7 +93,10 @@ def test_compaction_changes_the_warp_count_not_the_outputs(small, parity):
     tbc = run(base.with_(compaction="tbc"), parity)
     balanced = run(base.with_(compaction="tbc", permutation="balanced"), parity)
     ideal = run(base.with_(compaction="ideal"), parity)
+    capri = run(base.with_(compaction="capri", permutation="balanced"), parity)
     assert plain.stats["warp_instructions"] == tbc.stats["warp_instructions"] == 52
+    # One CTA, one divergent branch: no entry yet, predicted adequate, compacted.
+    assert capri.stats["warp_instructions"] == 46 and capri.stats["capri_compactions"] == 1
     assert balanced.stats["warp_instructions"] == ideal.stats["warp_instructions"] == 46
     assert balanced.stats["thread_instructions"] == plain.stats["thread_instructions"] == 368
     assert balanced.stats["simd_utilisation"] == pytest.approx(1.0)
@@ -108,6 +111,8 @@ def test_bad_combinations_name_the_field(small, parity):
         small.with_(permutation="shuffle")
     with pytest.raises(ValueError, match="use mode='functional'"):
         run(small, parity, compactability=True, mode="timing")
+    with pytest.raises(ValueError, match="compaction: 'tbc' is modelled in functional mode only"):
+        run(small.with_(compaction="tbc"), parity, mode="timing")
 
 
 def test_scenario_analysis_is_consistent(small):

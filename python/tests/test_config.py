@@ -59,7 +59,7 @@ def test_unknown_field_names_it_and_the_known_ones():
     ("num_sms", 0, r"an integer in \[1, 1024\]"),
     ("scheduler", "fifo", r"one of 'lrr', 'gto', 'two_level', 'srr'"),
     ("reconvergence", "magic", r"one of .*'ipdom'"),
-    ("compaction", "dwf", r"one of 'none', 'tbc', 'ideal'"),
+    ("compaction", "dwf", r"one of 'none', 'tbc', 'capri', 'ideal'"),
     ("memory.l1.cache_global", 1, "true or false"),
     ("memory.dram.scheduler", "random", "one of 'frfcfs', 'fcfs'"),
 ])

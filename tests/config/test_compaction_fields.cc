@@ -16,7 +16,7 @@ namespace {
 
 TEST(CompactionFields, AllowedValuesAreTheSchemesAndPermutations) {
   EXPECT_EQ(config_field("compaction").allowed(),
-            (std::vector<std::string>{"none", "tbc", "ideal"}));
+            (std::vector<std::string>{"none", "tbc", "capri", "ideal"}));
   EXPECT_EQ(config_field("permutation").allowed(), lane_permutation_names());
   EXPECT_EQ(compaction_names(), compaction_scheme_names());
 }

@@ -41,10 +41,14 @@ ExecConfig compacting(const std::string& compaction, const std::string& permutat
 }
 
 TEST(CompactionConfig, NamesAndCombinationsAreChecked) {
-  EXPECT_EQ(compaction_scheme_names(), (std::vector<std::string>{"none", "tbc", "ideal"}));
-  std::string msg = invalid_argument_message([] { compacting("capri", "none").validate(); });
-  EXPECT_NE(msg.find("compaction: unknown scheme 'capri'"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("none, tbc, ideal"), std::string::npos) << msg;
+  EXPECT_EQ(compaction_scheme_names(), (std::vector<std::string>{"none", "tbc", "capri", "ideal"}));
+  std::string msg = invalid_argument_message([] { compacting("dwf", "none").validate(); });
+  EXPECT_NE(msg.find("compaction: unknown scheme 'dwf'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("none, tbc, capri, ideal"), std::string::npos) << msg;
+  ExecConfig table = compacting("capri", "balanced");
+  table.capri_entries = 24;
+  msg = invalid_argument_message([&] { table.validate(); });
+  EXPECT_NE(msg.find("capri.entries"), std::string::npos) << msg;
   msg = invalid_argument_message([] { compacting("tbc", "sideways").validate(); });
   EXPECT_NE(msg.find("permutation: unknown permutation 'sideways'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("balanced"), std::string::npos) << msg;

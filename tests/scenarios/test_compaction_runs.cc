@@ -1,10 +1,9 @@
 // Every scenario under thread block compaction (tbc with every registered
-// lane permutation, and ideal), at warp sizes 8 and 32 and the test size: outputs
-// pass the host reference and are bit-exact with a plain ipdom run (except
-// the spin lock, whose outputs record an interleaving-dependent order), and
-// the counts obey the compaction identities: a tbc run issues sum NW_TBC
-// warp instructions, and the block-wide stack issues each static warp's lanes
-// exactly as that warp's own IPDOM stack does (sum NW_NoTBC over lockstep
+// lane permutation, capri with balanced, and ideal), at warp sizes 8 and 32 and the test size:
+// outputs pass the host reference and are bit-exact with a plain ipdom run (except the spin lock,
+// whose outputs record an interleaving-dependent order), and the counts obey the compaction
+// identities: a tbc run issues sum NW_TBC warp instructions, and the block-wide stack issues each
+// static warp's lanes exactly as that warp's own IPDOM stack does (sum NW_NoTBC over lockstep
 // instructions, thread instructions and branch counts equal the plain run's).
 #include <gtest/gtest.h>
 
@@ -79,6 +78,21 @@ TEST_P(ScenarioCompaction, EveryCompactionAndPermutationMatchesThePlainRun) {
       EXPECT_EQ(t.nw_no_compaction, base.warp_instructions);
     }
     EXPECT_LE(t.nw_ideal, st.warp_instructions);
+  }
+
+  // capri with balanced: compacts a subset of the divergent paths, so never
+  // more warps than without compaction.
+  ExecConfig capri;
+  capri.warp_size = warp_size;
+  capri.compaction = "capri";
+  capri.permutation = "balanced";
+  LaunchSpec capri_out = in;
+  const RunStats cs = run_functional(program, s.entry, capri_out, capri);
+  check(capri_out, "capri/balanced");
+  if (!order_dependent) {
+    EXPECT_EQ(cs.thread_instructions, base.thread_instructions) << "capri";
+    EXPECT_LE(cs.warp_instructions, base.warp_instructions) << "capri";
+    EXPECT_LE(cs.capri_compactions, cs.capri_predictions) << "capri";
   }
 
   ExecConfig ideal;
