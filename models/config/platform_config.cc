@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "config/scheme_names.h"
+#include "simt/mp_ipdom.h"
 #include "simt/reconvergence_unit.h"
 
 namespace warptlm {
@@ -89,6 +90,15 @@ std::vector<FieldInfo> build_fields() {
                         "compaction capri: width of each entry's saturating adequacy counter "
                         "(1: the last outcome)",
                         WARPTLM_ACCESS(capri.history_bits)));
+  f.push_back(int_field("mp_ipdom.st_entries", 0, MultiPathIpdom::kMaxCapacity, false, true,
+                        "reconvergence mp_ipdom: split table entries (0: the warp size, never "
+                        "full); when full, a new split waits on a LIFO until its frame idles",
+                        WARPTLM_ACCESS(mp_ipdom.st_entries)));
+  f.push_back(int_field("mp_ipdom.rt_entries", 0, MultiPathIpdom::kMaxCapacity, false, true,
+                        "reconvergence mp_ipdom: reconvergence table divergence entries (0: 32); "
+                        "when full, a divergent branch makes no entry and its sides reconverge "
+                        "at the enclosing reconvergence point",
+                        WARPTLM_ACCESS(mp_ipdom.rt_entries)));
   f.push_back(int_field("seed", 0, kMaxInt, false, true,
                         "seed of every random choice and of scenario inputs",
                         WARPTLM_ACCESS(seed)));
@@ -297,6 +307,8 @@ ExecConfig PlatformConfig::exec_config() const {
   e.permutation = permutation;
   e.capri_entries = capri.entries;
   e.capri_history_bits = capri.history_bits;
+  e.scheme_options.mp_ipdom_st_entries = mp_ipdom.st_entries;
+  e.scheme_options.mp_ipdom_rt_entries = mp_ipdom.rt_entries;
   e.seed = seed;
   return e;
 }
@@ -354,8 +366,16 @@ void set_field(PlatformConfig& config, const std::string& name, const json& valu
 void validate(const PlatformConfig& config) {
   PlatformConfig copy;
   for (const FieldInfo& f : config_fields()) set_field(copy, f.name, f.get(config));
-  // Combinations of fields, e.g. compaction needs reconvergence=ipdom.
+  // Combinations of fields, e.g. compaction needs reconvergence=ipdom; the
+  // executor's checks name the options of mp_ipdom and capri, the timing
+  // costs of the schemes' side tables are checked here.
   config.exec_config().validate();
+  const SmConfig defaults;
+  check_scheme_option("sm.rt_access_cycles", config.sm.rt_access_cycles, defaults.rt_access_cycles,
+                      "reconvergence", "mp_ipdom", config.reconvergence);
+  check_scheme_option("sm.cct_access_cycles", config.sm.cct_access_cycles,
+                      defaults.cct_access_cycles, "reconvergence", "sorted_list",
+                      config.reconvergence);
   check_cache("memory.l1", config.memory.l1, 1);
   check_cache("memory.l2", config.memory.l2, config.memory.l2.slices);
   uint64_t icache_set = uint64_t(config.sm.icache_assoc) * config.sm.icache_line;

@@ -99,6 +99,12 @@ struct PlatformConfig {
     unsigned entries = 32;
     unsigned history_bits = 2;
   } capri;
+  // mp_ipdom's table capacities (reconvergence "mp_ipdom"; 0: the scheme's
+  // default, the warp size for the ST and 32 for the RT).
+  struct MpIpdom {
+    unsigned st_entries = 0;
+    unsigned rt_entries = 0;
+  } mp_ipdom;
   uint64_t seed = 1;
   uint64_t instruction_budget = 1ull << 32;
   unsigned quantum = 64;  // functional mode: warp instructions per warp turn
@@ -139,7 +145,10 @@ nlohmann::json get_field(const PlatformConfig& config, const std::string& name);
 // Checks type and range of `value` for field `name` and stores it. Throws
 // std::invalid_argument naming the field and its allowed values or range.
 void set_field(PlatformConfig& config, const std::string& name, const nlohmann::json& value);
-// Checks every field and the relations between fields (cache geometry).
+// Checks every field and the relations between fields: cache geometry, and
+// no option of a scheme (mp_ipdom.*, capri.*, sm.rt_access_cycles,
+// sm.cct_access_cycles) away from its default while another scheme is
+// selected (docs/reconvergence.md, "Scheme options").
 void validate(const PlatformConfig& config);
 
 // Flat JSON object {"warp_size": 32, ..., "memory.l1.size": 32768, ...} in table order.

@@ -17,6 +17,7 @@
 #include "exec/warp_environment.h"
 #include "exec/warp_issuer.h"
 #include "memory/device_memory.h"
+#include "simt/mp_ipdom.h"
 
 namespace warptlm {
 namespace {
@@ -26,7 +27,8 @@ class GridRunner {
   GridRunner(const Program& program, const Function& kernel, KernelMemory& mem,
              const LaunchSpec& launch, const ExecConfig& config, TraceSink* trace,
              CompactionAnalysis* analysis)
-      : issuer_(program, kernel, mem, config.reconvergence, config.instruction_budget),
+      : issuer_(program, kernel, mem, config.reconvergence, config.instruction_budget,
+                config.scheme_options),
         module_(program.module),
         mem_(mem),
         launch_(launch),
@@ -177,6 +179,15 @@ void ExecConfig::validate() const {
   if (instruction_budget == 0) throw std::invalid_argument("instruction_budget: must be positive");
   if (quantum == 0) throw std::invalid_argument("quantum: must be positive");
   make_reconvergence_unit(reconvergence, warp_size);  // throws listing the known schemes
+  if (scheme_options.mp_ipdom_st_entries > MultiPathIpdom::kMaxCapacity)
+    throw std::invalid_argument("mp_ipdom.st_entries: must be 0 (the warp size) to " +
+                                std::to_string(MultiPathIpdom::kMaxCapacity) + ", got " +
+                                std::to_string(scheme_options.mp_ipdom_st_entries));
+  if (scheme_options.mp_ipdom_rt_entries > MultiPathIpdom::kMaxCapacity)
+    throw std::invalid_argument("mp_ipdom.rt_entries: must be 0 (" +
+                                std::to_string(MultiPathIpdom::kDefaultRtCapacity) + ") to " +
+                                std::to_string(MultiPathIpdom::kMaxCapacity) + ", got " +
+                                std::to_string(scheme_options.mp_ipdom_rt_entries));
   const std::vector<std::string> compactions = compaction_scheme_names();
   if (std::find(compactions.begin(), compactions.end(), compaction) == compactions.end())
     throw std::invalid_argument("compaction: unknown scheme '" + compaction +
@@ -187,11 +198,32 @@ void ExecConfig::validate() const {
                                 "' (known: " + join_names(permutations) + ")");
   // Throws naming capri.entries / capri.history_bits.
   static_cast<void>(CapriPredictor(capri_entries, capri_history_bits));
+  // Options of a scheme that is not selected would be silently ignored.
+  const ExecConfig defaults;
+  check_scheme_option("mp_ipdom.st_entries", scheme_options.mp_ipdom_st_entries,
+                      defaults.scheme_options.mp_ipdom_st_entries, "reconvergence", "mp_ipdom",
+                      reconvergence);
+  check_scheme_option("mp_ipdom.rt_entries", scheme_options.mp_ipdom_rt_entries,
+                      defaults.scheme_options.mp_ipdom_rt_entries, "reconvergence", "mp_ipdom",
+                      reconvergence);
+  check_scheme_option("capri.entries", capri_entries, defaults.capri_entries, "compaction", "capri",
+                      compaction);
+  check_scheme_option("capri.history_bits", capri_history_bits, defaults.capri_history_bits,
+                      "compaction", "capri", compaction);
   if (compaction != "none" && reconvergence != "ipdom")
     throw std::invalid_argument("compaction '" + compaction +
                                 "' uses the IPDOM reconvergence point: it works with "
                                 "reconvergence=ipdom only, got '" +
                                 reconvergence + "'");
+}
+
+void check_scheme_option(const std::string& field, uint64_t value, uint64_t default_value,
+                         const std::string& selector, const std::string& owner,
+                         const std::string& selected) {
+  if (selected == owner || value == default_value) return;
+  throw std::invalid_argument(field + ": an option of " + selector + "=" + owner + ", but " +
+                              selector + " is '" + selected + "' (leave it at its default " +
+                              std::to_string(default_value) + ")");
 }
 
 std::vector<std::string> compaction_scheme_names() { return {"none", "tbc", "capri", "ideal"}; }

@@ -12,6 +12,7 @@
 #include "exec/run_stats.h"
 #include "exec/trace.h"
 #include "frontend/program.h"
+#include "simt/reconvergence_unit.h"
 
 namespace warptlm {
 
@@ -26,6 +27,9 @@ struct ExecConfig {
   uint64_t instruction_budget = 1ull << 32;  // warp instructions before "runaway kernel"
   unsigned quantum = 64;  // warp instructions a warp runs before the next warp of its CTA
   std::string reconvergence = "ipdom";
+  // Options of one scheme (PlatformConfig mp_ipdom.*); each must stay at its
+  // default 0 unless its scheme is selected.
+  SchemeOptions scheme_options;
   // Thread block compaction: "none", "tbc" (threads keep their home lanes),
   // "capri" (tbc at the divergent branches CAPRI's table predicts worth it,
   // the static warps elsewhere) or "ideal" (any lane); all but none run each
@@ -40,9 +44,18 @@ struct ExecConfig {
   // compaction "none".
   std::string permutation = "none";
   uint64_t seed = 1;  // of the permutations that draw (random)
-  // Throws std::invalid_argument naming the field when a value is out of range.
+  // Throws std::invalid_argument naming the field when a value is out of
+  // range, or when an option of a scheme (mp_ipdom.*, capri.*) is set away
+  // from its default while another scheme is selected.
   void validate() const;
 };
+
+// The combination rule for scheme options (docs/reconvergence.md, "Scheme
+// options"): throws std::invalid_argument when option `field` of the scheme
+// `selector`=`owner` differs from its default while `selector` is `selected`.
+void check_scheme_option(const std::string& field, uint64_t value, uint64_t default_value,
+                         const std::string& selector, const std::string& owner,
+                         const std::string& selected);
 
 // Where a kernel fault happened, for tools that report it field by field
 // (the Python KernelError); what() says the same in words.

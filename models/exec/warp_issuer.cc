@@ -33,12 +33,14 @@ unsigned lowest_lane(LaneMask m) {
 }
 
 WarpIssuer::WarpIssuer(const Program& program, const Function& kernel, KernelMemory& memory,
-                       const std::string& reconvergence, uint64_t instruction_budget)
+                       const std::string& reconvergence, uint64_t instruction_budget,
+                       const SchemeOptions& scheme_options)
     : program_(program),
       module_(program.module),
       kernel_(kernel),
       memory_(memory),
       reconvergence_(reconvergence),
+      scheme_options_(scheme_options),
       instruction_budget_(instruction_budget) {}
 
 void WarpIssuer::fault(const Warp& w, const CtaContext& cta, Pc pc, unsigned lane,
@@ -90,7 +92,7 @@ void WarpIssuer::start_warp(Warp& w, uint32_t index, unsigned ws, const Dim3& b)
     w.tid[l] = Dim3{static_cast<uint32_t>(t % b.x), static_cast<uint32_t>((t / b.x) % b.y),
                     static_cast<uint32_t>(t / (uint64_t(b.x) * b.y))};
   }
-  w.simt = make_reconvergence_unit(reconvergence_, ws);
+  w.simt = make_reconvergence_unit(reconvergence_, ws, scheme_options_);
   w.simt->set_layout_ranks(&program_.layout_rank);  // ppc_implicit compares ranks
   CtaContext none;
   push_frame(w, none, static_cast<uint32_t>(&kernel_ - module_.functions.data()), 0, w.valid);

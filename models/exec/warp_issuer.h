@@ -30,8 +30,10 @@ struct IssueResult {
 
 class WarpIssuer {
  public:
+  // Every warp gets a unit of scheme `reconvergence` built with `scheme_options`.
   WarpIssuer(const Program& program, const Function& kernel, KernelMemory& memory,
-             const std::string& reconvergence, uint64_t instruction_budget);
+             const std::string& reconvergence, uint64_t instruction_budget,
+             const SchemeOptions& scheme_options = {});
 
   // Sets up warp `index` of a CTA with `block` threads: lanes, thread ids,
   // reconvergence unit, the kernel's frame.
@@ -80,6 +82,7 @@ class WarpIssuer {
   const Function& kernel_;
   KernelMemory& memory_;
   std::string reconvergence_;
+  SchemeOptions scheme_options_;
   uint64_t instruction_budget_;
 };
 

@@ -19,9 +19,14 @@ MultiPathIpdom::MultiPathIpdom(unsigned warp_size, unsigned st_capacity, unsigne
       rt_capacity_(rt_capacity ? rt_capacity : kDefaultRtCapacity) {
   if (warp_size_ == 0 || warp_size_ > kMaxWarpSize)
     throw std::invalid_argument("mp_ipdom: warp size must be 1.." + std::to_string(kMaxWarpSize));
-  if (st_capacity_ > 64)
-    throw std::invalid_argument("mp_ipdom: split table capacity must be 1..64, got " +
+  if (st_capacity_ > kMaxCapacity)
+    throw std::invalid_argument("mp_ipdom: split table capacity must be 1.." +
+                                std::to_string(kMaxCapacity) + ", got " +
                                 std::to_string(st_capacity_));
+  if (rt_capacity_ > kMaxCapacity)
+    throw std::invalid_argument("mp_ipdom: reconvergence table capacity must be 1.." +
+                                std::to_string(kMaxCapacity) + ", got " +
+                                std::to_string(rt_capacity_));
   // Everything the tables can need is reserved here, so advance() allocates
   // only when call frames nest deeper than ever before.
   st_.resize(st_capacity_);

@@ -49,9 +49,15 @@ class MultiPathIpdom : public ReconvergenceUnit {
 
   // st_capacity: ST entries (0: warp_size, which never overflows since a
   // split holds at least one lane); rt_capacity: divergence entries in the RT
-  // (0: kDefaultRtCapacity). Call-frame entries do not count.
+  // (0: kDefaultRtCapacity). Call-frame entries do not count. Both at most
+  // kMaxCapacity (PlatformConfig mp_ipdom.st_entries / rt_entries).
   explicit MultiPathIpdom(unsigned warp_size, unsigned st_capacity = 0, unsigned rt_capacity = 0);
   static constexpr unsigned kDefaultRtCapacity = 32;
+  // The largest warp. The ST holds at most one split per lane; a divergence
+  // entry is made by a split of two or more lanes into two disjoint sides and
+  // an entry nested in it is made inside one side, so nested divergence
+  // needs fewer RT entries than the warp has lanes.
+  static constexpr unsigned kMaxCapacity = 64;
 
   const char* name() const override { return "mp_ipdom"; }
   void reset(Pc entry, LaneMask mask) override;

@@ -131,7 +131,18 @@ class ReconvergenceUnit {
   const std::vector<uint32_t>* ranks_ = nullptr;
 };
 
-using ReconvergenceFactory = std::unique_ptr<ReconvergenceUnit> (*)(unsigned warp_size);
+// Options of individual schemes (PlatformConfig mp_ipdom.*). 0 means the
+// scheme's own default, so a scheme that has no such option never sees a
+// value set for another (ExecConfig::validate() rejects that combination).
+// Passed to the factory: an option that sizes a table is fixed when the unit
+// is built, and the tables are allocated then, not on the issue path.
+struct SchemeOptions {
+  unsigned mp_ipdom_st_entries = 0;  // split table entries (0: the warp size)
+  unsigned mp_ipdom_rt_entries = 0;  // reconvergence table divergence entries (0: 32)
+};
+
+using ReconvergenceFactory = std::unique_ptr<ReconvergenceUnit> (*)(unsigned warp_size,
+                                                                    const SchemeOptions& options);
 
 // The registry of schemes by name. Filled by register_builtin_reconvergence()
 // (called on first use); a new scheme is one class plus one line there.
@@ -140,9 +151,11 @@ using ReconvergenceFactory = std::unique_ptr<ReconvergenceUnit> (*)(unsigned war
 void register_reconvergence(const std::string& name, ReconvergenceFactory factory,
                             bool needs_markers = false);
 std::vector<std::string> reconvergence_names();
-// Throws std::invalid_argument listing the known names.
+// Throws std::invalid_argument listing the known names, or naming the option
+// the scheme rejects.
 std::unique_ptr<ReconvergenceUnit> make_reconvergence_unit(const std::string& name,
-                                                           unsigned warp_size);
+                                                           unsigned warp_size,
+                                                           const SchemeOptions& options = {});
 // Whether a program run under scheme `name` must be finalized with
 // reconvergence markers; every caller that finalizes a program for a run asks.
 // Throws like make_reconvergence_unit() for an unknown name.

@@ -32,36 +32,46 @@ std::set<std::string>& marker_schemes() {
 void register_builtin_reconvergence() {
   static std::once_flag once;
   std::call_once(once, [] {
-    register_reconvergence("ipdom", [](unsigned) -> std::unique_ptr<ReconvergenceUnit> {
-      return std::make_unique<IpdomStack>();
-    });
-    register_reconvergence("min_pc", [](unsigned ws) -> std::unique_ptr<ReconvergenceUnit> {
-      return std::make_unique<MinPcArbiter>(ws);
-    });
-    register_reconvergence("sorted_list", [](unsigned ws) -> std::unique_ptr<ReconvergenceUnit> {
-      return std::make_unique<SortedPathList>(ws);
-    });
-    register_reconvergence("minority_first", [](unsigned ws) -> std::unique_ptr<ReconvergenceUnit> {
-      return std::make_unique<MinorityFirstStack>(ws);
-    });
-    register_reconvergence("breadth_first", [](unsigned ws) -> std::unique_ptr<ReconvergenceUnit> {
-      return std::make_unique<BreadthFirstQueue>(ws);
-    });
-    register_reconvergence("dual_path", [](unsigned) -> std::unique_ptr<ReconvergenceUnit> {
-      return std::make_unique<DualPathStack>();
-    });
+    register_reconvergence(
+        "ipdom", [](unsigned, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
+          return std::make_unique<IpdomStack>();
+        });
+    register_reconvergence(
+        "min_pc", [](unsigned ws, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
+          return std::make_unique<MinPcArbiter>(ws);
+        });
+    register_reconvergence(
+        "sorted_list", [](unsigned ws, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
+          return std::make_unique<SortedPathList>(ws);
+        });
+    register_reconvergence(
+        "minority_first",
+        [](unsigned ws, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
+          return std::make_unique<MinorityFirstStack>(ws);
+        });
+    register_reconvergence(
+        "breadth_first",
+        [](unsigned ws, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
+          return std::make_unique<BreadthFirstQueue>(ws);
+        });
+    register_reconvergence(
+        "dual_path", [](unsigned, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
+          return std::make_unique<DualPathStack>();
+        });
     register_reconvergence(
         "ppc_explicit",
-        [](unsigned) -> std::unique_ptr<ReconvergenceUnit> {
+        [](unsigned, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
           return std::make_unique<PairedPathStack>(PairedPathStack::Mode::Explicit);
         },
         /*needs_markers=*/true);
-    register_reconvergence("ppc_implicit", [](unsigned) -> std::unique_ptr<ReconvergenceUnit> {
-      return std::make_unique<PairedPathStack>(PairedPathStack::Mode::Implicit);
-    });
-    register_reconvergence("mp_ipdom", [](unsigned ws) -> std::unique_ptr<ReconvergenceUnit> {
-      return std::make_unique<MultiPathIpdom>(ws);
-    });
+    register_reconvergence(
+        "ppc_implicit", [](unsigned, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
+          return std::make_unique<PairedPathStack>(PairedPathStack::Mode::Implicit);
+        });
+    register_reconvergence(
+        "mp_ipdom", [](unsigned ws, const SchemeOptions& o) -> std::unique_ptr<ReconvergenceUnit> {
+          return std::make_unique<MultiPathIpdom>(ws, o.mp_ipdom_st_entries, o.mp_ipdom_rt_entries);
+        });
   });
 }
 
@@ -84,7 +94,8 @@ std::vector<std::string> reconvergence_names() {
 }
 
 std::unique_ptr<ReconvergenceUnit> make_reconvergence_unit(const std::string& name,
-                                                           unsigned warp_size) {
+                                                           unsigned warp_size,
+                                                           const SchemeOptions& options) {
   register_builtin_reconvergence();
   auto it = registry().find(name);
   if (it == registry().end()) {
@@ -93,7 +104,7 @@ std::unique_ptr<ReconvergenceUnit> make_reconvergence_unit(const std::string& na
     throw std::invalid_argument("reconvergence: unknown scheme '" + name + "' (known: " + known +
                                 ")");
   }
-  return it->second(warp_size);
+  return it->second(warp_size, options);
 }
 
 bool reconvergence_needs_markers(const std::string& name) {

@@ -87,7 +87,8 @@ void SmCore::set_launch(const KernelLaunch& launch) {
     operands_ = std::make_unique<OperandTable>(launch.program->module);
   launch_ = &launch;
   issuer_ = std::make_unique<WarpIssuer>(*launch.program, *launch.kernel, *launch.memory,
-                                         config_.reconvergence, launch.instruction_budget);
+                                         config_.reconvergence, launch.instruction_budget,
+                                         config_.exec_config().scheme_options);
   run_.warp_size = warp_size_;
 }
 

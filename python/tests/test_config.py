@@ -82,3 +82,25 @@ def test_field_table_schemes_and_statistics():
     stats = warptlm.statistics()
     assert "simd_utilisation" in stats and "divergent_branches" in stats
     assert all(meaning for meaning in stats.values())
+
+
+def test_scheme_option_fields_and_combinations():
+    fields = {f["name"]: f for f in warptlm.fields()}
+    for name in ["mp_ipdom.st_entries", "mp_ipdom.rt_entries"]:
+        assert (fields[name]["type"], fields[name]["min"], fields[name]["max"]) == ("int", 0, 64)
+        assert fields[name]["functional"]
+        assert warptlm.Platform("small").config[name] == 0  # the scheme's own default
+    p = warptlm.Platform("small", reconvergence="mp_ipdom", mp_ipdom__rt_entries=1)
+    assert p.config["mp_ipdom.rt_entries"] == 1
+    # An option of a scheme that is not selected is an error naming the field and its scheme.
+    with pytest.raises(ValueError, match=r"^mp_ipdom\.rt_entries: an option of reconvergence=mp_ipdom, "
+                                         r"but reconvergence is 'ipdom' \(leave it at its default 0\)$"):
+        warptlm.Platform("small", mp_ipdom__rt_entries=1)
+    with pytest.raises(ValueError, match=r"^sm\.cct_access_cycles: an option of reconvergence=sorted_list"):
+        warptlm.Platform("fermi", reconvergence="mp_ipdom", sm__cct_access_cycles=2)
+    with pytest.raises(ValueError, match=r"^capri\.entries: an option of compaction=capri, but compaction is 'tbc'"):
+        warptlm.Platform("small", compaction="tbc", capri__entries=64)
+    # A sweep that varies a scheme and another scheme's option together fails before running.
+    with pytest.raises(ValueError, match=r"^mp_ipdom\.st_entries: an option of reconvergence=mp_ipdom"):
+        warptlm.sweep(warptlm.Platform("small"),
+                      {"reconvergence": ["ipdom", "mp_ipdom"], "mp_ipdom.st_entries": [2]}, ["reduction"])

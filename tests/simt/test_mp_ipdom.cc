@@ -270,10 +270,24 @@ TEST(MpIpdom, RejectsAnAdvanceOfAWaitingSplit) {
   EXPECT_THROW(u.advance(1, plain(0xc, 0x08)), std::logic_error);  // N waits for the call
   EXPECT_THROW(u.advance(5, plain(0xc, 0x08)), std::logic_error);
   EXPECT_THROW(MultiPathIpdom(32, 65), std::invalid_argument);
+  EXPECT_THROW(MultiPathIpdom(32, 0, 65), std::invalid_argument);
 }
 
 TEST(MpIpdom, IsRegistered) {
   EXPECT_EQ(make_reconvergence_unit("mp_ipdom", 32)->name(), std::string("mp_ipdom"));
+}
+
+TEST(MpIpdom, TheRegistryBuildsItWithTheSchemeOptions) {
+  // 0 is each table's default: the warp size for the ST, 32 for the RT.
+  auto defaults = make_reconvergence_unit("mp_ipdom", 16);
+  EXPECT_EQ(static_cast<MultiPathIpdom&>(*defaults).st_capacity(), 16u);
+  EXPECT_EQ(static_cast<MultiPathIpdom&>(*defaults).rt_capacity(), 32u);
+  SchemeOptions o;
+  o.mp_ipdom_st_entries = 3;
+  o.mp_ipdom_rt_entries = 5;
+  auto sized = make_reconvergence_unit("mp_ipdom", 16, o);
+  EXPECT_EQ(static_cast<MultiPathIpdom&>(*sized).st_capacity(), 3u);
+  EXPECT_EQ(static_cast<MultiPathIpdom&>(*sized).rt_capacity(), 5u);
 }
 
 }  // namespace

@@ -89,8 +89,10 @@ Measured measure(const char* ptx, const std::string& entry, const std::string& s
   in_child_process([&] {
     PlatformConfig c = quiet_config();
     c.reconvergence = scheme;
-    c.sm.cct_access_cycles = cct_cycles;
-    c.sm.rt_access_cycles = rt_cycles;
+    // Each cost is an option of its own scheme: under another one it stays
+    // at its default (validate() rejects anything else).
+    if (scheme == "sorted_list") c.sm.cct_access_cycles = cct_cycles;
+    if (scheme == "mp_ipdom") c.sm.rt_access_cycles = rt_cycles;
     Program program = finalize(parse_ptx(kPtxHeader + ptx, entry + ".ptx"));
     LaunchSpec launch = launch_of(1, 32);
     TraceBuffer trace;
@@ -145,10 +147,11 @@ TEST(TableCosts, SortedListHoldsTheWarpForEachCctAccess) {
                                {0, 4, 8, 9, 13, 16, 17, 22, 23, 24, 27, 28});
   EXPECT_EQ(two.table_cycles, 8u);
   EXPECT_EQ(two.cycles - free.cycles, 8u);
-  // The RT setting is not sorted_list's.
-  const Measured rt = measure(kNested, "nested", "sorted_list", 0, 5, order,
-                              {0, 4, 8, 9, 13, 14, 15, 16, 17, 18, 19, 20});
-  EXPECT_EQ(rt.cycles, free.cycles);
+  // The RT setting is not sorted_list's: rejected.
+  PlatformConfig with_rt = quiet_config();
+  with_rt.reconvergence = "sorted_list";
+  with_rt.sm.rt_access_cycles = 5;
+  EXPECT_THROW(validate(with_rt), std::invalid_argument);
 }
 
 TEST(TableCosts, MpIpdomHoldsTheWarpForEachRtAccess) {
@@ -171,22 +174,26 @@ TEST(TableCosts, MpIpdomHoldsTheWarpForEachRtAccess) {
   EXPECT_EQ(one.table_cycles, 3u);
   EXPECT_EQ(one.cycles - free.cycles, 3u);
   EXPECT_EQ(one.slot_control - free.slot_control, 3u);
-  // The CCT setting is not mp_ipdom's.
-  const Measured cct =
-      measure(kIfElse, "if_else", "mp_ipdom", 5, 0, order, {0, 4, 8, 9, 10, 11, 12, 13, 14});
-  EXPECT_EQ(cct.cycles, free.cycles);
+  // The CCT setting is not mp_ipdom's: rejected.
+  PlatformConfig with_cct = quiet_config();
+  with_cct.reconvergence = "mp_ipdom";
+  with_cct.sm.cct_access_cycles = 5;
+  EXPECT_THROW(validate(with_cct), std::invalid_argument);
 }
 
-TEST(TableCosts, StackSchemeIgnoresBothSettings) {
-  // ipdom: A (0-15) first, then the fall-through, at E both meet.
+TEST(TableCosts, StackSchemeHasNoTableCosts) {
+  // ipdom: A (0-15) first, then the fall-through, at E both meet; the
+  // default costs (1 each) are not charged: no control stall anywhere.
   const LaneMask all = 0xffffffffu, lo = 0x0000ffffu, hi = 0xffff0000u;
   const PathOrder order{{0x00, all}, {0x08, all}, {0x10, all}, {0x30, lo}, {0x18, hi},
                         {0x20, hi},  {0x28, hi},  {0x38, all}, {0x40, all}};
   const std::vector<uint64_t> cycles{0, 4, 8, 9, 10, 11, 12, 13, 14};
-  const Measured free = measure(kIfElse, "if_else", "ipdom", 0, 0, order, cycles);
-  const Measured costly = measure(kIfElse, "if_else", "ipdom", 4, 4, order, cycles);
-  EXPECT_EQ(costly.cycles, free.cycles);
-  EXPECT_EQ(costly.table_cycles, 0u);
+  const Measured run = measure(kIfElse, "if_else", "ipdom", 0, 0, order, cycles);
+  EXPECT_EQ(run.table_cycles, 0u);
+  // Setting either cost under ipdom is rejected.
+  PlatformConfig with_rt = quiet_config();
+  with_rt.sm.rt_access_cycles = 4;
+  EXPECT_THROW(validate(with_rt), std::invalid_argument);
 }
 
 }  // namespace
