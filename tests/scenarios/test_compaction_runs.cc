@@ -1,5 +1,5 @@
 // Every scenario under thread block compaction (tbc with every registered
-// lane permutation, capri with balanced, and ideal), at warp sizes 8 and 32 and the test size:
+// lane permutation, capri with every permutation, and ideal), at warp sizes 8 and 32 and the test size:
 // outputs pass the host reference and are bit-exact with a plain ipdom run (except the spin lock,
 // whose outputs record an interleaving-dependent order), and the counts obey the compaction
 // identities: a tbc run issues sum NW_TBC warp instructions, and the block-wide stack issues each
@@ -80,19 +80,21 @@ TEST_P(ScenarioCompaction, EveryCompactionAndPermutationMatchesThePlainRun) {
     EXPECT_LE(t.nw_ideal, st.warp_instructions);
   }
 
-  // capri with balanced: compacts a subset of the divergent paths, so never
-  // more warps than without compaction.
-  ExecConfig capri;
-  capri.warp_size = warp_size;
-  capri.compaction = "capri";
-  capri.permutation = "balanced";
-  LaunchSpec capri_out = in;
-  const RunStats cs = run_functional(program, s.entry, capri_out, capri);
-  check(capri_out, "capri/balanced");
-  if (!order_dependent) {
-    EXPECT_EQ(cs.thread_instructions, base.thread_instructions) << "capri";
-    EXPECT_LE(cs.warp_instructions, base.warp_instructions) << "capri";
-    EXPECT_LE(cs.capri_compactions, cs.capri_predictions) << "capri";
+  // capri under every permutation: compacts a subset of the divergent paths,
+  // so never more warps than without compaction.
+  for (const std::string& perm : lane_permutation_names()) {
+    ExecConfig capri;
+    capri.warp_size = warp_size;
+    capri.compaction = "capri";
+    capri.permutation = perm;
+    LaunchSpec capri_out = in;
+    const RunStats cs = run_functional(program, s.entry, capri_out, capri);
+    check(capri_out, "capri/" + perm);
+    if (!order_dependent) {
+      EXPECT_EQ(cs.thread_instructions, base.thread_instructions) << "capri/" << perm;
+      EXPECT_LE(cs.warp_instructions, base.warp_instructions) << "capri/" << perm;
+      EXPECT_LE(cs.capri_compactions, cs.capri_predictions) << "capri/" << perm;
+    }
   }
 
   ExecConfig ideal;
