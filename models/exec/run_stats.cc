@@ -23,6 +23,8 @@ void RunStats::add(const RunStats& o) {
   cct_inserts += o.cct_inserts;
   cct_extracts += o.cct_extracts;
   rt_accesses += o.rt_accesses;
+  st_overflows += o.st_overflows;
+  rt_overflows += o.rt_overflows;
   table_cycles += o.table_cycles;
   capri_predictions += o.capri_predictions;
   capri_compactions += o.capri_compactions;
@@ -52,6 +54,8 @@ nlohmann::json RunStats::to_json() const {
                         {"cct_inserts", cct_inserts},
                         {"cct_extracts", cct_extracts},
                         {"rt_accesses", rt_accesses},
+                        {"st_overflows", st_overflows},
+                        {"rt_overflows", rt_overflows},
                         {"table_cycles", table_cycles},
                         {"capri_predictions", capri_predictions},
                         {"capri_compactions", capri_compactions},
@@ -100,6 +104,11 @@ const std::vector<StatInfo>& run_stat_infos() {
       {"rt_accesses",
        "mp_ipdom: reconvergence table entries written (divergence, call) or updated (arrival, "
        "ret, exit)"},
+      {"st_overflows",
+       "mp_ipdom: splits deferred because the split table was full (mp_ipdom.st_entries)"},
+      {"rt_overflows",
+       "mp_ipdom: divergent branches that found the reconvergence table full and reconverge at "
+       "their split's own point (mp_ipdom.rt_entries)"},
       {"table_cycles",
        "timing mode: cycles warps could not issue while their scheme's side tables worked "
        "(cct_inserts + cct_extracts) x sm.cct_access_cycles + rt_accesses x "

@@ -31,8 +31,9 @@ struct RunStats {
   unsigned peak_st_entries = 0, peak_rt_entries = 0;    // mp_ipdom
   unsigned peak_hct_entries = 0, peak_cct_entries = 0;  // sorted_list
   // Side-table traffic and its cost (ReconvergenceCounters, summed over warps).
-  uint64_t cct_inserts = 0, cct_extracts = 0;  // sorted_list
-  uint64_t rt_accesses = 0;                    // mp_ipdom
+  uint64_t cct_inserts = 0, cct_extracts = 0;   // sorted_list
+  uint64_t rt_accesses = 0;                     // mp_ipdom
+  uint64_t st_overflows = 0, rt_overflows = 0;  // mp_ipdom: full split / reconvergence table
   uint64_t table_cycles = 0;  // timing mode: cycles warps were held for those accesses
   // CAPRI (compaction "capri"): CTA-level divergent branches predicted, those
   // predicted worth compacting, and predictions their outcome contradicted.

@@ -258,6 +258,8 @@ IssueResult WarpIssuer::issue(Warp& w, const Path& p, CtaContext& cta, WarpEnvir
   stats.cct_inserts += rc.cct_inserts - before.cct_inserts;
   stats.cct_extracts += rc.cct_extracts - before.cct_extracts;
   stats.rt_accesses += rc.rt_accesses - before.rt_accesses;
+  stats.st_overflows += rc.st_overflows - before.st_overflows;
+  stats.rt_overflows += rc.rt_overflows - before.rt_overflows;
   stats.table_cycles += rc.table_cycles - before.table_cycles;
   stats.peak_entries = std::max(stats.peak_entries, rc.peak_entries);
   stats.peak_st_entries = std::max(stats.peak_st_entries, rc.peak_st_entries);

@@ -44,7 +44,6 @@ void MultiPathIpdom::reset(Pc entry, LaneMask mask) {
   frame_depth_ = next_slot_ = 0;
   counters_ = {};
   control_cycles_ = 0;
-  st_overflows_ = rt_overflows_ = 0;
   place(Split{entry, mask, kExitPc, kNoEntry, 0, 0});
   track();
 }
@@ -106,7 +105,7 @@ unsigned MultiPathIpdom::advance(uint32_t split, const ControlEvent& ev) {
           t.rpc = n.rpc = ev.reconv;
           t.rindex = n.rindex = r;
         } else {
-          ++rt_overflows_;  // RT full: both sides reconverge at the split's own point
+          ++counters_.rt_overflows;  // RT full: both sides reconverge at the split's own point
         }
       }
       place(t);
@@ -184,7 +183,7 @@ void MultiPathIpdom::place(const Split& s) {
   } else {
     // ST full: serialise like the IPDOM stack; the split waits until nothing
     // of its frame can issue (see settle()).
-    ++st_overflows_;
+    ++counters_.st_overflows;
     deferred_.push_back(s);
   }
 }

@@ -77,8 +77,11 @@ class MultiPathIpdom : public ReconvergenceUnit {
   unsigned rt_capacity() const { return rt_capacity_; }
   unsigned peak_st() const { return counters_.peak_st_entries; }
   unsigned peak_rt() const { return counters_.peak_rt_entries; }
-  uint64_t st_overflows() const { return st_overflows_; }  // splits deferred (ST full)
-  uint64_t rt_overflows() const { return rt_overflows_; }  // branches reconverging late (RT full)
+  // Also in counters() (st_overflows, rt_overflows).
+  uint64_t st_overflows() const { return counters_.st_overflows; }  // splits deferred (ST full)
+  uint64_t rt_overflows() const {
+    return counters_.rt_overflows;
+  }  // branches reconverging late (RT full)
   uint64_t rt_accesses() const { return counters_.rt_accesses; }  // RT entries written or updated
 
  private:
@@ -109,7 +112,6 @@ class MultiPathIpdom : public ReconvergenceUnit {
   uint32_t frame_depth_ = 0;  // call depth of the innermost open frame
   uint32_t next_slot_ = 0;    // round-robin start
   unsigned returned_ = 0;     // call frames completed during this advance()
-  uint64_t st_overflows_ = 0, rt_overflows_ = 0;
 };
 
 }  // namespace warptlm

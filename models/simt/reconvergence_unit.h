@@ -52,6 +52,9 @@ struct ReconvergenceCounters {
   // sorted_list's CCT inserts and extracts (a background-sorter swap counts as
   // one of each), mp_ipdom's RT accesses; and the control cycles they cost.
   uint64_t cct_inserts = 0, cct_extracts = 0, rt_accesses = 0;
+  // mp_ipdom's full tables (mp_ipdom.st_entries / rt_entries): splits
+  // deferred with the ST full, branches that found the RT full.
+  uint64_t st_overflows = 0, rt_overflows = 0;
   uint64_t table_cycles = 0;
 };
 

@@ -115,6 +115,8 @@ TEST(MpIpdomCapacities, DefaultTablesReconvergeEachBranchAtItsIpdom) {
   EXPECT_EQ(r.stats.peak_st_entries, 2u);
   EXPECT_EQ(r.stats.peak_rt_entries, 2u);
   EXPECT_EQ(r.stats.peak_entries, 4u);
+  EXPECT_EQ(r.stats.st_overflows, 0u);  // no table was full
+  EXPECT_EQ(r.stats.rt_overflows, 0u);
 }
 
 TEST(MpIpdomCapacities, FullReconvergenceTableReconvergesTheInnerBranchLate) {
@@ -147,6 +149,8 @@ TEST(MpIpdomCapacities, FullReconvergenceTableReconvergesTheInnerBranchLate) {
   EXPECT_EQ(r.stats.peak_st_entries, 2u);
   EXPECT_EQ(r.stats.peak_rt_entries, 1u);
   EXPECT_EQ(r.stats.peak_entries, 3u);
+  EXPECT_EQ(r.stats.rt_overflows, 1u);  // the inner branch found the RT full
+  EXPECT_EQ(r.stats.st_overflows, 0u);
 }
 
 TEST(MpIpdomCapacities, OneEntrySplitTableSerialisesTakenSidesFirst) {
@@ -176,6 +180,8 @@ TEST(MpIpdomCapacities, OneEntrySplitTableSerialisesTakenSidesFirst) {
   EXPECT_EQ(r.stats.peak_st_entries, 1u);
   EXPECT_EQ(r.stats.peak_rt_entries, 2u);
   EXPECT_EQ(r.stats.peak_entries, 5u);
+  EXPECT_EQ(r.stats.st_overflows, 2u);  // each branch's not-taken side deferred
+  EXPECT_EQ(r.stats.rt_overflows, 0u);
 }
 
 TEST(MpIpdomCapacities, OptionsOfMpIpdomAreRejectedUnderAnotherScheme) {
