@@ -1,5 +1,7 @@
-// Tag array lookups: a linear scan of the set's ways (associativity is small,
-// so this beats any per-set index structure) with LRU by use stamps.
+// Tag array lookups scan the set's ways, or, in caches of 16 ways or more,
+// go through a hash index of the valid lines (the fermi L2 is 64-way: its
+// scan cost more than the rest of the lookup). LRU is by use stamps; only a
+// miss that fills scans its set for the victim.
 #include "cache/cache_tags.h"
 
 #include <stdexcept>
@@ -18,7 +20,11 @@ unsigned log2_exact(uint64_t v) {
 }  // namespace
 
 CacheTags::CacheTags(uint64_t size, unsigned assoc, unsigned line, SetIndex index)
-    : assoc_(assoc), line_(line), index_(index) {
+    : assoc_(assoc),
+      line_(line),
+      index_(index),
+      indexed_(assoc >= kIndexedAssoc),
+      index_of_(indexed_ && line && size / (uint64_t(assoc) * line) ? size / line : 1) {
   if (!is_pow2(line)) throw std::invalid_argument("line: must be a power of two bytes");
   if (assoc == 0) throw std::invalid_argument("assoc: must be at least 1");
   const uint64_t set_bytes = uint64_t(assoc) * line;
@@ -46,6 +52,10 @@ CacheTags::Way* CacheTags::find(uint64_t line_no) {
 }
 
 const CacheTags::Way* CacheTags::find(uint64_t line_no) const {
+  if (indexed_) {
+    const uint32_t w = index_of_.find(line_no);
+    return w == LineIndex::kAbsent ? nullptr : &ways_[w];
+  }
   const Way* set = set_of(line_no);
   for (unsigned w = 0; w < assoc_; ++w) {
     if (set[w].valid && set[w].line_no == line_no) return &set[w];
@@ -86,7 +96,9 @@ CacheTags::Victim CacheTags::fill(uint64_t line_addr, bool dirty) {
     victim.valid = true;
     victim.line_addr = slot->line_no << line_shift_;
     victim.dirty = slot->dirty;
+    if (indexed_) index_of_.erase(slot->line_no);
   }
+  if (indexed_) index_of_.insert(line_no, static_cast<uint32_t>(slot - ways_.data()));
   slot->line_no = line_no;
   slot->last_use = ++clock_;
   slot->valid = true;
@@ -98,8 +110,23 @@ void CacheTags::mark_dirty(uint64_t line_addr) {
   if (Way* way = find(line_addr >> line_shift_)) way->dirty = true;
 }
 
+bool CacheTags::is_dirty(uint64_t line_addr) const {
+  const Way* way = find(line_addr >> line_shift_);
+  return way != nullptr && way->dirty;
+}
+
+void CacheTags::take_dirty(std::vector<uint64_t>& lines) {
+  for (Way& way : ways_) {
+    if (way.valid && way.dirty) {
+      lines.push_back(way.line_no << line_shift_);
+      way.dirty = false;
+    }
+  }
+}
+
 void CacheTags::invalidate(uint64_t line_addr) {
   if (Way* way = find(line_addr >> line_shift_)) {
+    if (indexed_) index_of_.erase(way->line_no);
     way->valid = false;
     way->dirty = false;
   }
@@ -107,6 +134,7 @@ void CacheTags::invalidate(uint64_t line_addr) {
 
 void CacheTags::clear() {
   for (Way& way : ways_) way = Way{};
+  index_of_.clear();
   clock_ = 0;
 }
 

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "cache/line_index.h"
+
 namespace warptlm {
 
 class CacheTags {
@@ -40,7 +42,12 @@ class CacheTags {
   // invalid way first). Filling a line already present only updates its LRU
   // position and ORs in `dirty`; nothing is evicted.
   Victim fill(uint64_t line_addr, bool dirty = false);
-  void mark_dirty(uint64_t line_addr);  // if present
+  void mark_dirty(uint64_t line_addr);      // if present
+  bool is_dirty(uint64_t line_addr) const;  // present and dirty
+  // Appends every dirty line's address to `lines` (in way order, set-major,
+  // so the order is deterministic) and makes those lines clean; they stay
+  // present. A write-back cache's flush.
+  void take_dirty(std::vector<uint64_t>& lines);
   void invalidate(uint64_t line_addr);  // if present; its dirty data is dropped
   void clear();                         // every way invalid
 
@@ -64,6 +71,12 @@ class CacheTags {
   SetIndex index_;
   uint64_t clock_ = 0;     // LRU stamp source; 64 bits never wrap in practice
   std::vector<Way> ways_;  // sets_ * assoc_, set-major
+  // Valid line number -> its way's position in ways_, kept only when the sets
+  // are wide (kIndexedAssoc): a scan of a few ways is cheaper than keeping
+  // the index up to date on every eviction.
+  static constexpr unsigned kIndexedAssoc = 16;
+  bool indexed_;
+  LineIndex index_of_;
 };
 
 }  // namespace warptlm

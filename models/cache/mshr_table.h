@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "cache/line_index.h"
+
 namespace warptlm {
 
 class MshrTable {
@@ -44,6 +46,8 @@ class MshrTable {
   unsigned in_use_ = 0;
   std::vector<Entry> table_;
   std::vector<uint64_t> waiters_;  // entry i's waiters at [i * max_merged_, + count)
+  LineIndex index_of_;             // line address -> its entry
+  std::vector<uint64_t> free_;     // bit i % 64 of word i / 64: entry i is free
 };
 
 }  // namespace warptlm

@@ -43,6 +43,9 @@ std::vector<StatInfo> build() {
       {"l1_hits", "L1 line hits"},
       {"l1_misses", "L1 line misses"},
       {"l1_mshr_merges", "L1 misses merged into an outstanding miss"},
+      {"l1_writebacks", "dirty L1 lines written to the L2 (evictions and kernel-end flushes)"},
+      {"l1_flush_writebacks", "dirty L1 lines written back by kernel-end flushes"},
+      {"l1_flush_cycles", "cycles from a kernel-end L1 flush to its last write's answer"},
       {"icache_hits", "instruction cache hits"},
       {"icache_misses", "instruction cache misses"},
   };

@@ -35,6 +35,7 @@ WorkgroupDistributor::WorkgroupDistributor(sc_core::sc_module_name name,
   // A CTA takes whole warps, so the thread limit is a warp-slot limit: the
   // SM's threads cap is enforced through warp_slots_ (no separate count).
   warp_slots_ = std::min(sm_config_.warps, sm_config_.threads / warp_size_);
+  flush_l1_ = l1_is_write_back(config);
   dispatch_ext_ = new CtaDispatch;
   payload_.set_extension(dispatch_ext_);
   SC_HAS_PROCESS(WorkgroupDistributor);
@@ -99,6 +100,8 @@ void WorkgroupDistributor::start(const KernelLaunch& launch) {
   launch_ = &launch;
   total_ctas_ = launch.grid.count();
   next_cta_ = retired_ = 0;
+  flush_requested_ = false;
+  flushes_pending_ = 0;
   rr_ = 0;  // every launch starts at SM 0: a launch's placement does not depend on history
   fault_.reset();
   running_ = true;
@@ -130,6 +133,7 @@ void WorkgroupDistributor::run() {
     // before the first wait catches a launch started during elaboration.
     while (running_ && next_cta_ < total_ctas_ && dispatch_round())
       if (running_ && next_cta_ < total_ctas_) sc_core::wait(cycle_);
+    if (flush_requested_) request_flushes();
     sc_core::wait(wake_);
   }
 }
@@ -203,10 +207,45 @@ void WorkgroupDistributor::cta_retired(unsigned sm, uint64_t linear) {
   s.shared -= r.shared_memory;
   publish_.notify(sc_core::SC_ZERO_TIME);
   if (!running_) return;  // draining after a fault: only the resources come back
-  if (++retired_ == total_ctas_)
-    finish();
-  else
+  if (++retired_ < total_ctas_) {
     wake_.notify(sc_core::SC_ZERO_TIME);
+  } else if (flush_l1_) {
+    // The dispatch process sends the flush requests (b_transport from a
+    // thread, not from inside this SM's report call).
+    flush_requested_ = true;
+    flushes_pending_ = static_cast<unsigned>(sms_.size());
+    wake_.notify(sc_core::SC_ZERO_TIME);
+  } else {
+    finish();
+  }
+}
+
+void WorkgroupDistributor::request_flushes() {
+  flush_requested_ = false;
+  dispatch_ext_->launch = launch_;
+  dispatch_ext_->flush_l1 = true;
+  for (unsigned sm = 0; sm < sms_.size() && running_; ++sm) {
+    payload_.set_command(tlm::TLM_WRITE_COMMAND);
+    payload_.set_address(0);
+    payload_.set_data_ptr(nullptr);
+    payload_.set_data_length(0);
+    payload_.set_streaming_width(0);
+    payload_.set_byte_enable_ptr(nullptr);
+    payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    dispatch[sm]->b_transport(payload_, delay);
+    if (payload_.is_response_error())
+      SC_REPORT_ERROR(name(), ("SM " + std::to_string(sm) +
+                               " refused the L1 flush request: " + payload_.get_response_string())
+                                  .c_str());
+  }
+  dispatch_ext_->flush_l1 = false;
+}
+
+void WorkgroupDistributor::l1_flushed(unsigned sm) {
+  (void)sm;
+  // After a fault the launch has already ended; a late flush adds nothing.
+  if (running_ && flushes_pending_ > 0 && --flushes_pending_ == 0) finish();
 }
 
 void WorkgroupDistributor::kernel_fault(unsigned sm, const KernelFault& fault) {

@@ -66,7 +66,8 @@ class WorkgroupDistributor : public sc_core::sc_module, public SmReportIf {
   void start(const KernelLaunch& launch);
 
   bool running() const { return running_; }
-  // Notified (delta) when the launch ends: every CTA retired, or a fault.
+  // Notified (delta) when the launch ends: every CTA retired (and, with a
+  // write-back L1, every SM's flush answered), or a fault.
   const sc_core::sc_event& finished_event() const { return finished_; }
   // The first fault reported during the last launch, if any.
   const std::optional<KernelFault>& fault() const { return fault_; }
@@ -81,6 +82,7 @@ class WorkgroupDistributor : public sc_core::sc_module, public SmReportIf {
   // SmReportIf, called from the SMs' processes.
   void cta_retired(unsigned sm, uint64_t linear) override;
   void kernel_fault(unsigned sm, const KernelFault& fault) override;
+  void l1_flushed(unsigned sm) override;
 
  private:
   struct SmState {
@@ -100,7 +102,8 @@ class WorkgroupDistributor : public sc_core::sc_module, public SmReportIf {
   bool fits(const SmState& s) const;
   void account(SmState& s, uint64_t now);  // integrates occupancy up to `now`
   void finish();
-  void publish();  // writes resident_signals_ from sms_
+  void request_flushes();  // asks every SM to write back its dirty L1 lines
+  void publish();          // writes resident_signals_ from sms_
 
   SmConfig sm_config_;
   unsigned warp_size_;
@@ -116,6 +119,9 @@ class WorkgroupDistributor : public sc_core::sc_module, public SmReportIf {
   uint64_t launch_start_ = 0;
   unsigned theoretical_ctas_ = 0;
   std::optional<KernelFault> fault_;
+  bool flush_l1_ = false;         // l1_is_write_back(config): a launch ends with flushes
+  bool flush_requested_ = false;  // the last CTA retired; the dispatch process sends them
+  unsigned flushes_pending_ = 0;  // SMs whose flush is not yet answered
   tlm::tlm_generic_payload payload_;
   CtaDispatch* dispatch_ext_;  // owned by payload_
   sc_core::sc_event wake_, finished_, publish_;

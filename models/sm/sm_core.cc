@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <typeinfo>
 
+#include "sm/cta_dispatch.h"
 #include "sm/ldst/coalescer.h"
 #include "sm/ldst/shared_banks.h"
 #include "sm/pipeline/unit_kind.h"
@@ -18,6 +19,30 @@ namespace {
 // Requests that bypass the MSHRs (all busy with other lines) carry their
 // memory operation's id with this bit set.
 constexpr uint64_t kBypassTag = uint64_t(1) << 63;
+// Writes of dirty L1 lines (write-back L1) carry this tag: no memory op waits
+// on them, their answers only count down (or fault).
+constexpr uint64_t kWritebackTag = kBypassTag | uint64_t(1) << 62;
+
+// Whether the spans [firsts[l], ends[l]) of `lanes` together cover every byte
+// of [line_addr, line_addr + line). Each pass over the lanes extends the
+// covered prefix; ascending addresses in lane order (the usual layout) cover
+// it in one pass.
+bool spans_cover_line(const uint64_t* firsts, const uint64_t* ends, LaneMask lanes,
+                      uint64_t line_addr, unsigned line) {
+  const uint64_t end = line_addr + line;
+  uint64_t covered = line_addr;
+  for (bool grew = true; grew && covered < end;) {
+    grew = false;
+    for (LaneMask m = lanes; m; m &= m - 1) {
+      const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
+      if (firsts[l] <= covered && ends[l] > covered) {
+        covered = ends[l];
+        grew = true;
+      }
+    }
+  }
+  return covered >= end;
+}
 
 unsigned max_resident_warps(const PlatformConfig& c) {
   return std::max(1u, std::min(c.sm.warps, c.sm.threads / c.warp_size));
@@ -51,10 +76,7 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
       icache_(config.sm.icache_size, config.sm.icache_assoc, config.sm.icache_line,
               config.sm.icache_miss_latency),
       mshrs_(config.memory.l1.mshrs, 8) {
-  if (config.memory.l1.size && config.memory.l1.write_policy != "write_through")
-    throw std::invalid_argument(
-        "memory.l1.write_policy: the SM's L1 is write-through for global memory (as on Fermi and "
-        "later GPUs); 'write_back' is not modelled");
+  write_back_ = l1_is_write_back(config);
   if (config.memory.l1.line > config.memory.l2.line)
     throw std::invalid_argument("memory.l1.line: " + std::to_string(config.memory.l1.line) +
                                 " bytes exceed memory.l2.line (" +
@@ -77,9 +99,23 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
   stable_orders_ = typeid(first) == typeid(LrrScheduler) || typeid(first) == typeid(GtoScheduler) ||
                    typeid(first) == typeid(TwoLevelScheduler) ||
                    typeid(first) == typeid(SrrScheduler);
+  // lrr and srr orders are rotations of the live slots: the tick walks them
+  // from start() instead of copying the order after every issue.
+  // (Live slots are kept as a bit mask: up to 64 slots per scheduler.)
+  if ((max_warps_ + s - 1) / s <= 64) {
+    if (typeid(first) == typeid(LrrScheduler)) rotation_ = Rotation::Lrr;
+    if (typeid(first) == typeid(SrrScheduler)) rotation_ = Rotation::Srr;
+  }
+  live_.assign(s, 0);
   warps_.resize(max_warps_);
   ctas_.resize(config.sm.ctas);
   last_stall_.assign(s, Stall::Idle);
+}
+
+unsigned SmCore::rotation_start(unsigned s) const {
+  const WarpScheduler* w = schedulers_[s].get();
+  return rotation_ == Rotation::Lrr ? static_cast<const LrrScheduler*>(w)->start()
+                                    : static_cast<const SrrScheduler*>(w)->start();
 }
 
 void SmCore::set_launch(const KernelLaunch& launch) {
@@ -142,6 +178,7 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
     may_finish_ |= ws.done;
     schedulers_[slot % s]->warp_started(slot / s, ws.age);
     order_stale_[slot % s] = 1;
+    if (rotation_ != Rotation::None) live_[slot % s] |= uint64_t(1) << (slot / s);
     cta.warp_slots.push_back(slot);
     cta.warps.push_back(&ws.warp);
     ++i;
@@ -252,7 +289,7 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   w.simt->hold_after_issue(now);  // control_cycles() of the scheme's tables
   const Instruction& in = *r.instruction;
   ++stats_.warp_instructions;
-  stats_.thread_instructions += lane_count(p.mask);
+  stats_.thread_instructions += static_cast<unsigned>(__builtin_popcountll(p.mask));
   if (trace_) trace_->issued(TraceRecord{now, id_, ws.global_id, p.split, p.pc, p.mask});
   ws.fetch_pc = kExitPc;  // the next instruction is fetched when the warp is next considered
   ws.blocked = Stall::Issued;
@@ -282,6 +319,8 @@ unsigned SmCore::new_memory_op() {
   if (free_memory_ops_.empty()) {
     memory_ops_.emplace_back();
     free_memory_ops_.push_back(static_cast<unsigned>(memory_ops_.size() - 1));
+    lane_firsts_.resize(memory_ops_.size() * warp_size_);
+    lane_ends_.resize(memory_ops_.size() * warp_size_);
   }
   unsigned id = free_memory_ops_.back();
   free_memory_ops_.pop_back();
@@ -339,8 +378,14 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
   op.warp = static_cast<unsigned>(&ws - warps_.data());
   op.pc = p.pc;
   op.lanes = p.mask;
-  op.first_lane = lowest_lane(global);
-  op.first_address = addrs[op.first_lane];
+  op.global = global;
+  uint64_t* const firsts = &lane_firsts_[uint64_t(id) * warp_size_];
+  uint64_t* const lane_ends = &lane_ends_[uint64_t(id) * warp_size_];
+  for (LaneMask m = global; m; m &= m - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
+    firsts[l] = addrs[l];
+    lane_ends[l] = ends[l];
+  }
   op.ready = done;
   const bool atomic = in.op == Opcode::Atom || in.op == Opcode::Red;
   const bool write = !atomic && in.op == Opcode::St;
@@ -350,9 +395,13 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
   };
   for (uint64_t l : lines_) {
     if (atomic) {
-      if (l1_) l1_->invalidate(l);  // atomics are performed at the L2
+      // Atomics are performed at the L2: a dirty copy goes there first.
+      if (write_back_ && l1_->is_dirty(l)) write_back_line(l, ws.global_id, p.pc);
+      if (l1_) l1_->invalidate(l);
       send(l, true, AccessKind::Atomic, id | kBypassTag);
       ++op.pending;
+    } else if (write && write_back_) {
+      store_write_back(l, id, ws.global_id, p.pc, now);
     } else if (write) {
       if (l1_ && l1_->probe(l)) l1_->access(l);  // write-through, no allocation on a miss
       send(l, true, AccessKind::Store, id | kBypassTag);
@@ -406,30 +455,130 @@ void SmCore::complete_memory_op(unsigned id, uint64_t now) {
   free_memory_ops_.push_back(id);
 }
 
-void SmCore::memory_fault(const MemoryOp& op, uint64_t address, const std::string& why) {
+void SmCore::memory_fault(unsigned id, uint64_t line_addr, AccessKind kind) {
+  const MemoryOp& op = memory_ops_[id];
   const WarpSlot& ws = warps_[op.warp];
-  MemoryFault mf(MemoryFault::Reason::OutOfBounds, Space::Global, address, 0, op.first_lane, why);
-  issuer_->fault(ws.warp, ctas_[ws.cta].context, op.pc, op.first_lane, "memory fault: " + why, &mf);
+  const uint64_t* firsts = &lane_firsts_[uint64_t(id) * warp_size_];
+  const uint64_t* ends = &lane_ends_[uint64_t(id) * warp_size_];
+  // The lowest lane whose span touches the line (every line the op sent was
+  // touched by one of its lanes; the lowest lane is the fallback all the same).
+  const uint64_t line_end = line_addr + config_.memory.l1.line;
+  unsigned lane = lowest_lane(op.global);
+  for (LaneMask m = op.global; m; m &= m - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
+    if (firsts[l] < line_end && ends[l] > line_addr) {
+      lane = l;
+      break;
+    }
+  }
+  const std::string why = "the memory system answered an error for the " +
+                          std::string(access_kind_name(kind)) + " of the line at " +
+                          hex_string(line_addr) + " (lane " + std::to_string(lane) + "'s address " +
+                          hex_string(firsts[lane]) + ")";
+  MemoryFault mf(MemoryFault::Reason::OutOfBounds, Space::Global, firsts[lane],
+                 static_cast<unsigned>(ends[lane] - firsts[lane]), lane, why);
+  issuer_->fault(ws.warp, ctas_[ws.cta].context, op.pc, lane, "memory fault: " + why, &mf);
 }
 
-void SmCore::response(uint64_t tag, AccessKind kind, uint64_t address, bool ok, uint64_t now) {
+bool SmCore::response(uint64_t tag, AccessKind kind, uint64_t address, bool ok, uint64_t now) {
+  if ((tag & kWritebackTag) == kWritebackTag) {
+    --l1_writebacks_in_flight_;
+    if (!ok) {
+      // No thread waits on a write-back: the fault names the line and the SM.
+      FaultSite site;
+      site.kernel = launch_->kernel->name;
+      site.has_address = true;
+      site.address = address;
+      const std::string what = "kernel '" + site.kernel +
+                               "': memory fault: the memory system answered an error for the "
+                               "write-back of the L1 line at " +
+                               hex_string(address) + " (SM " + std::to_string(id_) + ")";
+      throw KernelFault(what, site);
+    }
+    if (flushing_ && l1_writebacks_in_flight_ == 0) {
+      flushing_ = false;
+      stats_.l1_flush_cycles += now - flush_start_;
+    }
+    return false;
+  }
   auto answer = [&](unsigned id) {
-    MemoryOp& op = memory_ops_[id];
-    if (!ok)
-      memory_fault(op, address,
-                   "the memory system answered an error for the " +
-                       std::string(access_kind_name(kind)) + " of the line at " +
-                       hex_string(address) + " (first lane's address " +
-                       hex_string(op.first_address) + ")");
-    if (--op.pending == 0) complete_memory_op(id, now);
+    if (!ok) memory_fault(id, address, kind);
+    if (--memory_ops_[id].pending == 0) complete_memory_op(id, now);
   };
   if (tag & kBypassTag) {
     answer(static_cast<unsigned>(tag & ~kBypassTag));
-    return;
+    return true;
   }
   mshrs_.fill(tag, waiters_);
-  if (ok && l1_ && config_.memory.l1.cache_global) l1_->fill(tag);
+  if (ok && l1_ && config_.memory.l1.cache_global) {
+    // A write-back store waiting on the line (fetch-on-write) leaves it dirty.
+    bool dirty = false;
+    if (write_back_)
+      for (uint64_t id : waiters_) dirty = dirty || memory_ops_[id].store;
+    const MemoryOp& first = memory_ops_[waiters_.front()];
+    evict(l1_->fill(tag, dirty), warps_[first.warp].global_id, first.pc);
+  }
   for (uint64_t id : waiters_) answer(static_cast<unsigned>(id));
+  return true;
+}
+
+bool SmCore::start_l1_flush(uint64_t now) {
+  if (write_back_) {
+    dirty_lines_.clear();
+    l1_->take_dirty(dirty_lines_);
+    for (uint64_t l : dirty_lines_) write_back_line(l, 0, 0);
+    stats_.l1_flush_writebacks += dirty_lines_.size();
+  }
+  flushing_ = l1_writebacks_in_flight_ > 0;
+  flush_start_ = now;
+  return !flushing_;
+}
+
+void SmCore::write_back_line(uint64_t line_addr, uint32_t warp, Pc pc) {
+  outbox_.push_back(MemoryRequest{line_addr, config_.memory.l1.line, true, AccessKind::Writeback,
+                                  kWritebackTag, warp, pc});
+  ++stats_.l1_writebacks;
+  ++l1_writebacks_in_flight_;
+}
+
+void SmCore::evict(const CacheTags::Victim& victim, uint32_t warp, Pc pc) {
+  if (victim.valid && victim.dirty) write_back_line(victim.line_addr, warp, pc);
+}
+
+void SmCore::store_write_back(uint64_t l, unsigned id, uint32_t warp, Pc pc, uint64_t now) {
+  MemoryOp& op = memory_ops_[id];
+  const unsigned line = config_.memory.l1.line;
+  if (l1_->access(l)) {  // hit: the line becomes dirty, nothing leaves the SM
+    ++stats_.l1_hits;
+    l1_->mark_dirty(l);
+    op.ready = std::max(op.ready, now + config_.memory.l1.latency);
+    return;
+  }
+  ++stats_.l1_misses;
+  const uint64_t* firsts = &lane_firsts_[uint64_t(id) * warp_size_];
+  const uint64_t* ends = &lane_ends_[uint64_t(id) * warp_size_];
+  if (spans_cover_line(firsts, ends, op.global, l, line)) {
+    // Every byte is written: allocate dirty without reading the line.
+    evict(l1_->fill(l, true), warp, pc);
+    op.ready = std::max(op.ready, now + config_.memory.l1.latency);
+    return;
+  }
+  // A partial write: fetch the line first (write-allocate, fetch-on-write),
+  // dirty when it arrives. Without an MSHR the store goes to the L2 itself.
+  switch (mshrs_.add(l, id)) {
+    case MshrTable::Result::NewMiss:
+      outbox_.push_back(MemoryRequest{l, line, false, AccessKind::Load, l, warp, pc});
+      op.store = true;
+      break;
+    case MshrTable::Result::Merged:
+      ++stats_.l1_mshr_merges;
+      op.store = true;
+      break;
+    case MshrTable::Result::Full:
+      outbox_.push_back(MemoryRequest{l, line, true, AccessKind::Store, id | kBypassTag, warp, pc});
+      break;
+  }
+  ++op.pending;
 }
 
 void SmCore::finish_warp(unsigned slot) {
@@ -438,6 +587,7 @@ void SmCore::finish_warp(unsigned slot) {
   const unsigned s = static_cast<unsigned>(schedulers_.size());
   schedulers_[slot % s]->warp_finished(slot / s);
   order_stale_[slot % s] = 1;
+  if (rotation_ != Rotation::None) live_[slot % s] &= ~(uint64_t(1) << (slot / s));
   --ctas_[ws.cta].live;
   --resident_warps_;
 }
@@ -479,20 +629,34 @@ void SmCore::tick(uint64_t now, TickResult& result) {
   }
   wake_hint_ = kNever;
   bool issued = false;
-  for (unsigned s = 0; s < schedulers_.size(); ++s) {
-    std::vector<unsigned>& order = orders_[s];
-    if (order_stale_[s] || !stable_orders_) {
-      schedulers_[s]->order(order);
-      order_stale_[s] = 0;
-    }
+  const unsigned nsched = static_cast<unsigned>(schedulers_.size());
+  for (unsigned s = 0; s < nsched; ++s) {
     Stall cause = Stall::Idle;
-    for (unsigned local : order) {
-      Stall st = try_issue(s, local, now);
-      if (st == Stall::Issued) {
-        cause = st;
-        break;
+    if (rotation_ != Rotation::None) {
+      // The live slots from start() up, then those below it: order()'s list.
+      const unsigned first = rotation_start(s);
+      const uint64_t from_first = ~uint64_t(0) << first;
+      uint64_t part[2] = {live_[s] & from_first, live_[s] & ~from_first};
+      for (uint64_t bits : part) {
+        for (; bits && cause != Stall::Issued; bits &= bits - 1) {
+          Stall st = try_issue(s, static_cast<unsigned>(__builtin_ctzll(bits)), now);
+          if (st == Stall::Issued || cause == Stall::Idle) cause = st;
+        }
       }
-      if (cause == Stall::Idle) cause = st;
+    } else {
+      std::vector<unsigned>& order = orders_[s];
+      if (order_stale_[s] || !stable_orders_) {
+        schedulers_[s]->order(order);
+        order_stale_[s] = 0;
+      }
+      for (unsigned local : order) {
+        Stall st = try_issue(s, local, now);
+        if (st == Stall::Issued) {
+          cause = st;
+          break;
+        }
+        if (cause == Stall::Idle) cause = st;
+      }
     }
     issued |= cause == Stall::Issued;
     last_stall_[s] = cause;

@@ -60,8 +60,16 @@ class SmCore {
   };
   // Runs cycle `now` (>= the last one). Throws KernelFault.
   void tick(uint64_t now, TickResult& result);
-  // A memory transaction came back at cycle `now`. Throws KernelFault for an error response.
-  void response(uint64_t tag, AccessKind kind, uint64_t address, bool ok, uint64_t now);
+  // A memory transaction came back at cycle `now`. Throws KernelFault for an
+  // error response. Returns whether the core must tick (false: the answer to
+  // an L1 write-back, which no instruction waits on).
+  bool response(uint64_t tag, AccessKind kind, uint64_t address, bool ok, uint64_t now);
+  // The launch's last CTA retired (write-back L1): queues a write of every
+  // dirty L1 line, which stay present and become clean. Returns true when no
+  // L1 write-back is in flight (the flush is complete at once); otherwise
+  // flushing() is true until the last one is answered.
+  bool start_l1_flush(uint64_t now);
+  bool flushing() const { return flushing_; }
 
   std::vector<MemoryRequest>& outbox() { return outbox_; }
   bool idle() const { return resident_ctas_ == 0; }
@@ -128,8 +136,8 @@ class SmCore {
     unsigned pending = 0;  // transactions not yet answered
     uint64_t ready = 0;    // cycle the already-satisfied part is ready
     bool writes_registers = false;
-    uint64_t first_address = 0;
-    unsigned first_lane = 0;
+    bool store = false;   // a write-back store: the lines it fetches are filled dirty
+    LaneMask global = 0;  // lanes with global accesses (spans: lane_firsts_, lane_ends_)
   };
 
   Stall try_issue(unsigned scheduler, unsigned slot_in_scheduler, uint64_t now);
@@ -141,7 +149,14 @@ class SmCore {
   void complete_memory_op(unsigned id, uint64_t now);
   void finish_warp(unsigned slot);
   void maybe_retire(unsigned cta, TickResult& result);
-  [[noreturn]] void memory_fault(const MemoryOp& op, uint64_t address, const std::string& why);
+  // The fault of memory op `id` whose transaction for the line at `line_addr`
+  // was answered with an error: names the lowest lane whose span touches it.
+  [[noreturn]] void memory_fault(unsigned id, uint64_t line_addr, AccessKind kind);
+  // A write-back store's access to line `l` (an L1 lookup; a miss allocates).
+  void store_write_back(uint64_t l, unsigned id, uint32_t warp, Pc pc, uint64_t now);
+  // Sends a write of the dirty line at `line_addr` to the L2 (an eviction or a flush).
+  void write_back_line(uint64_t line_addr, uint32_t warp, Pc pc);
+  void evict(const CacheTags::Victim& victim, uint32_t warp, Pc pc);
   void set_launch(const KernelLaunch& launch);
 
   unsigned id_;
@@ -173,6 +188,15 @@ class SmCore {
   std::unique_ptr<CacheTags> l1_;
   MshrTable mshrs_;
   std::vector<MemoryOp> memory_ops_;
+  // Per memory op, warp_size_ entries each: lane l's span [first, end) of its
+  // global accesses (valid for the op's `global` lanes), so an error answer
+  // can name the lane it hit. Grows with memory_ops_, never per instruction.
+  std::vector<uint64_t> lane_firsts_, lane_ends_;
+  bool write_back_ = false;               // l1_is_write_back(config)
+  unsigned l1_writebacks_in_flight_ = 0;  // eviction and flush writes not yet answered
+  bool flushing_ = false;
+  uint64_t flush_start_ = 0;
+  std::vector<uint64_t> dirty_lines_;  // reused by start_l1_flush
   std::vector<unsigned> free_memory_ops_;
   std::priority_queue<Writeback, std::vector<Writeback>, std::greater<Writeback>> writebacks_;
   std::vector<MemoryRequest> outbox_;
@@ -181,6 +205,11 @@ class SmCore {
   std::vector<std::vector<unsigned>> orders_;
   std::vector<uint8_t> order_stale_;
   bool stable_orders_ = false;  // the policy's order changes only through those calls
+  // lrr and srr: the order is the live slots rotated to start at start().
+  enum class Rotation : uint8_t { None, Lrr, Srr };
+  Rotation rotation_ = Rotation::None;
+  std::vector<uint64_t> live_;  // per scheduler: bit i set while its slot i is live
+  unsigned rotation_start(unsigned scheduler) const;
 
   // Reused per cycle.
   std::vector<Path> paths_;

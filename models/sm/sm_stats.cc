@@ -29,6 +29,9 @@ void each_field(S& s, F&& f) {
   f("l1_hits", s.l1_hits);
   f("l1_misses", s.l1_misses);
   f("l1_mshr_merges", s.l1_mshr_merges);
+  f("l1_writebacks", s.l1_writebacks);
+  f("l1_flush_writebacks", s.l1_flush_writebacks);
+  f("l1_flush_cycles", s.l1_flush_cycles);
   f("icache_hits", s.icache_hits);
   f("icache_misses", s.icache_misses);
 }

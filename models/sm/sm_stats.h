@@ -30,6 +30,10 @@ struct SmStats {
   uint64_t shared_accesses = 0, shared_bank_conflicts = 0;    // conflicts: extra cycles
   uint64_t memory_instructions = 0, memory_transactions = 0;  // global/local, after coalescing
   uint64_t l1_hits = 0, l1_misses = 0, l1_mshr_merges = 0;
+  // Write-back L1 (memory.l1.write_policy = write_back): lines written to the
+  // L2 (dirty evictions and kernel-end flush writes), the flush writes among
+  // them, and the cycles from each kernel-end flush to its last write's answer.
+  uint64_t l1_writebacks = 0, l1_flush_writebacks = 0, l1_flush_cycles = 0;
   uint64_t icache_hits = 0, icache_misses = 0;
 
   void add(const SmStats& other);

@@ -79,6 +79,15 @@ void StreamingMultiprocessor::dispatch_cta(tlm::tlm_generic_payload& gp, sc_core
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
+  if (d->flush_l1) {  // the launch's end: write back the dirty L1 lines
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (m.core.start_l1_flush(m.cycle_now())) {
+      report->l1_flushed(id_);
+    } else if (!m.request_open) {
+      m.send_next.notify(sc_core::SC_ZERO_TIME);
+    }
+    return;
+  }
   m.core.start_cta(*d->launch, d->ctaid, d->linear, m.cycle_now());
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   m.wake.notify(sc_core::SC_ZERO_TIME);
@@ -182,14 +191,20 @@ void StreamingMultiprocessor::finish(tlm::tlm_generic_payload& gp) {
   Impl& m = *impl_;
   if (m.faulted) return;
   const GpuExtension* ext = gp.get_extension<GpuExtension>();
+  const bool was_flushing = m.core.flushing();
+  bool tick = true;
   try {
-    m.core.response(ext->tag, ext->kind, gp.get_address(), gp.is_response_ok(), m.cycle_now());
+    tick =
+        m.core.response(ext->tag, ext->kind, gp.get_address(), gp.is_response_ok(), m.cycle_now());
   } catch (const KernelFault& f) {
     m.faulted = true;
     report->kernel_fault(id_, f);
     return;
   }
-  m.wake.notify(sc_core::SC_ZERO_TIME);
+  if (was_flushing && !m.core.flushing()) report->l1_flushed(id_);
+  // An L1 write-back's answer changes nothing an instruction waits on: the
+  // core sleeps on (it may hold no CTA at all).
+  if (tick) m.wake.notify(sc_core::SC_ZERO_TIME);
 }
 
 }  // namespace warptlm

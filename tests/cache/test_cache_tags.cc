@@ -163,5 +163,29 @@ TEST(CacheTags, RejectsBadGeometry) {
   EXPECT_NO_THROW(CacheTags(192, 3, 64));  // one set of three ways is fine
 }
 
+// 16 ways and more go through the hash index instead of a scan of the set:
+// one 16-way set of 64-byte lines, filled with lines 0..15 (addresses l * 64).
+TEST(CacheTags, WideSetsKeepLruThroughTheIndex) {
+  CacheTags c(16 * 64, 16, 64);
+  for (uint64_t l = 0; l < 16; ++l) EXPECT_FALSE(c.fill(l * 64).valid);  // invalid ways first
+  EXPECT_TRUE(c.access(0));  // line 0 becomes the most recent: line 1 is now the LRU
+  CacheTags::Victim v = c.fill(16 * 64);
+  EXPECT_TRUE(v.valid);
+  EXPECT_EQ(v.line_addr, 1u * 64);
+  EXPECT_FALSE(c.probe(1 * 64));
+  EXPECT_TRUE(c.probe(0));
+  EXPECT_TRUE(c.probe(16 * 64 + 63));  // any byte of the line
+  // An invalidated way is reused before any eviction: no victim.
+  c.invalidate(5 * 64);
+  EXPECT_FALSE(c.probe(5 * 64));
+  EXPECT_FALSE(c.fill(17 * 64).valid);
+  EXPECT_TRUE(c.probe(17 * 64));
+  // The LRU is now line 2 (fills 0, 2..15 in order, then 0 touched, 16, 17).
+  v = c.fill(18 * 64);
+  EXPECT_EQ(v.line_addr, 2u * 64);
+  c.clear();
+  for (uint64_t l = 0; l < 19; ++l) EXPECT_FALSE(c.probe(l * 64));
+}
+
 }  // namespace
 }  // namespace warptlm

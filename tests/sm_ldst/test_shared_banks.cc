@@ -65,6 +65,23 @@ TEST(SharedBanks, InactiveLanesAndBankCount) {
   EXPECT_EQ(shared_access_cycles(a.data(), full_mask(64), 64, 4, 32), 2u);
 }
 
+// More than 64 banks take the sorting path only; 64 or fewer check for a
+// bank with two words first. Both must agree with the hand counts.
+TEST(SharedBanks, ManyBanksCountLikeFew) {
+  // 128 banks, stride 4 words: words 0, 4, ..., 124 are 32 different banks.
+  std::vector<uint64_t> a = strided(0, 16);
+  EXPECT_EQ(shared_access_cycles(a.data(), full_mask(32), 32, 4, 128), 1u);
+  // Stride 8 words: words 0..248 map to banks 0, 8, ..., 120 twice each.
+  a = strided(0, 32);
+  EXPECT_EQ(shared_access_cycles(a.data(), full_mask(32), 32, 4, 128), 2u);
+  // 64 banks, the same stride: 8 banks (0, 8, ..., 56), 4 words each.
+  EXPECT_EQ(shared_access_cycles(a.data(), full_mask(32), 32, 4, 64), 4u);
+  // A conflict found late (lane 31 shares lane 0's bank, another word): 2.
+  a = strided(0, 4);
+  a[31] = 32 * 4;  // word 32: bank 0 again
+  EXPECT_EQ(shared_access_cycles(a.data(), full_mask(32), 32, 4, 32), 2u);
+}
+
 TEST(SharedBanks, RejectsBadParameters) {
   std::vector<uint64_t> a(32, 0);
   EXPECT_THROW(shared_access_cycles(a.data(), 1, 32, 3, 32), std::invalid_argument);   // size

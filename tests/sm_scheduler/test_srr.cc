@@ -51,5 +51,32 @@ TEST(SrrScheduler, DiffersFromLrrOnlyInOfferingTheIssuerFirst) {
   EXPECT_EQ(order_of(lrr), (Order{2, 0, 1}));
 }
 
+// start(): where the rotation that order() lists begins (the SM walks the
+// live slots from there itself).
+TEST(SrrScheduler, StartIsTheStickyWarpOrTheSlotAfterIt) {
+  SrrScheduler s(4);
+  EXPECT_EQ(s.start(), 0u);  // nothing issued yet: from slot 0
+  s.warp_started(0, 0);
+  s.warp_started(2, 1);
+  s.issued(2);
+  EXPECT_EQ(s.start(), 2u);  // sticky
+  s.warp_finished(2);
+  EXPECT_EQ(s.start(), 3u);  // after its slot; 3 is empty, so order() begins at 0
+  EXPECT_EQ(order_of(s), (Order{0}));
+}
+
+TEST(LrrScheduler, StartIsTheSlotAfterTheLastIssuer) {
+  LrrScheduler s(4);
+  EXPECT_EQ(s.start(), 0u);
+  s.warp_started(1, 0);
+  s.warp_started(3, 1);
+  s.issued(3);
+  EXPECT_EQ(s.start(), 0u);  // wraps around
+  EXPECT_EQ(order_of(s), (Order{1, 3}));
+  s.issued(1);
+  EXPECT_EQ(s.start(), 2u);
+  EXPECT_EQ(order_of(s), (Order{3, 1}));
+}
+
 }  // namespace
 }  // namespace warptlm

@@ -111,6 +111,10 @@ TEST_F(ScoreboardTest, ResetClearsAndResizes) {
   EXPECT_EQ(sb_.registers(), 2u);
   EXPECT_THROW(sb_.reserve(op(kLoad), kAll), std::invalid_argument);
   EXPECT_THROW(sb_.blocked(op(kAdd), kAll), std::invalid_argument);
+  // The queries and release check ranges inside their scans (nothing is
+  // pending, so every scan reaches the register past the end).
+  EXPECT_THROW(sb_.blocked_any_lane(op(kAdd)), std::invalid_argument);
+  EXPECT_THROW(sb_.release(op(kLoad), kAll), std::invalid_argument);
   sb_.reset(static_cast<unsigned>(m_.functions[0].regs.size()));
   EXPECT_FALSE(sb_.blocked(op(kAdd), kAll));
 }

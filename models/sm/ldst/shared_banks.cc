@@ -1,7 +1,9 @@
 // Bank conflicts by sorting: every (bank, word) pair a warp touches goes into a
 // fixed stack array; sorted and deduplicated, the longest run of one bank is
 // the conflict degree. No per-bank table, so any bank count works without
-// allocating.
+// allocating. Most accesses touch each bank in at most one word (no conflict,
+// or a broadcast): with up to 64 banks a one-pass check answers those, and
+// only a real conflict pays for the sort.
 #include "sm/ldst/shared_banks.h"
 
 #include <algorithm>
@@ -36,6 +38,28 @@ unsigned shared_access_cycles(const uint64_t* addrs, LaneMask active, unsigned w
   BankWord touched[kMaxWarpSize * kMaxWordsPerLane];
   unsigned n = 0;
   LaneMask lanes = active & full_mask(warp_size);
+  if (banks <= 64) {
+    uint64_t word_of[64];
+    uint64_t seen = 0;  // banks touched so far
+    bool conflict = false;
+    for (LaneMask l = lanes; l != 0 && !conflict; l &= l - 1) {
+      const unsigned lane = unsigned(__builtin_ctzll(l));
+      const uint64_t first = addrs[lane] / 4;
+      const uint64_t last = (addrs[lane] + size - 1) / 4;
+      for (uint64_t w = first; w <= last; ++w) {
+        const unsigned b = unsigned(w % banks);
+        const uint64_t bit = uint64_t(1) << b;
+        if (!(seen & bit)) {
+          seen |= bit;
+          word_of[b] = w;
+        } else if (word_of[b] != w) {
+          conflict = true;  // two words in one bank: count them exactly below
+          break;
+        }
+      }
+    }
+    if (!conflict) return seen ? 1 : 0;
+  }
   while (lanes != 0) {
     const unsigned lane = unsigned(__builtin_ctzll(lanes));
     lanes &= lanes - 1;

@@ -12,6 +12,7 @@ OperandCollector::OperandCollector(unsigned banks, unsigned collectors) {
     throw std::invalid_argument("collectors: the SM needs at least one operand collector");
   bank_free_.assign(banks, 0);
   collector_free_.assign(collectors, 0);
+  if ((banks & (banks - 1)) == 0) bank_mask_ = banks - 1;
 }
 
 bool OperandCollector::start(uint64_t now, unsigned warp, const uint32_t* regs, unsigned n,
@@ -31,7 +32,10 @@ bool OperandCollector::start(uint64_t now, unsigned warp, const uint32_t* regs, 
   for (unsigned i = 0; i < n; ++i) {
     // A register named twice is read once: n is at most a few dozen.
     if (std::find(regs, regs + i, regs[i]) != regs + i) continue;
-    uint64_t& bank = bank_free_[(uint64_t(regs[i]) + warp) % banks];
+    // A mask instead of a division for the usual power-of-two bank count (this
+    // runs for every operand of every issue).
+    const uint64_t r = uint64_t(regs[i]) + warp;
+    uint64_t& bank = bank_free_[bank_mask_ || banks == 1 ? r & bank_mask_ : r % banks];
     const uint64_t cycle = std::max(now, bank);
     bank = cycle + 1;
     last_read = std::max(last_read, cycle);

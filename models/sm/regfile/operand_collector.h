@@ -36,6 +36,7 @@ class OperandCollector {  // per SM
   // Per bank: the first cycle after its last booked read. Because `now` never
   // goes back, the earliest free cycle >= now is max(now, this).
   std::vector<uint64_t> bank_free_;
+  uint64_t bank_mask_ = 0;  // banks - 1 when the bank count is a power of two (else 0)
   std::vector<uint64_t> collector_free_;  // per unit: the cycle it is free again
   uint64_t last_now_ = 0;
 };

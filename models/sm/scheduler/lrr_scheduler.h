@@ -15,6 +15,10 @@ class LrrScheduler : public WarpScheduler {
   void warp_finished(unsigned slot) override;
   void order(std::vector<unsigned>& out) override;
   void issued(unsigned slot) override;
+  // order() is the live slots in increasing slot order, wrapping around,
+  // starting at this slot: the SM walks that rotation itself instead of
+  // asking for the vector after every issue.
+  unsigned start() const { return last_ + 1 == slots_.size() ? 0 : last_ + 1; }
 
  private:
   WarpSlots slots_;

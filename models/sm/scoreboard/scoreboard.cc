@@ -24,16 +24,18 @@ void Scoreboard::reset(unsigned registers) {
   pending_registers_ = 0;
 }
 
+void Scoreboard::out_of_range(uint32_t reg, size_t registers) {
+  throw std::invalid_argument("ops: register " + std::to_string(reg) +
+                              " out of range (the scoreboard has " + std::to_string(registers) +
+                              ")");
+}
+
 void Scoreboard::check(const RegisterOperands& ops) const {
   const size_t n = pending_.size();
   for (unsigned i = 0; i < ops.n_reads; ++i)
-    if (ops.reads[i] >= n)
-      throw std::invalid_argument("ops: register " + std::to_string(ops.reads[i]) +
-                                  " out of range (the scoreboard has " + std::to_string(n) + ")");
+    if (ops.reads[i] >= n) out_of_range(ops.reads[i], n);
   for (unsigned i = 0; i < ops.n_writes; ++i)
-    if (ops.writes[i] >= n)
-      throw std::invalid_argument("ops: register " + std::to_string(ops.writes[i]) +
-                                  " out of range (the scoreboard has " + std::to_string(n) + ")");
+    if (ops.writes[i] >= n) out_of_range(ops.writes[i], n);
 }
 
 void Scoreboard::reserve(const RegisterOperands& ops, LaneMask lanes) {
@@ -52,9 +54,12 @@ void Scoreboard::reserve(const RegisterOperands& ops, LaneMask lanes) {
 }
 
 void Scoreboard::release(const RegisterOperands& ops, LaneMask lanes) {
-  check(ops);
+  // Only the written registers are touched: they are range-checked in the
+  // validation pass (per writeback, so no separate pass over the reads).
+  const size_t n = pending_.size();
   for (unsigned i = 0; i < ops.n_writes; ++i) {
     const uint32_t r = ops.writes[i];
+    if (r >= n) out_of_range(r, n);
     if ((pending_[r] & lanes) != lanes) lane_error("release", r, lanes, pending_[r]);
   }
   if (lanes == 0) return;
@@ -65,21 +70,37 @@ void Scoreboard::release(const RegisterOperands& ops, LaneMask lanes) {
   }
 }
 
+// The queries run on every issue attempt: the range check rides in the same
+// loop (a register past the end throws when the scan reaches it; one before it
+// that is blocked answers first, which is the same answer a full check would
+// precede).
 bool Scoreboard::blocked(const RegisterOperands& ops, LaneMask lanes) const {
-  check(ops);
-  for (unsigned i = 0; i < ops.n_reads; ++i)
-    if (pending_[ops.reads[i]] & lanes) return true;
-  for (unsigned i = 0; i < ops.n_writes; ++i)
-    if (pending_[ops.writes[i]] & lanes) return true;
+  const size_t n = pending_.size();
+  for (unsigned i = 0; i < ops.n_reads; ++i) {
+    const uint32_t r = ops.reads[i];
+    if (r >= n) out_of_range(r, n);
+    if (pending_[r] & lanes) return true;
+  }
+  for (unsigned i = 0; i < ops.n_writes; ++i) {
+    const uint32_t r = ops.writes[i];
+    if (r >= n) out_of_range(r, n);
+    if (pending_[r] & lanes) return true;
+  }
   return false;
 }
 
 bool Scoreboard::blocked_any_lane(const RegisterOperands& ops) const {
-  check(ops);
-  for (unsigned i = 0; i < ops.n_reads; ++i)
-    if (pending_[ops.reads[i]]) return true;
-  for (unsigned i = 0; i < ops.n_writes; ++i)
-    if (pending_[ops.writes[i]]) return true;
+  const size_t n = pending_.size();
+  for (unsigned i = 0; i < ops.n_reads; ++i) {
+    const uint32_t r = ops.reads[i];
+    if (r >= n) out_of_range(r, n);
+    if (pending_[r]) return true;
+  }
+  for (unsigned i = 0; i < ops.n_writes; ++i) {
+    const uint32_t r = ops.writes[i];
+    if (r >= n) out_of_range(r, n);
+    if (pending_[r]) return true;
+  }
   return false;
 }
 

@@ -3,6 +3,7 @@
 // multi-path reconvergence schemes) do not wait on each other's writes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -23,9 +24,12 @@ class Scoreboard {
   void reserve(const RegisterOperands& ops, LaneMask lanes);
   // Their writeback happened: removes exactly `lanes` from each written
   // register. Throws std::invalid_argument naming `lanes` when one of them was
-  // not pending; nothing changes then.
+  // not pending, or `ops` when a written register is out of range; nothing
+  // changes then.
   void release(const RegisterOperands& ops, LaneMask lanes);
-  // RAW or WAW: some read or written register has a pending write on a lane of `lanes`.
+  // RAW or WAW: some read or written register has a pending write on a lane of
+  // `lanes`. Throws std::invalid_argument naming `ops` for a register out of
+  // range that the scan reaches (it stops at the first blocked register).
   bool blocked(const RegisterOperands& ops, LaneMask lanes) const;
   // What a scoreboard without lane masks would say (any pending write to those
   // registers): the SM counts "stalls avoided by lane masks" as
@@ -40,6 +44,7 @@ class Scoreboard {
 
  private:
   void check(const RegisterOperands& ops) const;  // every register in range
+  [[noreturn]] static void out_of_range(uint32_t reg, size_t registers);
 
   std::vector<LaneMask> pending_;   // by register: lanes with a write in flight
   unsigned pending_registers_ = 0;  // registers with a nonzero mask

@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""Checks that a change to the timing model leaves its simulated behaviour identical.
+
+--record DIR runs a broad set of timing runs and stores each run's statistics
+JSON (without wall_seconds, the one host-dependent figure), exit status and
+host-reference verdict; --compare DIR runs the same set and reports every run
+whose statistics are not byte-for-byte the ones recorded.
+
+The set: every scenario on the small and fermi presets at study size; at
+test size every scenario under each registered reconvergence scheme (small),
+under the gto, two_level and srr schedulers (small), and on volta.
+
+    /usr/bin/python3 scripts/check_timing_identity.py --build build --record base/
+    /usr/bin/python3 scripts/check_timing_identity.py --build build --compare base/
+        [--jobs 2] [--only study|schemes|schedulers|volta] [SCENARIO...]
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def scenario_names(cli):
+    out = subprocess.run([cli, "list"], check=True, capture_output=True, text=True).stdout
+    return [line.split()[0] for line in out.splitlines() if line and not line.startswith(" ")]
+
+
+def scheme_names(cli, scenario):
+    """The registered schemes, as the CLI lists them when asked for an unknown one."""
+    out = subprocess.run([cli, "run", scenario, "--size", "test", "--reconvergence",
+                          "no_such_scheme"], capture_output=True, text=True)
+    m = re.search(r"known: ([^)]*)\)", out.stdout + out.stderr)
+    if not m:
+        sys.exit("could not read the scheme names from the CLI's error message")
+    return [s.strip() for s in m.group(1).split(",")]
+
+
+# Test-size runs stop at this many warp instructions (the largest needs about
+# 200 k): schemes that livelock on spinlock then end in the same budget fault
+# every time instead of running to the default budget of 2^32.
+TEST_BUDGET = ["--set", "instruction_budget=1000000"]
+
+
+def run_set(cli, names, only):
+    """(key, argument list) of every run in the set."""
+    runs = []
+    groups = only or ["study", "schemes", "schedulers", "volta"]
+    if "study" in groups:
+        for preset in ["small", "fermi"]:
+            runs += [(f"study-{preset}-{n}", [n, "--size", "study", "--preset", preset])
+                     for n in names]
+    if "schemes" in groups:
+        for scheme in scheme_names(cli, names[0]):
+            runs += [(f"test-{scheme}-{n}", [n, "--size", "test", "--preset", "small",
+                                            "--reconvergence", scheme] + TEST_BUDGET)
+                     for n in names]
+    if "schedulers" in groups:
+        for sched in ["gto", "two_level", "srr"]:
+            runs += [(f"test-{sched}-{n}", [n, "--size", "test", "--preset", "small",
+                                           "--set", f"scheduler={sched}"] + TEST_BUDGET)
+                     for n in names]
+    if "volta" in groups:
+        runs += [(f"test-volta-{n}", [n, "--size", "test", "--preset", "volta"] + TEST_BUDGET)
+                 for n in names]
+    return runs
+
+
+def run_one(cli, args):
+    """The run's comparable record: exit status, PASS/FAIL lines and statistics."""
+    with tempfile.TemporaryDirectory() as d:
+        stats_file = os.path.join(d, "stats.json")
+        proc = subprocess.run([cli, "run"] + args + ["--mode", "timing", "--stats", stats_file],
+                              capture_output=True, text=True)
+        stats = None
+        if os.path.exists(stats_file):
+            with open(stats_file) as f:
+                stats = json.load(f)
+            stats.pop("wall_seconds", None)
+    verdict = [line.strip() for line in proc.stdout.splitlines() if "host reference" in line]
+    # Faults and budget ends name the warp and PC: the message is part of the behaviour.
+    errors = [line.strip() for line in proc.stderr.splitlines() if line.strip()]
+    return {"rc": proc.returncode, "verdict": verdict, "errors": errors, "stats": stats}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("scenarios", nargs="*", help="scenario names (default: all)")
+    ap.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "build"))
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--record", metavar="DIR", help="store the runs' records in DIR")
+    mode.add_argument("--compare", metavar="DIR", help="compare the runs with those in DIR")
+    ap.add_argument("--only", action="append", choices=["study", "schemes", "schedulers", "volta"])
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    cli = os.path.join(args.build, "warptlm")
+    if not os.access(cli, os.X_OK):
+        sys.exit(f"{cli} not found: build the warptlm target first")
+    names = args.scenarios or scenario_names(cli)
+    runs = run_set(cli, names, args.only)
+    directory = args.record or args.compare
+    os.makedirs(directory, exist_ok=True)
+
+    differ = missing = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {pool.submit(run_one, cli, a): (key, a) for key, a in runs}
+        for fut in concurrent.futures.as_completed(futures):
+            key, a = futures[fut]
+            text = json.dumps(fut.result(), indent=0, sort_keys=True)
+            path = os.path.join(directory, key + ".json")
+            if args.record:
+                with open(path, "w") as f:
+                    f.write(text)
+                continue
+            if not os.path.exists(path):
+                missing += 1
+                print(f"not recorded: {key}")
+                continue
+            with open(path) as f:
+                if f.read() != text:
+                    differ += 1
+                    print(f"DIFFERS: {key} (warptlm run {' '.join(a)} --mode timing)")
+    if args.record:
+        print(f"recorded {len(runs)} runs in {directory}")
+        return
+    print(f"{len(runs)} runs: {len(runs) - differ - missing} identical, {differ} differ, "
+          f"{missing} not recorded")
+    sys.exit(1 if differ or missing else 0)
+
+
+if __name__ == "__main__":
+    main()
