@@ -1,7 +1,7 @@
 // Every scenario under thread block compaction (tbc with every registered
-// lane permutation, capri with every permutation, and ideal), at warp sizes 8 and 32 and the test size:
-// outputs pass the host reference and are bit-exact with a plain ipdom run (except the spin lock,
-// whose outputs record an interleaving-dependent order), and the counts obey the compaction
+// lane permutation, capri with every permutation, and ideal), at warp sizes 8 and 32 and the test
+// size: outputs pass the host reference and are bit-exact with a plain ipdom run (except the spin
+// lock, whose outputs record an interleaving-dependent order), and the counts obey the compaction
 // identities: a tbc run issues sum NW_TBC warp instructions, and the block-wide stack issues each
 // static warp's lanes exactly as that warp's own IPDOM stack does (sum NW_NoTBC over lockstep
 // instructions, thread instructions and branch counts equal the plain run's).
