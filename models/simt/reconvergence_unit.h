@@ -98,10 +98,6 @@ class ReconvergenceUnit {
   // the last advance() is still using the scheme's tables. Not virtual: the
   // timing model reads it after every issue.
   unsigned control_cycles() const { return control_cycles_; }
-  // The timing model's bookkeeping: after an issue at cycle `now`, the first
-  // cycle the warp may issue again.
-  void hold_after_issue(uint64_t now) { control_ready_ = now + 1 + control_cycles_; }
-  uint64_t control_ready() const { return control_ready_; }
 
   // The program's layout ranks (Program::layout_rank, per pc / kInstrBytes),
   // for schemes that order paths by their place in the code; without them
@@ -130,7 +126,6 @@ class ReconvergenceUnit {
   unsigned control_cycles_ = 0;
 
  private:
-  uint64_t control_ready_ = 0;
   const std::vector<uint32_t>* ranks_ = nullptr;
 };
 

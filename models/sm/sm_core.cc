@@ -167,6 +167,7 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
     ws.fetch_pc = kExitPc;
     ws.fetch_ready = 0;
     ws.outstanding = ws.writebacks = 0;
+    ws.control_ready = 0;
     ws.blocked = Stall::Issued;
     issuer_->start_warp(ws.warp, i, warp_size_, launch.block);
     ws.warp.simt->set_table_timing({config_.sm.cct_access_cycles, config_.sm.rt_access_cycles});
@@ -197,8 +198,8 @@ SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
   if (!ws.used || ws.finished || ws.done) return Stall::Idle;
   Warp& w = ws.warp;
   if (w.at_barrier) return Stall::Barrier;
-  if (w.simt->control_ready() > now) {  // the scheme's tables still work on its last issue
-    wake_hint_ = std::min(wake_hint_, w.simt->control_ready());
+  if (ws.control_ready > now) {  // the scheme's tables still work on its last issue
+    wake_hint_ = std::min(wake_hint_, ws.control_ready);
     return Stall::Control;
   }
   if (ws.blocked != Stall::Issued) return ws.blocked;
@@ -286,7 +287,7 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   env.cycle = now;
   const RegisterOperands& ops = operands_->at(p.pc);
   IssueResult r = issuer_->issue(w, p, cta.context, env, run_);
-  w.simt->hold_after_issue(now);  // control_cycles() of the scheme's tables
+  ws.control_ready = now + 1 + w.simt->control_cycles();  // the scheme's tables work on
   const Instruction& in = *r.instruction;
   ++stats_.warp_instructions;
   stats_.thread_instructions += static_cast<unsigned>(__builtin_popcountll(p.mask));

@@ -104,6 +104,9 @@ class SmCore {
     unsigned writebacks = 0;   // register writebacks in flight
     bool done = false;         // warp.finished(), cached: it changes only when the warp issues
     bool finished = false;     // left its scheduler
+    // First cycle the warp may issue again: after each issue, the cycles the
+    // reconvergence scheme's side tables still work (control_cycles()).
+    uint64_t control_ready = 0;
     // The outcome of the last issue attempt when it depended only on this
     // warp's own state (scoreboard or call/return drain; Issued: none). Until
     // that state changes (a writeback, a barrier release, an issue) every
