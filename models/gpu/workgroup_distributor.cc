@@ -177,8 +177,14 @@ void WorkgroupDistributor::dispatch_to(unsigned sm) {
   dispatch_ext_->ctaid =
       Dim3{static_cast<uint32_t>(linear % gx), static_cast<uint32_t>(linear / gx % gy),
            static_cast<uint32_t>(linear / (gx * gy))};
+  const sc_core::sc_time delay = send_dispatch(sm, linear, "CTA " + std::to_string(linear));
+  if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+}
+
+sc_core::sc_time WorkgroupDistributor::send_dispatch(unsigned sm, uint64_t address,
+                                                     const std::string& what) {
   payload_.set_command(tlm::TLM_WRITE_COMMAND);
-  payload_.set_address(linear);
+  payload_.set_address(address);
   payload_.set_data_ptr(nullptr);
   payload_.set_data_length(0);
   payload_.set_streaming_width(0);
@@ -187,10 +193,10 @@ void WorkgroupDistributor::dispatch_to(unsigned sm) {
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   dispatch[sm]->b_transport(payload_, delay);
   if (payload_.is_response_error())
-    SC_REPORT_ERROR(name(), ("SM " + std::to_string(sm) + " refused CTA " + std::to_string(linear) +
-                             ": " + payload_.get_response_string())
+    SC_REPORT_ERROR(name(), ("SM " + std::to_string(sm) + " refused " + what + ": " +
+                             payload_.get_response_string())
                                 .c_str());
-  if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+  return delay;
 }
 
 void WorkgroupDistributor::cta_retired(unsigned sm, uint64_t linear) {
@@ -224,21 +230,8 @@ void WorkgroupDistributor::request_flushes() {
   flush_requested_ = false;
   dispatch_ext_->launch = launch_;
   dispatch_ext_->flush_l1 = true;
-  for (unsigned sm = 0; sm < sms_.size() && running_; ++sm) {
-    payload_.set_command(tlm::TLM_WRITE_COMMAND);
-    payload_.set_address(0);
-    payload_.set_data_ptr(nullptr);
-    payload_.set_data_length(0);
-    payload_.set_streaming_width(0);
-    payload_.set_byte_enable_ptr(nullptr);
-    payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    dispatch[sm]->b_transport(payload_, delay);
-    if (payload_.is_response_error())
-      SC_REPORT_ERROR(name(), ("SM " + std::to_string(sm) +
-                               " refused the L1 flush request: " + payload_.get_response_string())
-                                  .c_str());
-  }
+  for (unsigned sm = 0; sm < sms_.size() && running_; ++sm)
+    send_dispatch(sm, 0, "the L1 flush request");
   dispatch_ext_->flush_l1 = false;
 }
 

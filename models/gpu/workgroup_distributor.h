@@ -99,6 +99,10 @@ class WorkgroupDistributor : public sc_core::sc_module, public SmReportIf {
   void run();  // the dispatch process
   bool dispatch_round();
   void dispatch_to(unsigned sm);
+  // One dispatch transaction (a CTA, or the L1 flush request) to `sm` with
+  // dispatch_ext_ as set by the caller; an error response is reported naming
+  // `what`. Returns the SM's annotated delay.
+  sc_core::sc_time send_dispatch(unsigned sm, uint64_t address, const std::string& what);
   bool fits(const SmState& s) const;
   void account(SmState& s, uint64_t now);  // integrates occupancy up to `now`
   void finish();
