@@ -55,8 +55,9 @@ void CompactingCtaRunner::run(std::vector<Warp>& warps, CtaContext& cta, uint32_
     event_.next = pc + kInstrBytes;
     if (event_.kind == Control::Barrier) synchronise(warps, cta, pc);
     const bool conditional = event_.kind == Control::Branch && branch_ && branch_->conditional;
-    if (analysis_ && conditional) note_paths(pc, *branch_);
-    event_.compact_paths = !capri_ || !conditional || predict_compaction(pc, stats);
+    const bool divergent = conditional && (analysis_ || capri_) && split_sides();
+    if (analysis_ && divergent) note_paths(pc, *branch_);
+    event_.compact_paths = !capri_ || !divergent || predict_compaction(pc, stats);
     if (stack_.advance(event_) == 0) continue;
     // Calls completed: every warp keeps one frame per call still open that
     // it entered (a warp with no thread in a call never pushed its frame).
@@ -180,23 +181,7 @@ void CompactingCtaRunner::synchronise(std::vector<Warp>& warps, const CtaContext
   CtaBarriers::deadlock(warp_ptrs_, cta_threads_, issuer_, cta);
 }
 
-void CompactingCtaRunner::note_paths(Pc pc, const BranchInfo& branch) {
-  bool taken = false, not_taken = false;
-  for (size_t w = 0; w < active_.size(); ++w) {
-    taken |= (active_[w] & event_.executed[w]) != 0;
-    not_taken |= (active_[w] & ~event_.executed[w]) != 0;
-  }
-  if (!taken || !not_taken) return;  // not divergent across the CTA
-  const unsigned threads = static_cast<unsigned>(cta_threads_);
-  for (size_t w = 0; w < active_.size(); ++w) side_[w] = active_[w] & event_.executed[w];
-  analysis_->measure(side_, path_counts_);
-  analysis_->add_path(pc, branch.taint, true, threads, path_counts_);
-  for (size_t w = 0; w < active_.size(); ++w) side_[w] = active_[w] & ~event_.executed[w];
-  analysis_->measure(side_, path_counts_);
-  analysis_->add_path(pc, branch.taint, false, threads, path_counts_);
-}
-
-bool CompactingCtaRunner::predict_compaction(Pc pc, RunStats& stats) {
+bool CompactingCtaRunner::split_sides() {
   bool taken = false, not_taken = false;
   for (size_t w = 0; w < active_.size(); ++w) {
     side_[w] = active_[w] & event_.executed[w];
@@ -204,7 +189,18 @@ bool CompactingCtaRunner::predict_compaction(Pc pc, RunStats& stats) {
     taken |= side_[w] != 0;
     not_taken |= other_side_[w] != 0;
   }
-  if (!taken || !not_taken) return true;  // one path: nothing to decide
+  return taken && not_taken;
+}
+
+void CompactingCtaRunner::note_paths(Pc pc, const BranchInfo& branch) {
+  const unsigned threads = static_cast<unsigned>(cta_threads_);
+  analysis_->measure(side_, path_counts_);
+  analysis_->add_path(pc, branch.taint, true, threads, path_counts_);
+  analysis_->measure(other_side_, path_counts_);
+  analysis_->add_path(pc, branch.taint, false, threads, path_counts_);
+}
+
+bool CompactingCtaRunner::predict_compaction(Pc pc, RunStats& stats) {
   // Adequate: the two paths need fewer warps compacted than as they arrive.
   const unsigned compacted = nw_tbc(side_, *permutation_) + nw_tbc(other_side_, *permutation_);
   const unsigned arriving = nw_no_compaction(side_) + nw_no_compaction(other_side_);

@@ -51,11 +51,13 @@ class CompactingCtaRunner {
   // A bar.sync in lockstep: completes when the threads executing it are all
   // the barrier expects; otherwise the barrier-deadlock fault.
   void synchronise(std::vector<Warp>& warps, const CtaContext& cta, Pc pc);
-  // The analysis: the two CTA-wide paths of a divergent branch.
+  // The branch just executed into side_ (taken) and other_side_ (not taken);
+  // whether both hold threads (divergent across the CTA).
+  bool split_sides();
+  // The analysis: the two CTA-wide paths of a divergent branch (split_sides()).
   void note_paths(Pc pc, const BranchInfo& branch);
-  // CAPRI: whether the paths of the branch at `pc` are compacted (the table's
-  // prediction), learning whether compaction pays there; true when the branch
-  // is not divergent across the CTA.
+  // CAPRI: whether the paths of the divergent branch at `pc` (split_sides())
+  // are compacted (the table's prediction), learning whether compaction pays.
   bool predict_compaction(Pc pc, RunStats& stats);
 
   const WarpIssuer& issuer_;
