@@ -109,6 +109,19 @@ void form_warps_ideal(const CtaMask& mask, unsigned warp_size, std::vector<Forme
   }
 }
 
+void form_static_warps(const CtaMask& mask, unsigned warp_size, std::vector<FormedWarp>& out) {
+  reset_warps(out, nw_no_compaction(mask), warp_size);
+  unsigned k = 0;
+  for (size_t w = 0; w < mask.size(); ++w) {
+    if (mask[w] == 0) continue;
+    FormedWarp& fw = out[k++];
+    each_lane(mask[w], [&](unsigned l) {
+      fw.lane_thread[l] = static_cast<int32_t>(w * warp_size + l);
+      ++fw.threads;
+    });
+  }
+}
+
 void pieces_of(const FormedWarp& fw, unsigned warp_size, std::vector<WarpPiece>& out) {
   lane_bits(warp_size);  // validates warp_size
   out.clear();

@@ -32,6 +32,9 @@ void form_warps_tbc(const CtaMask& mask, const LanePermutation& perm, std::vecto
 // Ideal compaction: active threads in CTA thread order, packed warp_size per warp,
 // lane = order % warp_size.
 void form_warps_ideal(const CtaMask& mask, unsigned warp_size, std::vector<FormedWarp>& out);
+// No compaction: one warp per static warp with an active thread, each thread in its logical lane
+// (for executors that treat every path as formed warps).
+void form_static_warps(const CtaMask& mask, unsigned warp_size, std::vector<FormedWarp>& out);
 
 // The part of a formed warp that comes from one static warp: its logical lanes `lanes` (bit l =
 // logical lane l of static warp `warp`). Executors run a formed warp as these pieces, since a

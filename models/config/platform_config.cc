@@ -180,6 +180,10 @@ std::vector<FieldInfo> build_fields() {
                         "mp_ipdom: cycles a warp cannot issue per reconvergence table entry "
                         "written or updated (0: free)",
                         WARPTLM_ACCESS(sm.rt_access_cycles)));
+  f.push_back(int_field("sm.warp_formation_cycles", 0, 64, false, false,
+                        "compaction: cycles from the last warp's arrival at a synchronisation "
+                        "point until newly formed warps can issue",
+                        WARPTLM_ACCESS(sm.warp_formation_cycles)));
   f.push_back(int_field("memory.interconnect_latency", 0, 10000, false, false,
                         "SM <-> L2 slice interconnect latency, cycles each way",
                         WARPTLM_ACCESS(memory.interconnect_latency)));
@@ -376,6 +380,12 @@ void validate(const PlatformConfig& config) {
   check_scheme_option("sm.cct_access_cycles", config.sm.cct_access_cycles,
                       defaults.cct_access_cycles, "reconvergence", "sorted_list",
                       config.reconvergence);
+  if (config.compaction == "none" &&
+      config.sm.warp_formation_cycles != defaults.warp_formation_cycles)
+    throw std::invalid_argument(
+        "sm.warp_formation_cycles: an option of compaction (tbc, capri, ideal), but compaction is "
+        "'none' (leave it at its default " +
+        std::to_string(defaults.warp_formation_cycles) + ")");
   check_cache("memory.l1", config.memory.l1, 1);
   check_cache("memory.l2", config.memory.l2, config.memory.l2.slices);
   uint64_t icache_set = uint64_t(config.sm.icache_assoc) * config.sm.icache_line;

@@ -74,6 +74,12 @@ struct SmConfig {
   // (docs/timing-model.md, "Reconvergence table costs").
   unsigned cct_access_cycles = 1;  // sorted_list: CCT insert or extract
   unsigned rt_access_cycles = 1;   // mp_ipdom: RT entry written or updated
+  // Thread block compaction: cycles from the last formed warp's arrival at a
+  // synchronisation point until a newly formed set of warps can issue (the
+  // per-lane priority encoders; TBC's paper pipelines them: one stage). A
+  // set that keeps its threads (a branch every thread takes alike) goes on
+  // without it (docs/compaction.md, "Timing").
+  unsigned warp_formation_cycles = 1;
 };
 
 struct MemoryConfig {

@@ -22,26 +22,33 @@ CompactingCtaRunner::CompactingCtaRunner(const WarpIssuer& issuer, KernelMemory&
   }
 }
 
-void CompactingCtaRunner::run(std::vector<Warp>& warps, CtaContext& cta, uint32_t warp_base,
-                              RunStats& stats) {
+void CompactingCtaRunner::begin(const std::vector<Warp*>& warps) {
   const unsigned nw = static_cast<unsigned>(warps.size());
   active_.assign(nw, 0);
   side_.assign(nw, 0);
   other_side_.assign(nw, 0);
   event_.executed.assign(nw, 0);
-  warp_ptrs_.clear();
+  warp_ptrs_ = warps;
   cta_threads_ = 0;
-  for (Warp& w : warps) {
-    warp_ptrs_.push_back(&w);
-    active_[w.index] = w.valid;
-    cta_threads_ += lane_count(w.valid);
+  for (Warp* w : warps) {
+    active_[w->index] = w->valid;
+    cta_threads_ += lane_count(w->valid);
   }
+  version_ = ~uint64_t(0);
   stack_.reset(issuer_.kernel().begin, active_);
+}
+
+void CompactingCtaRunner::run(std::vector<Warp>& warps, CtaContext& cta, uint32_t warp_base,
+                              RunStats& stats) {
+  std::vector<Warp*> ptrs;
+  for (Warp& w : warps) ptrs.push_back(&w);
+  form_ = trace_ != nullptr;
+  begin(ptrs);
   while (!stack_.finished()) {
     const Pc pc = stack_.top().pc;
     if (stack_.top_version() != version_) refresh();
     const uint64_t first_step = stats.warp_instructions;
-    execute_pieces(warps, cta, stats);
+    execute_pieces(cta, stats);
     // The lockstep instruction issues as the NW warps compaction forms.
     stats.warp_instructions += formed_;
     stats.issuable_paths_sum += formed_;  // one path offered to each formed warp
@@ -52,24 +59,56 @@ void CompactingCtaRunner::run(std::vector<Warp>& warps, CtaContext& cta, uint32_
     issuer_.check_budget(warps[first], cta, pc, active_[first], stats);
     if (trace_) trace_formed_warps(warp_base, pc, first_step);
     if (analysis_) analysis_->add_instruction(counts_);
-    event_.next = pc + kInstrBytes;
-    if (event_.kind == Control::Barrier) synchronise(warps, cta, pc);
-    const bool conditional = event_.kind == Control::Branch && branch_ && branch_->conditional;
-    const bool divergent = conditional && (analysis_ || capri_) && split_sides();
-    if (analysis_ && divergent) note_paths(pc, *branch_);
-    event_.compact_paths = !capri_ || !divergent || predict_compaction(pc, stats);
-    if (stack_.advance(event_) == 0) continue;
-    // Calls completed: every warp keeps one frame per call still open that
-    // it entered (a warp with no thread in a call never pushed its frame).
-    for (Warp& w : warps)
-      if (w.frames.size() > stack_.call_depth() + 1)
-        issuer_.complete_frames(w,
-                                static_cast<unsigned>(w.frames.size() - 1 - stack_.call_depth()));
+    apply_control(cta, pc, stats);
   }
   const ReconvergenceCounters& rc = stack_.counters();
   stats.reconvergences += rc.reconvergences;
   stats.early_reconvergences += rc.early_reconvergences;
   stats.peak_entries = std::max(stats.peak_entries, rc.peak_entries);
+}
+
+const std::vector<FormedWarp>& CompactingCtaRunner::formation() {
+  form_ = true;
+  if (stack_.top_version() != version_) refresh();
+  return formed_warps_;
+}
+
+void CompactingCtaRunner::jump(Pc pc) {
+  if (stack_.top().pc == pc) return;
+  CtaControlEvent none;
+  none.next = pc;
+  stack_.advance(none);
+}
+
+Control CompactingCtaRunner::step(CtaContext& cta, RunStats& stats) {
+  const Pc pc = stack_.top().pc;
+  if (stack_.top_version() != version_) refresh();
+  execute_pieces(cta, stats);
+  const Control kind = event_.kind;
+  apply_control(cta, pc, stats);
+  if (stack_.finished()) {
+    const ReconvergenceCounters& rc = stack_.counters();
+    stats.reconvergences += rc.reconvergences;
+    stats.early_reconvergences += rc.early_reconvergences;
+    stats.peak_entries = std::max(stats.peak_entries, rc.peak_entries);
+  }
+  return kind;
+}
+
+void CompactingCtaRunner::apply_control(CtaContext& cta, Pc pc, RunStats& stats) {
+  event_.next = pc + kInstrBytes;
+  if (event_.kind == Control::Barrier) synchronise(cta, pc);
+  const bool conditional = event_.kind == Control::Branch && branch_ && branch_->conditional;
+  const bool divergent = conditional && (analysis_ || capri_) && split_sides();
+  if (analysis_ && divergent) note_paths(pc, *branch_);
+  event_.compact_paths = !capri_ || !divergent || predict_compaction(pc, stats);
+  if (stack_.advance(event_) == 0) return;
+  // Calls completed: every warp keeps one frame per call still open that
+  // it entered (a warp with no thread in a call never pushed its frame).
+  for (Warp* w : warp_ptrs_)
+    if (w->frames.size() > stack_.call_depth() + 1)
+      issuer_.complete_frames(*w,
+                              static_cast<unsigned>(w->frames.size() - 1 - stack_.call_depth()));
 }
 
 void CompactingCtaRunner::refresh() {
@@ -91,14 +130,16 @@ void CompactingCtaRunner::refresh() {
       break;
   }
   if (analysis_) analysis_->measure(active_, counts_);
-  if (!trace_) return;
-  if (compacted_ && counting_ != Counting::Ideal)
+  if (!form_) return;
+  if (counting_ == Counting::Ideal)
+    form_warps_ideal(active_, config_.warp_size, formed_warps_);
+  else if (compacted_)
     form_warps_tbc(active_, *permutation_, formed_warps_);
-  if (counting_ == Counting::Ideal) form_warps_ideal(active_, config_.warp_size, formed_warps_);
+  else
+    form_static_warps(active_, config_.warp_size, formed_warps_);
 }
 
-void CompactingCtaRunner::execute_pieces(std::vector<Warp>& warps, CtaContext& cta,
-                                         RunStats& stats) {
+void CompactingCtaRunner::execute_pieces(CtaContext& cta, RunStats& stats) {
   const Pc pc = stack_.top().pc;
   FunctionalWarpEnvironment env(issuer_.module(), memory_, cta);
   event_.kind = Control::None;
@@ -108,12 +149,13 @@ void CompactingCtaRunner::execute_pieces(std::vector<Warp>& warps, CtaContext& c
   branch_ = nullptr;
   barrier_ids_differ_ = false;
   bool barrier_seen = false;
-  for (size_t w = 0; w < warps.size(); ++w) {
+  for (size_t w = 0; w < warp_ptrs_.size(); ++w) {
     const LaneMask lanes = active_[w];
     event_.executed[w] = 0;
     if (lanes == 0) continue;
-    env.bind(&warps[w]);
-    IssueResult r = issuer_.execute_path(warps[w], Path{pc, lanes, 0}, cta, env, piece_event_);
+    env.bind(warp_ptrs_[w]);
+    IssueResult r =
+        issuer_.execute_path(*warp_ptrs_[w], Path{pc, lanes, 0}, cta, env, piece_event_);
     event_.executed[w] = r.outcome.executed;
     stats.thread_instructions += lane_count(lanes);
     // Branch statistics per static warp, as a run without compaction counts them.
@@ -158,11 +200,11 @@ void CompactingCtaRunner::trace_formed_warps(uint32_t warp_base, Pc pc, uint64_t
   }
 }
 
-void CompactingCtaRunner::synchronise(std::vector<Warp>& warps, const CtaContext& cta, Pc pc) {
+void CompactingCtaRunner::synchronise(const CtaContext& cta, Pc pc) {
   size_t first = 0;
   while (event_.executed[first] == 0) ++first;
   if (barrier_id_ >= 16)
-    issuer_.fault(warps[first], cta, pc, lowest_lane(event_.executed[first]),
+    issuer_.fault(*warp_ptrs_[first], cta, pc, lowest_lane(event_.executed[first]),
                   "barrier id " + std::to_string(barrier_id_) + " out of range 0..15");
   uint64_t arrived = 0;
   for (LaneMask m : event_.executed) arrived += lane_count(m);
@@ -171,12 +213,13 @@ void CompactingCtaRunner::synchronise(std::vector<Warp>& warps, const CtaContext
   if (!barrier_ids_differ_ && arrived >= expected) return;
   // The threads the barrier waits for are on other paths of the block stack,
   // which cannot run before this one passes the barrier: a deadlock.
-  for (size_t w = 0; w < warps.size(); ++w) {
+  for (size_t w = 0; w < warp_ptrs_.size(); ++w) {
     if (event_.executed[w] == 0) continue;
-    warps[w].at_barrier = true;
-    warps[w].barrier_lanes = event_.executed[w];
-    warps[w].barrier_id = barrier_id_;
-    warps[w].barrier_pc = pc;
+    Warp& warp = *warp_ptrs_[w];
+    warp.at_barrier = true;
+    warp.barrier_lanes = event_.executed[w];
+    warp.barrier_id = barrier_id_;
+    warp.barrier_pc = pc;
   }
   CtaBarriers::deadlock(warp_ptrs_, cta_threads_, issuer_, cta);
 }

@@ -38,6 +38,29 @@ class CompactingCtaRunner {
   // the CTA's warp 0, for the trace. Throws KernelFault.
   void run(std::vector<Warp>& warps, CtaContext& cta, uint32_t warp_base, RunStats& stats);
 
+  // Step by step, for the timing model, where the formed warps run the
+  // straight-line code between synchronisation points on their own and the
+  // block stack moves only at those points. begin() starts the CTA (warps as
+  // for run(), which must outlive the CTA).
+  void begin(const std::vector<Warp*>& warps);
+  bool finished() const { return stack_.finished(); }
+  Pc pc() const { return stack_.top().pc; }
+  Pc rpc() const { return stack_.top().rpc; }
+  // Changes whenever formation() may have changed.
+  uint64_t version() const { return stack_.top_version(); }
+  // The warps compaction forms for the top entry's threads (the static warps'
+  // pieces when the entry is not compacted), and whether they are compacted.
+  const std::vector<FormedWarp>& formation();
+  bool compacted() const { return compacted_; }
+  // The top entry's threads ran straight-line code up to `pc` (no control
+  // effect on the way); at its reconvergence pc the entry pops.
+  void jump(Pc pc);
+  // Executes the top entry's instruction in lockstep (once per static warp
+  // piece) and applies its control effect, counting what run() counts except
+  // the warp instructions (the timing model counts each formed warp's issue).
+  // Returns the instruction's control kind. Throws KernelFault.
+  Control step(CtaContext& cta, RunStats& stats);
+
  private:
   enum class Counting { NoCompaction, Tbc, Capri, Ideal };
 
@@ -46,11 +69,13 @@ class CompactingCtaRunner {
   void refresh();
   // Issues the top entry's instruction once per static warp piece; fills
   // event_ with the combined control effect.
-  void execute_pieces(std::vector<Warp>& warps, CtaContext& cta, RunStats& stats);
+  void execute_pieces(CtaContext& cta, RunStats& stats);
+  // After execute_pieces(): barriers, the analysis and CAPRI, the stack.
+  void apply_control(CtaContext& cta, Pc pc, RunStats& stats);
   void trace_formed_warps(uint32_t warp_base, Pc pc, uint64_t first_step);
   // A bar.sync in lockstep: completes when the threads executing it are all
   // the barrier expects; otherwise the barrier-deadlock fault.
-  void synchronise(std::vector<Warp>& warps, const CtaContext& cta, Pc pc);
+  void synchronise(const CtaContext& cta, Pc pc);
   // The branch just executed into side_ (taken) and other_side_ (not taken);
   // whether both hold threads (divergent across the CTA).
   bool split_sides();
@@ -77,7 +102,8 @@ class CompactingCtaRunner {
   CtaMask active_;                        // the top entry's threads
   unsigned formed_ = 0;                   // warps compaction forms for them (NW)
   bool compacted_ = false;                // formed_ counts compacted warps, not static ones
-  std::vector<FormedWarp> formed_warps_;  // with a trace
+  std::vector<FormedWarp> formed_warps_;  // with a trace, and stepping
+  bool form_ = false;                     // keep formed_warps_ current
   WarpCounts counts_, path_counts_;       // with an analysis
   CtaMask side_, other_side_;             // a branch's sides, for the analysis and CAPRI
   CtaControlEvent event_;

@@ -31,12 +31,6 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
                           const PlatformConfig& config, RunStats* stats, TraceSink* trace,
                           const TimingOptions& options) {
   validate(config);
-  // The SMs issue static warps; formed warps and TBC's synchronisation are
-  // modelled in the functional executor only so far (docs/compaction.md).
-  if (config.compaction != "none")
-    throw std::invalid_argument("compaction: '" + config.compaction +
-                                "' is modelled in functional mode only; the timing model runs "
-                                "without compaction (compaction=none)");
   const Module& module = program.module;
   const Function& kernel = find_kernel(module, entry);
   check_launch(module, kernel, launch, config.warp_size);

@@ -48,6 +48,14 @@ std::vector<StatInfo> build() {
       {"l1_flush_cycles", "cycles from a kernel-end L1 flush to its last write's answer"},
       {"icache_hits", "instruction cache hits"},
       {"icache_misses", "instruction cache misses"},
+      {"compaction_syncs", "compaction: synchronisation points the CTAs passed"},
+      {"compaction_sync_cycles",
+       "compaction: cycles formed warps waited at synchronisation points (summed over warps)"},
+      {"warp_formations", "compaction: sets of warps formed for a new set of threads"},
+      {"formed_warps", "compaction: warps in those sets"},
+      {"compacted_memory_instructions",
+       "compaction: memory instructions of formed warps holding threads of several static warps"},
+      {"compacted_memory_transactions", "compaction: their transactions after coalescing"},
   };
   for (const auto& [name, meaning] : sm)
     v.push_back({std::string("sm.") + name, std::string(meaning) + " (all SMs)"});

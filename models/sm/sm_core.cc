@@ -77,6 +77,12 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
               config.sm.icache_miss_latency),
       mshrs_(config.memory.l1.mshrs, 8) {
   write_back_ = l1_is_write_back(config);
+  // CAPRI lets warps run on past a branch without synchronising, which the
+  // SM's formed-warp sets do not model yet (docs/compaction.md, "Timing").
+  if (config.compaction == "capri")
+    throw std::invalid_argument(
+        "compaction: 'capri' is modelled in functional mode only; the timing model runs "
+        "compaction=none, tbc or ideal");
   if (config.memory.l1.line > config.memory.l2.line)
     throw std::invalid_argument("memory.l1.line: " + std::to_string(config.memory.l1.line) +
                                 " bytes exceed memory.l2.line (" +
@@ -122,6 +128,8 @@ void SmCore::set_launch(const KernelLaunch& launch) {
   if (!launch_ || launch_->program != launch.program)
     operands_ = std::make_unique<OperandTable>(launch.program->module);
   launch_ = &launch;
+  exec_config_ = config_.exec_config();
+  compacting_ = exec_config_.compaction != "none";
   issuer_ = std::make_unique<WarpIssuer>(*launch.program, *launch.kernel, *launch.memory,
                                          config_.reconvergence, launch.instruction_budget,
                                          config_.exec_config().scheme_options);
@@ -184,6 +192,7 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
     cta.warps.push_back(&ws.warp);
     ++i;
   }
+  if (compacting_) start_compacting_cta(cta);
   ++resident_ctas_;
   resident_warps_ += nwarps;
   ++run_.ctas;
@@ -196,6 +205,7 @@ SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
   const unsigned slot = local * static_cast<unsigned>(schedulers_.size()) + sched;
   WarpSlot& ws = warps_[slot];
   if (!ws.used || ws.finished || ws.done) return Stall::Idle;
+  if (compacting_) return try_issue_formed(sched, local, slot, now);
   Warp& w = ws.warp;
   if (w.at_barrier) return Stall::Barrier;
   if (ws.control_ready > now) {  // the scheme's tables still work on its last issue
@@ -322,6 +332,10 @@ unsigned SmCore::new_memory_op() {
     free_memory_ops_.push_back(static_cast<unsigned>(memory_ops_.size() - 1));
     lane_firsts_.resize(memory_ops_.size() * warp_size_);
     lane_ends_.resize(memory_ops_.size() * warp_size_);
+    if (compacting_) {
+      op_pieces_.resize(memory_ops_.size() * warp_size_);
+      op_threads_.resize(memory_ops_.size() * warp_size_);
+    }
   }
   unsigned id = free_memory_ops_.back();
   free_memory_ops_.pop_back();
@@ -388,6 +402,17 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
     lane_ends[l] = ends[l];
   }
   op.ready = done;
+  if (compacting_) {
+    // A formed warp: its writes go to its static warps; a fault names a thread.
+    op.pieces = static_cast<unsigned>(ws.pieces.size());
+    std::copy(ws.pieces.begin(), ws.pieces.end(), op_pieces_.begin() + uint64_t(id) * warp_size_);
+    std::copy(ws.lane_thread.begin(), ws.lane_thread.end(),
+              op_threads_.begin() + uint64_t(id) * warp_size_);
+    if (op.pieces > 1) {
+      ++stats_.compacted_memory_instructions;
+      stats_.compacted_memory_transactions += lines_.size();
+    }
+  }
   const bool atomic = in.op == Opcode::Atom || in.op == Opcode::Red;
   const bool write = !atomic && in.op == Opcode::St;
   const unsigned line = config_.memory.l1.line;
@@ -449,9 +474,14 @@ void SmCore::complete_memory_op(unsigned id, uint64_t now) {
   --ws.outstanding;
   --outstanding_ops_;
   may_finish_ |= ws.done && ws.outstanding == 0 && ws.writebacks == 0;
-  if (op.writes_registers)
-    writebacks_.push(
-        Writeback{std::max(op.ready, now + config_.memory.l1.latency), op.warp, op.pc, op.lanes});
+  const uint64_t ready = std::max(op.ready, now + config_.memory.l1.latency);
+  if (op.writes_registers && op.pieces) {
+    const WarpPiece* pieces = &op_pieces_[uint64_t(id) * warp_size_];
+    for (unsigned i = 0; i < op.pieces; ++i)
+      writebacks_.push(Writeback{ready, pieces[i].warp, op.pc, pieces[i].lanes});
+  } else if (op.writes_registers) {
+    writebacks_.push(Writeback{ready, op.warp, op.pc, op.lanes});
+  }
   op.used = false;
   free_memory_ops_.push_back(id);
 }
@@ -476,9 +506,17 @@ void SmCore::memory_fault(unsigned id, uint64_t line_addr, AccessKind kind) {
                           std::string(access_kind_name(kind)) + " of the line at " +
                           hex_string(line_addr) + " (lane " + std::to_string(lane) + "'s address " +
                           hex_string(firsts[lane]) + ")";
+  const Warp* warp = &ws.warp;
+  unsigned thread_lane = lane;
+  if (op.pieces) {
+    // A formed warp's SIMD lane: name the thread's own warp and lane.
+    const uint32_t t = static_cast<uint32_t>(op_threads_[uint64_t(id) * warp_size_ + lane]);
+    warp = &warps_[ctas_[ws.cta].warp_slots[t / warp_size_]].warp;
+    thread_lane = t % warp_size_;
+  }
   MemoryFault mf(MemoryFault::Reason::OutOfBounds, Space::Global, firsts[lane],
-                 static_cast<unsigned>(ends[lane] - firsts[lane]), lane, why);
-  issuer_->fault(ws.warp, ctas_[ws.cta].context, op.pc, lane, "memory fault: " + why, &mf);
+                 static_cast<unsigned>(ends[lane] - firsts[lane]), thread_lane, why);
+  issuer_->fault(*warp, ctas_[ws.cta].context, op.pc, thread_lane, "memory fault: " + why, &mf);
 }
 
 bool SmCore::response(uint64_t tag, AccessKind kind, uint64_t address, bool ok, uint64_t now) {
@@ -628,6 +666,11 @@ void SmCore::tick(uint64_t now, TickResult& result) {
     ws.blocked = Stall::Issued;
     may_finish_ |= ws.done && ws.writebacks == 0 && ws.outstanding == 0;
   }
+  if (compacting_) {
+    // A call or return waiting for its CTA's writes to drain.
+    for (CtaSlot& cta : ctas_)
+      if (cta.used && cta.sync_pending) complete_sync(cta, now);
+  }
   wake_hint_ = kNever;
   bool issued = false;
   const unsigned nsched = static_cast<unsigned>(schedulers_.size());
@@ -692,8 +735,15 @@ void SmCore::tick(uint64_t now, TickResult& result) {
   if (result.next == kNever && !in_flight) {
     // Nothing in flight and nothing can issue: a CTA whose live warps all wait
     // at barriers can never go on.
-    for (CtaSlot& cta : ctas_)
-      if (cta.used) CtaBarriers::deadlock(cta.warps, launch_->block.count(), *issuer_, cta.context);
+    for (CtaSlot& cta : ctas_) {
+      if (!cta.used) continue;
+      // Under compaction the block stack detects barrier deadlocks itself.
+      if (cta.lockstep)
+        throw std::logic_error("SM " + std::to_string(id_) + ": a compacting CTA stalled with " +
+                               std::to_string(cta.arrived) + " of " + std::to_string(cta.formed) +
+                               " formed warps at pc " + std::to_string(cta.sync_pc));
+      CtaBarriers::deadlock(cta.warps, launch_->block.count(), *issuer_, cta.context);
+    }
   }
 }
 

@@ -14,7 +14,9 @@
 
 #include "cache/cache_tags.h"
 #include "cache/mshr_table.h"
+#include "compaction/warp_formation.h"
 #include "config/platform_config.h"
+#include "exec/compacting_cta_runner.h"
 #include "exec/cta_barriers.h"
 #include "exec/trace.h"
 #include "exec/warp.h"
@@ -112,6 +114,16 @@ class SmCore {
     // that state changes (a writeback, a barrier release, an issue) every
     // attempt ends the same way, so it is answered from here.
     Stall blocked = Stall::Issued;
+    // Compaction (a CTA with a lockstep runner): slot k of the CTA carries
+    // formed warp k of the block stack's top entry, while `warp` and
+    // `scoreboard` stay those of static warp k, whose registers they hold.
+    bool formed = false;               // carries a formed warp now
+    bool arrived = false;              // it waits at the CTA's synchronisation point
+    Pc pc = 0;                         // its next instruction
+    LaneMask lanes = 0;                // the home SIMD lanes it occupies
+    std::vector<WarpPiece> pieces;     // per static warp (piece.warp: that warp's slot)
+    std::vector<int32_t> lane_thread;  // per SIMD lane: CTA thread, or -1
+    uint64_t arrived_at = 0;           // cycle it reached the synchronisation point
   };
   struct CtaSlot {
     bool used = false;
@@ -123,6 +135,17 @@ class SmCore {
     std::vector<Warp*> warps;
     std::unique_ptr<RecordingEnvironment> env;
     unsigned live = 0;  // warps not finished
+    // Compaction (config compaction != none): the CTA's block stack and the
+    // state of its current set of formed warps (sm_core_compaction.cc).
+    std::unique_ptr<CompactingCtaRunner> lockstep;
+    unsigned formed = 0;               // formed warps in the current set
+    unsigned arrived = 0;              // those waiting at the synchronisation point
+    Pc sync_pc = 0;                    // where they wait
+    bool sync_at_instruction = false;  // the point is an instruction they issued (else: the rpc)
+    bool sync_pending = false;         // all arrived; a call/return waits for writes to drain
+    uint64_t sync_ready = 0;           // the synchronising instruction's results are ready
+    uint64_t formation_version = ~uint64_t(0);
+    std::vector<uint8_t> lane_of_thread;  // per CTA thread: its SIMD lane in its formed warp
   };
   struct Writeback {
     uint64_t cycle;
@@ -141,6 +164,9 @@ class SmCore {
     bool writes_registers = false;
     bool store = false;   // a write-back store: the lines it fetches are filled dirty
     LaneMask global = 0;  // lanes with global accesses (spans: lane_firsts_, lane_ends_)
+    // A formed warp's access: the static warps whose registers it writes
+    // (op_pieces_, piece.warp a slot) and each lane's thread (op_threads_).
+    unsigned pieces = 0;
   };
 
   Stall try_issue(unsigned scheduler, unsigned slot_in_scheduler, uint64_t now);
@@ -161,6 +187,23 @@ class SmCore {
   void write_back_line(uint64_t line_addr, uint32_t warp, Pc pc);
   void evict(const CacheTags::Victim& victim, uint32_t warp, Pc pc);
   void set_launch(const KernelLaunch& launch);
+
+  // Compaction (sm_core_compaction.cc): formed warps issue on their own
+  // between the CTA's synchronisation points (conditional branches, calls,
+  // returns, exits, barriers, warp-level operations and the top entry's
+  // reconvergence pc); the synchronising instruction executes in lockstep
+  // once every formed warp has reached it.
+  void start_compacting_cta(CtaSlot& cta);
+  Stall try_issue_formed(unsigned scheduler, unsigned local, unsigned slot, uint64_t now);
+  void issue_formed(WarpSlot& ws, CtaSlot& cta, const Instruction& in, uint64_t now,
+                    uint64_t operands_ready);
+  void arrive(WarpSlot& ws, CtaSlot& cta, Pc pc, bool at_instruction, uint64_t now);
+  // Runs the synchronisation once all formed warps arrived (false: deferred
+  // until pending writes drain before a call or return).
+  bool complete_sync(CtaSlot& cta, uint64_t now);
+  // Deals the top entry's formed warps to the CTA's slots, ready at `ready`.
+  void deal_formed_warps(CtaSlot& cta, uint64_t ready);
+  static bool synchronises(const Instruction& in, const Program& program, Pc pc);
 
   unsigned id_;
   const PlatformConfig& config_;
@@ -195,6 +238,12 @@ class SmCore {
   // global accesses (valid for the op's `global` lanes), so an error answer
   // can name the lane it hit. Grows with memory_ops_, never per instruction.
   std::vector<uint64_t> lane_firsts_, lane_ends_;
+  std::vector<WarpPiece> op_pieces_;  // per memory op, warp_size_ entries (compaction)
+  std::vector<int32_t> op_threads_;   // per memory op, warp_size_ entries (compaction)
+  ExecConfig exec_config_;  // of the current launch (the lockstep runners keep a reference)
+  std::vector<unsigned> bank_warps_;  // reused: the static warps a formed warp reads registers of
+  std::vector<WarpPiece> piece_scratch_;  // reused by complete_sync
+  bool compacting_ = false;               // the launch runs under compaction
   bool write_back_ = false;               // l1_is_write_back(config)
   unsigned l1_writebacks_in_flight_ = 0;  // eviction and flush writes not yet answered
   bool flushing_ = false;

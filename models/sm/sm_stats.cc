@@ -34,6 +34,12 @@ void each_field(S& s, F&& f) {
   f("l1_flush_cycles", s.l1_flush_cycles);
   f("icache_hits", s.icache_hits);
   f("icache_misses", s.icache_misses);
+  f("compaction_syncs", s.compaction_syncs);
+  f("compaction_sync_cycles", s.compaction_sync_cycles);
+  f("warp_formations", s.warp_formations);
+  f("formed_warps", s.formed_warps);
+  f("compacted_memory_instructions", s.compacted_memory_instructions);
+  f("compacted_memory_transactions", s.compacted_memory_transactions);
 }
 
 }  // namespace

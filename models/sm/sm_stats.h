@@ -35,6 +35,14 @@ struct SmStats {
   // them, and the cycles from each kernel-end flush to its last write's answer.
   uint64_t l1_writebacks = 0, l1_flush_writebacks = 0, l1_flush_cycles = 0;
   uint64_t icache_hits = 0, icache_misses = 0;
+  // Thread block compaction (compaction tbc or ideal): synchronisation points
+  // the CTAs passed, the cycles formed warps waited at them (summed over
+  // warps), the sets of warps formed for a new set of threads and the warps
+  // in them, and the memory instructions of formed warps that hold threads of
+  // more than one static warp, with their transactions after coalescing.
+  uint64_t compaction_syncs = 0, compaction_sync_cycles = 0;
+  uint64_t warp_formations = 0, formed_warps = 0;
+  uint64_t compacted_memory_instructions = 0, compacted_memory_transactions = 0;
 
   void add(const SmStats& other);
   nlohmann::json to_json() const;  // flat: {"cycles": ..., "slot_issued": ...}

@@ -111,8 +111,26 @@ def test_bad_combinations_name_the_field(small, parity):
         small.with_(permutation="shuffle")
     with pytest.raises(ValueError, match="use mode='functional'"):
         run(small, parity, compactability=True, mode="timing")
-    with pytest.raises(ValueError, match="compaction: 'tbc' is modelled in functional mode only"):
-        run(small.with_(compaction="tbc"), parity, mode="timing")
+    with pytest.raises(ValueError, match="compaction: 'capri' is modelled in functional mode only"):
+        run(small.with_(compaction="capri"), parity, mode="timing")
+    with pytest.raises(ValueError, match="sm.warp_formation_cycles: an option of compaction"):
+        small.with_(sm__warp_formation_cycles=3)
+
+
+def test_timing_runs_formed_warps(small, parity):
+    # The same counts as the functional run above, now issued by the SM: 52
+    # warp instructions without a useful permutation, 46 with balanced. The
+    # CTA synchronises at the branch, at JOIN from each side and at its ret,
+    # and forms 4 sets: the start, each side, and JOIN.
+    base = small.with_(warp_size=8)
+    tbc = run(base.with_(compaction="tbc"), parity, mode="timing")
+    balanced = run(base.with_(compaction="tbc", permutation="balanced"), parity, mode="timing")
+    assert tbc.stats["warp_instructions"] == 52 and balanced.stats["warp_instructions"] == 46
+    for r in (tbc, balanced):
+        assert r.stats["sm.compaction_syncs"] == 4 and r.stats["sm.warp_formations"] == 4
+    assert tbc.stats["sm.formed_warps"] == 4 * 4
+    assert balanced.stats["sm.formed_warps"] == 4 + 2 + 2 + 4
+    assert balanced.stats["cycles"] < tbc.stats["cycles"]
 
 
 def test_scenario_analysis_is_consistent(small):

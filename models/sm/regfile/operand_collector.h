@@ -24,6 +24,13 @@ class OperandCollector {  // per SM
   // `now`; reset() starts over); `regs` may be null only when n == 0.
   bool start(uint64_t now, unsigned warp, const uint32_t* regs, unsigned n, uint64_t& ready,
              unsigned& conflict_cycles);
+  // As start(), for a warp formed by compaction from threads of the static warps whose slots are
+  // `warps[0..n_warps)`: a thread's registers stay in its static warp's bank rows, in the column
+  // of its home SIMD lane, and the columns are addressed separately (Fung & Aamodt's per-lane
+  // register addressing). So a source register is read once from each distinct bank
+  // (reg + warps[i]) % banks, one read serving every static warp mapped to that bank.
+  bool start(uint64_t now, const unsigned* warps, unsigned n_warps, const uint32_t* regs,
+             unsigned n, uint64_t& ready, unsigned& conflict_cycles);
   // Earliest cycle a collector unit is free (for sleeping).
   uint64_t next_free_collector() const;
   // Forgets every booking (all banks and units free from cycle 0).

@@ -1,0 +1,267 @@
+// The SM's issue path under thread block compaction (compaction tbc or ideal):
+// each CTA runs under a block-wide reconvergence stack (CompactingCtaRunner)
+// and its warp slots carry the warps compaction forms for the stack's top
+// entry. Formed warps issue on their own through straight-line code; at a
+// synchronisation point (an instruction that needs the CTA-wide outcome, or
+// the top entry's reconvergence pc) each waits until every formed warp of the
+// set has arrived, the synchronising instruction then executes in lockstep
+// for all their threads, the stack moves, and the next set of warps is formed.
+// docs/compaction.md ("Timing") gives the model and its choices.
+#include <algorithm>
+
+#include "sm/pipeline/unit_kind.h"
+#include "sm/sm_core.h"
+
+namespace warptlm {
+namespace {
+
+bool is_memory(Opcode op) {
+  return op == Opcode::Ld || op == Opcode::St || op == Opcode::Atom || op == Opcode::Red;
+}
+
+}  // namespace
+
+bool SmCore::synchronises(const Instruction& in, const Program& program, Pc pc) {
+  switch (in.op) {
+    case Opcode::Bra: {
+      // A conditional branch needs every thread's outcome before the stack
+      // can split; an unconditional one is followed by each formed warp.
+      const BranchInfo* b = program.branch_at(pc);
+      return b == nullptr || b->conditional;
+    }
+    case Opcode::Call:
+    case Opcode::Ret:
+    case Opcode::Exit:
+    case Opcode::Bar:
+    case Opcode::Trap:
+    // Warp-level operations read other lanes of a static warp, which may sit
+    // in other formed warps: they execute once all have arrived.
+    case Opcode::Vote:
+    case Opcode::Shfl:
+    case Opcode::Activemask:
+    case Opcode::Redux:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void SmCore::start_compacting_cta(CtaSlot& cta) {
+  // Per CTA: the runner holds the launch's issuer and the CTA's block stack.
+  cta.lockstep = std::make_unique<CompactingCtaRunner>(*issuer_, *launch_->memory, exec_config_,
+                                                       nullptr, nullptr);
+  cta.lockstep->begin(cta.warps);
+  cta.lane_of_thread.assign(cta.warps.size() * warp_size_, 0);
+  cta.formation_version = ~uint64_t(0);
+  cta.arrived = 0;
+  cta.sync_pending = false;
+  for (unsigned slot : cta.warp_slots) warps_[slot].done = false;
+  deal_formed_warps(cta, 0);
+}
+
+void SmCore::deal_formed_warps(CtaSlot& cta, uint64_t ready) {
+  CompactingCtaRunner& run = *cta.lockstep;
+  cta.arrived = 0;
+  if (run.finished()) {
+    // Every thread exited: the slots leave once their writes complete.
+    cta.formed = 0;
+    for (unsigned slot : cta.warp_slots) {
+      WarpSlot& ws = warps_[slot];
+      ws.formed = false;
+      ws.done = true;
+    }
+    may_finish_ = true;
+    return;
+  }
+  const bool changed = run.version() != cta.formation_version;
+  const std::vector<FormedWarp>& formed = run.formation();
+  if (changed) {
+    cta.formation_version = run.version();
+    cta.formed = static_cast<unsigned>(formed.size());
+    ++stats_.warp_formations;
+    stats_.formed_warps += formed.size();
+    ready += config_.sm.warp_formation_cycles;
+  }
+  for (size_t k = 0; k < cta.warp_slots.size(); ++k) {
+    WarpSlot& ws = warps_[cta.warp_slots[k]];
+    ws.formed = k < formed.size();
+    ws.arrived = false;
+    if (!ws.formed) continue;
+    ws.pc = run.pc();
+    ws.control_ready = std::max(ws.control_ready, ready);
+    ws.blocked = Stall::Issued;
+    if (!changed) continue;
+    const FormedWarp& fw = formed[k];
+    ws.lane_thread = fw.lane_thread;
+    pieces_of(fw, warp_size_, ws.pieces);
+    ws.lanes = 0;
+    for (unsigned h = 0; h < warp_size_; ++h) {
+      if (fw.lane_thread[h] < 0) continue;
+      ws.lanes |= LaneMask(1) << h;
+      cta.lane_of_thread[static_cast<size_t>(fw.lane_thread[h])] = static_cast<uint8_t>(h);
+    }
+    // Pieces name static warps by slot from here on.
+    for (WarpPiece& p : ws.pieces) p.warp = cta.warp_slots[p.warp];
+  }
+}
+
+SmCore::Stall SmCore::try_issue_formed(unsigned sched, unsigned local, unsigned slot,
+                                       uint64_t now) {
+  WarpSlot& ws = warps_[slot];
+  if (!ws.formed) return Stall::Idle;
+  if (ws.arrived) return Stall::Control;  // waits for the other formed warps
+  if (ws.control_ready > now) {           // being formed
+    wake_hint_ = std::min(wake_hint_, ws.control_ready);
+    return Stall::Control;
+  }
+  if (ws.fetch_pc != ws.pc) {
+    bool hit = false;
+    ws.fetch_ready = icache_.fetch(ws.pc, now, hit);
+    ws.fetch_pc = ws.pc;
+    ++(hit ? stats_.icache_hits : stats_.icache_misses);
+  }
+  if (ws.fetch_ready > now) {
+    wake_hint_ = std::min(wake_hint_, ws.fetch_ready);
+    return Stall::Idle;
+  }
+  const Instruction& in = launch_->program->module.at(ws.pc);
+  const RegisterOperands& ops = operands_->at(ws.pc);
+  // A thread's registers and their pending writes are its static warp's.
+  for (const WarpPiece& p : ws.pieces)
+    if (warps_[p.warp].scoreboard.blocked(ops, p.lanes)) return Stall::Scoreboard;
+  const UnitKind kind = unit_of(in);
+  if (!units_.can_issue(kind, now)) {
+    wake_hint_ = std::min(wake_hint_, units_.next_free(kind));
+    return Stall::Pipeline;
+  }
+  if (kind == UnitKind::LdSt && is_memory(in.op) && mshrs_.full()) return Stall::Memory;
+  bank_warps_.clear();
+  for (const WarpPiece& p : ws.pieces) bank_warps_.push_back(p.warp);
+  uint64_t ready = 0;
+  unsigned conflicts = 0;
+  if (!collector_.start(now, bank_warps_.data(), static_cast<unsigned>(bank_warps_.size()),
+                        ops.reads, ops.n_reads, ready, conflicts)) {
+    wake_hint_ = std::min(wake_hint_, collector_.next_free_collector());
+    return Stall::Collector;
+  }
+  stats_.register_bank_conflicts += conflicts;
+  schedulers_[sched]->issued(local);
+  order_stale_[sched] = 1;
+  issue_formed(ws, ctas_[ws.cta], in, now, ready);
+  return Stall::Issued;
+}
+
+void SmCore::issue_formed(WarpSlot& ws, CtaSlot& cta, const Instruction& in, uint64_t now,
+                          uint64_t operands_ready) {
+  const Pc pc = ws.pc;
+  const unsigned threads = static_cast<unsigned>(__builtin_popcountll(ws.lanes));
+  ++stats_.warp_instructions;
+  stats_.thread_instructions += threads;
+  ++run_.warp_instructions;
+  ++run_.issuable_paths_sum;  // one path offered to each formed warp
+  run_.max_issuable_paths = std::max(run_.max_issuable_paths, 1u);
+  const WarpSlot& first = warps_[ws.pieces.front().warp];
+  issuer_->check_budget(first.warp, cta.context, pc, ws.pieces.front().lanes, run_);
+  if (trace_) trace_->issued(TraceRecord{now, id_, ws.global_id, 0, pc, ws.lanes});
+  ws.control_ready = now + 1;
+  ws.fetch_pc = kExitPc;
+  uint64_t wb = units_.issue(unit_of(in), now) + (operands_ready - (now + 1));
+  if (synchronises(in, *launch_->program, pc)) {
+    // Executed with every formed warp's threads once all have arrived.
+    cta.sync_ready = std::max(cta.sync_ready, wb);
+    arrive(ws, cta, pc, true, now);
+    return;
+  }
+  // Straight-line code: each static warp's piece executes now.
+  RecordingEnvironment& env = *cta.env;
+  env.accesses.clear();
+  env.cycle = now;
+  ControlEvent ev;
+  Pc next = pc + kInstrBytes;
+  bool marker = false;
+  for (const WarpPiece& p : ws.pieces) {
+    Warp& w = warps_[p.warp].warp;
+    env.bind(&w);
+    const size_t before = env.accesses.size();
+    issuer_->execute_path(w, Path{pc, p.lanes, 0}, cta.context, env, ev);
+    // Accesses name the SIMD lane the thread runs in (coalescing and banks
+    // see the formed warp).
+    const size_t base = size_t(w.index) * warp_size_;
+    for (size_t i = before; i < env.accesses.size(); ++i)
+      env.accesses[i].lane = cta.lane_of_thread[base + env.accesses[i].lane];
+    if (ev.kind == Control::Branch) next = ev.target;  // unconditional: every thread goes
+    marker = ev.marker;
+  }
+  run_.thread_instructions += threads;
+  if (marker) ++run_.marker_instructions;
+  const RegisterOperands& ops = operands_->at(pc);
+  if (!env.accesses.empty()) wb = std::max(wb, time_memory(ws, Path{pc, ws.lanes, 0}, in, now));
+  if (ops.n_writes) {
+    for (const WarpPiece& p : ws.pieces) {
+      WarpSlot& owner = warps_[p.warp];
+      owner.scoreboard.reserve(ops, p.lanes);
+      ++owner.writebacks;
+      if (wb != kNever) writebacks_.push(Writeback{wb, p.warp, pc, p.lanes});
+    }
+  }
+  ws.pc = next;
+  if (next == cta.lockstep->rpc()) arrive(ws, cta, next, false, now);
+}
+
+void SmCore::arrive(WarpSlot& ws, CtaSlot& cta, Pc pc, bool at_instruction, uint64_t now) {
+  ws.arrived = true;
+  ws.arrived_at = now;
+  cta.sync_pc = pc;
+  cta.sync_at_instruction = at_instruction;
+  if (++cta.arrived < cta.formed) return;
+  if (!complete_sync(cta, now)) cta.sync_pending = true;
+}
+
+bool SmCore::complete_sync(CtaSlot& cta, uint64_t now) {
+  CompactingCtaRunner& run = *cta.lockstep;
+  const Instruction& in = launch_->program->module.at(cta.sync_pc);
+  const bool frame_change =
+      cta.sync_at_instruction && (in.op == Opcode::Call || in.op == Opcode::Ret);
+  if (frame_change) {
+    // A call or return switches register frames: earlier writes drain first.
+    for (size_t k = 0; k < cta.formed; ++k)
+      for (const WarpPiece& p : warps_[cta.warp_slots[k]].pieces)
+        if (!warps_[p.warp].scoreboard.empty()) return false;
+  }
+  cta.sync_pending = false;
+  ++stats_.compaction_syncs;
+  for (size_t k = 0; k < cta.formed; ++k)
+    stats_.compaction_sync_cycles += now - warps_[cta.warp_slots[k]].arrived_at;
+  // The formed warps ran the same straight-line code up to here.
+  run.jump(cta.sync_pc);
+  uint64_t ready = now + 1;
+  if (cta.sync_at_instruction) {
+    // The threads of the set, per static warp, before the step moves them.
+    piece_scratch_.clear();
+    for (size_t k = 0; k < cta.formed; ++k)
+      for (const WarpPiece& p : warps_[cta.warp_slots[k]].pieces) piece_scratch_.push_back(p);
+    const RegisterOperands& ops = operands_->at(cta.sync_pc);
+    run.step(cta.context, run_);
+    if (frame_change) {
+      for (const WarpPiece& p : piece_scratch_) {
+        WarpSlot& owner = warps_[p.warp];
+        owner.scoreboard.reset(static_cast<unsigned>(
+            launch_->program->module.functions[owner.warp.frames.back().function].regs.size()));
+      }
+    } else if (ops.n_writes) {
+      // A warp-level operation's results (vote, shfl, activemask, redux).
+      for (const WarpPiece& p : piece_scratch_) {
+        WarpSlot& owner = warps_[p.warp];
+        owner.scoreboard.reserve(ops, p.lanes);
+        ++owner.writebacks;
+        writebacks_.push(
+            Writeback{std::max(cta.sync_ready, now + 1), p.warp, cta.sync_pc, p.lanes});
+      }
+    }
+    cta.sync_ready = 0;
+  }
+  deal_formed_warps(cta, ready);
+  return true;
+}
+
+}  // namespace warptlm
