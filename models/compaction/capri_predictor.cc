@@ -30,6 +30,11 @@ bool CapriPredictor::predict(Pc pc) {
   return adequate;
 }
 
+bool CapriPredictor::peek(Pc pc) const {
+  const Entry& e = table_[(pc / kInstrBytes) & (table_.size() - 1)];
+  return e.tag != pc || e.counter >= threshold_;
+}
+
 void CapriPredictor::update(Pc pc, bool adequate, bool predicted) {
   ++counters_.updates;
   if (adequate != predicted) ++counters_.mispredictions;

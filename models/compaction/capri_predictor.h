@@ -33,6 +33,9 @@ class CapriPredictor {
   // A branch without an entry is predicted adequate, so that its first
   // instance compacts (TBC's behaviour) and is learnt from.
   bool predict(Pc pc);
+  // What predict(pc) would answer, without counting a lookup: the timing
+  // model decides at a set's first arrival whether its warps wait.
+  bool peek(Pc pc) const;
   // The adequacy observed at a dynamic instance of the branch at `pc`
   // (compaction needs fewer warps than the warps arriving), whether or not
   // that instance compacted: allocates or replaces the entry.

@@ -17,6 +17,7 @@ CompactingCtaRunner::CompactingCtaRunner(const WarpIssuer& issuer, KernelMemory&
     counting_ = Counting::Capri;
     permutation_ = make_lane_permutation(config.permutation, config.warp_size, config.seed);
     capri_ = std::make_unique<CapriPredictor>(config.capri_entries, config.capri_history_bits);
+    predictor_ = capri_.get();
   } else if (config.compaction == "ideal") {
     counting_ = Counting::Ideal;
   }
@@ -80,6 +81,37 @@ void CompactingCtaRunner::jump(Pc pc) {
   stack_.advance(none);
 }
 
+void CompactingCtaRunner::rejoin(Pc pc, const CtaMask& taken, const CtaMask& exited, Pc reconv,
+                                 RunStats& stats) {
+  if (stack_.top_version() != version_) refresh();
+  bool divergent = false, left = false, stays = false;
+  for (size_t w = 0; w < active_.size(); ++w) {
+    side_[w] = active_[w] & taken[w];
+    other_side_[w] = active_[w] & ~taken[w];
+    left |= (active_[w] & exited[w]) != 0;
+    stays |= (active_[w] & ~exited[w]) != 0;
+  }
+  divergent = any(side_) && any(other_side_);
+  if (divergent && predictor_) {
+    const unsigned compacted = nw_tbc(side_, *permutation_) + nw_tbc(other_side_, *permutation_);
+    const unsigned arriving = nw_no_compaction(side_) + nw_no_compaction(other_side_);
+    const bool adequate = compacted < arriving;
+    predictor_->update(pc, adequate, false);
+    ++stats.capri_predictions;
+    stats.capri_mispredictions += adequate;
+  }
+  if (left) {
+    // Exits leave the whole block stack, as a lockstep exit does.
+    CtaControlEvent exit;
+    exit.kind = Control::Exit;
+    exit.executed = exited;
+    exit.next = stack_.top().pc;
+    stack_.advance(exit);
+  }
+  // An entry that kept threads is still the top (only emptied entries go).
+  if (stays && !stack_.finished()) jump(reconv);
+}
+
 Control CompactingCtaRunner::step(CtaContext& cta, RunStats& stats) {
   const Pc pc = stack_.top().pc;
   if (stack_.top_version() != version_) refresh();
@@ -99,9 +131,9 @@ void CompactingCtaRunner::apply_control(CtaContext& cta, Pc pc, RunStats& stats)
   event_.next = pc + kInstrBytes;
   if (event_.kind == Control::Barrier) synchronise(cta, pc);
   const bool conditional = event_.kind == Control::Branch && branch_ && branch_->conditional;
-  const bool divergent = conditional && (analysis_ || capri_) && split_sides();
+  const bool divergent = conditional && (analysis_ || predictor_) && split_sides();
   if (analysis_ && divergent) note_paths(pc, *branch_);
-  event_.compact_paths = !capri_ || !divergent || predict_compaction(pc, stats);
+  event_.compact_paths = !predictor_ || !divergent || predict_compaction(pc, stats);
   if (stack_.advance(event_) == 0) return;
   // Calls completed: every warp keeps one frame per call still open that
   // it entered (a warp with no thread in a call never pushed its frame).
@@ -248,8 +280,8 @@ bool CompactingCtaRunner::predict_compaction(Pc pc, RunStats& stats) {
   const unsigned compacted = nw_tbc(side_, *permutation_) + nw_tbc(other_side_, *permutation_);
   const unsigned arriving = nw_no_compaction(side_) + nw_no_compaction(other_side_);
   const bool adequate = compacted < arriving;
-  const bool predicted = capri_->predict(pc);
-  capri_->update(pc, adequate, predicted);
+  const bool predicted = predictor_->predict(pc);
+  predictor_->update(pc, adequate, predicted);
   ++stats.capri_predictions;
   stats.capri_compactions += predicted;
   stats.capri_mispredictions += predicted != adequate;

@@ -60,6 +60,16 @@ class CompactingCtaRunner {
   // the warp instructions (the timing model counts each formed warp's issue).
   // Returns the instruction's control kind. Throws KernelFault.
   Control step(CtaContext& cta, RunStats& stats);
+  // CAPRI in the timing model: the SM's table, which its CTAs share (by
+  // default each runner has its own, as functional mode's one table per run).
+  void share_predictor(CapriPredictor* predictor) { predictor_ = predictor; }
+  // The top entry's warps ran past the conditional branch at `pc` without
+  // synchronising (CAPRI predicted compaction inadequate), each under its own
+  // reconvergence stack, to the branch's reconvergence pc `reconv`. `taken`:
+  // the threads that took the branch; `exited`: those that exited on the way.
+  // Learns the branch's adequacy as a synchronised instance would, and moves
+  // the top entry to `reconv`.
+  void rejoin(Pc pc, const CtaMask& taken, const CtaMask& exited, Pc reconv, RunStats& stats);
 
  private:
   enum class Counting { NoCompaction, Tbc, Capri, Ideal };
@@ -93,6 +103,7 @@ class CompactingCtaRunner {
   Counting counting_ = Counting::NoCompaction;
   std::unique_ptr<LanePermutation> permutation_;  // Counting::Tbc and Capri
   std::unique_ptr<CapriPredictor> capri_;         // Counting::Capri: one table per run
+  CapriPredictor* predictor_ = nullptr;           // capri_, or the SM's shared table
 
   // Per CTA; reused so the hot path does not allocate.
   BlockStack stack_;

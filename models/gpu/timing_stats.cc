@@ -56,6 +56,8 @@ std::vector<StatInfo> build() {
       {"compacted_memory_instructions",
        "compaction: memory instructions of formed warps holding threads of several static warps"},
       {"compacted_memory_transactions", "compaction: their transactions after coalescing"},
+      {"capri_bypasses",
+       "capri: branch instances whose warps ran on to the reconvergence pc without waiting"},
   };
   for (const auto& [name, meaning] : sm)
     v.push_back({std::string("sm.") + name, std::string(meaning) + " (all SMs)"});

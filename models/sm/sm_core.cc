@@ -77,12 +77,7 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
               config.sm.icache_miss_latency),
       mshrs_(config.memory.l1.mshrs, 8) {
   write_back_ = l1_is_write_back(config);
-  // CAPRI lets warps run on past a branch without synchronising, which the
-  // SM's formed-warp sets do not model yet (docs/compaction.md, "Timing").
-  if (config.compaction == "capri")
-    throw std::invalid_argument(
-        "compaction: 'capri' is modelled in functional mode only; the timing model runs "
-        "compaction=none, tbc or ideal");
+
   if (config.memory.l1.line > config.memory.l2.line)
     throw std::invalid_argument("memory.l1.line: " + std::to_string(config.memory.l1.line) +
                                 " bytes exceed memory.l2.line (" +
@@ -130,6 +125,9 @@ void SmCore::set_launch(const KernelLaunch& launch) {
   launch_ = &launch;
   exec_config_ = config_.exec_config();
   compacting_ = exec_config_.compaction != "none";
+  if (exec_config_.compaction == "capri" && !capri_)
+    capri_ = std::make_unique<CapriPredictor>(exec_config_.capri_entries,
+                                              exec_config_.capri_history_bits);
   issuer_ = std::make_unique<WarpIssuer>(*launch.program, *launch.kernel, *launch.memory,
                                          config_.reconvergence, launch.instruction_budget,
                                          config_.exec_config().scheme_options);
@@ -205,7 +203,10 @@ SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
   const unsigned slot = local * static_cast<unsigned>(schedulers_.size()) + sched;
   WarpSlot& ws = warps_[slot];
   if (!ws.used || ws.finished || ws.done) return Stall::Idle;
-  if (compacting_) return try_issue_formed(sched, local, slot, now);
+  if (compacting_) {
+    if (!ws.bypass) return try_issue_formed(sched, local, slot, now);
+    if (rejoin_if_reconverged(ws, now)) return Stall::Control;
+  }
   Warp& w = ws.warp;
   if (w.at_barrier) return Stall::Barrier;
   if (ws.control_ready > now) {  // the scheme's tables still work on its last issue
@@ -304,7 +305,9 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   if (trace_) trace_->issued(TraceRecord{now, id_, ws.global_id, p.split, p.pc, p.mask});
   ws.fetch_pc = kExitPc;  // the next instruction is fetched when the warp is next considered
   ws.blocked = Stall::Issued;
-  ws.done = w.finished();
+  // Under compaction a warp's end is the block stack's business.
+  ws.done = !compacting_ && w.finished();
+  ws.executed = r.outcome.executed;
 
   uint64_t wb = units_.issue(unit_of(in), now) + (operands_ready - (now + 1));
   if (!env.accesses.empty()) wb = std::max(wb, time_memory(ws, p, in, now));
@@ -402,7 +405,7 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
     lane_ends[l] = ends[l];
   }
   op.ready = done;
-  if (compacting_) {
+  if (compacting_ && !ws.bypass) {
     // A formed warp: its writes go to its static warps; a fault names a thread.
     op.pieces = static_cast<unsigned>(ws.pieces.size());
     std::copy(ws.pieces.begin(), ws.pieces.end(), op_pieces_.begin() + uint64_t(id) * warp_size_);
@@ -737,8 +740,11 @@ void SmCore::tick(uint64_t now, TickResult& result) {
     // at barriers can never go on.
     for (CtaSlot& cta : ctas_) {
       if (!cta.used) continue;
-      // Under compaction the block stack detects barrier deadlocks itself.
-      if (cta.lockstep)
+      // Under compaction the block stack detects barrier deadlocks itself,
+      // except among warps that run a CAPRI bypass on their own.
+      const bool at_barrier = std::any_of(cta.warps.begin(), cta.warps.end(),
+                                          [](const Warp* w) { return w->at_barrier; });
+      if (cta.lockstep && !at_barrier)
         throw std::logic_error("SM " + std::to_string(id_) + ": a compacting CTA stalled with " +
                                std::to_string(cta.arrived) + " of " + std::to_string(cta.formed) +
                                " formed warps at pc " + std::to_string(cta.sync_pc));

@@ -124,6 +124,15 @@ class SmCore {
     std::vector<WarpPiece> pieces;     // per static warp (piece.warp: that warp's slot)
     std::vector<int32_t> lane_thread;  // per SIMD lane: CTA thread, or -1
     uint64_t arrived_at = 0;           // cycle it reached the synchronisation point
+    // CAPRI: the slot's static warp runs past a branch predicted inadequate
+    // under its own reconvergence unit (`warp.simt`) until the branch's
+    // reconvergence pc; `taken`: the lanes that took it; `exited_before`:
+    // its exited lanes when it started.
+    bool bypass = false;
+    LaneMask executed = 0;  // lanes that executed the slot's last normal issue
+    LaneMask taken = 0;
+    LaneMask exited_before = 0;
+    LaneMask static_lanes = 0;  // its threads' logical lanes in the static warp
   };
   struct CtaSlot {
     bool used = false;
@@ -145,6 +154,9 @@ class SmCore {
     bool sync_pending = false;         // all arrived; a call/return waits for writes to drain
     uint64_t sync_ready = 0;           // the synchronising instruction's results are ready
     uint64_t formation_version = ~uint64_t(0);
+    bool static_set = false;  // every formed warp is one whole static warp, in its slot
+    bool bypassing = false;   // CAPRI: this set runs past the branch at bypass_pc
+    Pc bypass_pc = 0, bypass_reconv = 0;
     std::vector<uint8_t> lane_of_thread;  // per CTA thread: its SIMD lane in its formed warp
   };
   struct Writeback {
@@ -204,6 +216,13 @@ class SmCore {
   // Deals the top entry's formed warps to the CTA's slots, ready at `ready`.
   void deal_formed_warps(CtaSlot& cta, uint64_t ready);
   static bool synchronises(const Instruction& in, const Program& program, Pc pc);
+  // CAPRI: whether the formed warp in `ws`, about to issue the conditional
+  // branch `in` at its pc, runs past it (deciding for its set at the first
+  // arrival); then starts its static warp's own reconvergence unit there.
+  bool bypasses(WarpSlot& ws, CtaSlot& cta, const Instruction& in);
+  // A bypassing warp whose only path is at the reconvergence pc with all its
+  // remaining threads (or that has none left) arrives there; returns whether.
+  bool rejoin_if_reconverged(WarpSlot& ws, uint64_t now);
 
   unsigned id_;
   const PlatformConfig& config_;
@@ -242,10 +261,12 @@ class SmCore {
   std::vector<int32_t> op_threads_;   // per memory op, warp_size_ entries (compaction)
   ExecConfig exec_config_;  // of the current launch (the lockstep runners keep a reference)
   std::vector<unsigned> bank_warps_;  // reused: the static warps a formed warp reads registers of
-  std::vector<WarpPiece> piece_scratch_;  // reused by complete_sync
-  bool compacting_ = false;               // the launch runs under compaction
-  bool write_back_ = false;               // l1_is_write_back(config)
-  unsigned l1_writebacks_in_flight_ = 0;  // eviction and flush writes not yet answered
+  std::vector<WarpPiece> piece_scratch_;    // reused by complete_sync
+  bool compacting_ = false;                 // the launch runs under compaction
+  std::unique_ptr<CapriPredictor> capri_;   // compaction capri: the SM's table
+  CtaMask taken_scratch_, exited_scratch_;  // reused by complete_sync
+  bool write_back_ = false;                 // l1_is_write_back(config)
+  unsigned l1_writebacks_in_flight_ = 0;    // eviction and flush writes not yet answered
   bool flushing_ = false;
   uint64_t flush_start_ = 0;
   std::vector<uint64_t> dirty_lines_;  // reused by start_l1_flush

@@ -6,6 +6,10 @@
 // the top entry's reconvergence pc) each waits until every formed warp of the
 // set has arrived, the synchronising instruction then executes in lockstep
 // for all their threads, the stack moves, and the next set of warps is formed.
+// Under CAPRI a set of uncompacted warps reaching a branch predicted not to
+// pay for compaction runs on instead: each static warp runs the branch's
+// region under its own reconvergence unit, and the set meets again at the
+// branch's reconvergence pc.
 // docs/compaction.md ("Timing") gives the model and its choices.
 #include <algorithm>
 
@@ -50,6 +54,7 @@ void SmCore::start_compacting_cta(CtaSlot& cta) {
   // Per CTA: the runner holds the launch's issuer and the CTA's block stack.
   cta.lockstep = std::make_unique<CompactingCtaRunner>(*issuer_, *launch_->memory, exec_config_,
                                                        nullptr, nullptr);
+  if (capri_) cta.lockstep->share_predictor(capri_.get());  // one table per SM
   cta.lockstep->begin(cta.warps);
   cta.lane_of_thread.assign(cta.warps.size() * warp_size_, 0);
   cta.formation_version = ~uint64_t(0);
@@ -82,16 +87,49 @@ void SmCore::deal_formed_warps(CtaSlot& cta, uint64_t ready) {
     stats_.formed_warps += formed.size();
     ready += config_.sm.warp_formation_cycles;
   }
-  for (size_t k = 0; k < cta.warp_slots.size(); ++k) {
-    WarpSlot& ws = warps_[cta.warp_slots[k]];
-    ws.formed = k < formed.size();
-    ws.arrived = false;
-    if (!ws.formed) continue;
+  // A set dealt by a tick that issued nothing (a bypass's last rejoin) must
+  // still wake the SM.
+  wake_hint_ = std::min(wake_hint_, ready);
+  for (unsigned slot : cta.warp_slots) {
+    WarpSlot& ws = warps_[slot];
+    ws.formed = ws.arrived = ws.bypass = false;
+  }
+  cta.bypassing = false;
+  if (changed) {
+    // A set whose every warp is one whole static warp (an entry that was not
+    // compacted, or one compaction left as it was) keeps each in its static
+    // warp's slot, where a CAPRI bypass can run that warp itself; other sets
+    // fill the CTA's slots in order.
+    cta.static_set = true;
+    uint64_t seen = 0;  // static warps with a formed warp (sets of up to 64 warps)
+    for (const FormedWarp& fw : formed) {
+      int64_t w = -1;
+      for (int32_t t : fw.lane_thread) {
+        if (t < 0) continue;
+        const int64_t tw = t / static_cast<int32_t>(warp_size_);
+        if (w >= 0 && tw != w) cta.static_set = false;
+        w = tw;
+      }
+      if (w >= 64 || (seen >> w) & 1) cta.static_set = false;
+      if (w >= 0 && w < 64) seen |= uint64_t(1) << w;
+    }
+  }
+  for (size_t k = 0; k < formed.size(); ++k) {
+    const FormedWarp& fw = formed[k];
+    size_t index = k;
+    if (cta.static_set)
+      for (int32_t t : fw.lane_thread)
+        if (t >= 0) {
+          index = static_cast<size_t>(t) / warp_size_;
+          break;
+        }
+    WarpSlot& ws = warps_[cta.warp_slots[index]];
+    ws.formed = true;
     ws.pc = run.pc();
     ws.control_ready = std::max(ws.control_ready, ready);
     ws.blocked = Stall::Issued;
+    ws.fetch_pc = kExitPc;
     if (!changed) continue;
-    const FormedWarp& fw = formed[k];
     ws.lane_thread = fw.lane_thread;
     pieces_of(fw, warp_size_, ws.pieces);
     ws.lanes = 0;
@@ -103,6 +141,46 @@ void SmCore::deal_formed_warps(CtaSlot& cta, uint64_t ready) {
     // Pieces name static warps by slot from here on.
     for (WarpPiece& p : ws.pieces) p.warp = cta.warp_slots[p.warp];
   }
+}
+
+bool SmCore::bypasses(WarpSlot& ws, CtaSlot& cta, const Instruction& in) {
+  if (!capri_ || in.op != Opcode::Bra || !cta.static_set) return false;
+  // Only a region the warp can run alone and leave at one known pc.
+  const BranchInfo* b = launch_->program->branch_at(ws.pc);
+  if (!b || !b->conditional || !b->structured || b->reconv == kExitPc) return false;
+  if (!cta.bypassing) {
+    if (cta.arrived > 0) return false;      // the set already waits here
+    if (capri_->peek(ws.pc)) return false;  // predicted adequate: synchronise, compact
+    cta.bypassing = true;
+    cta.bypass_pc = ws.pc;
+    cta.bypass_reconv = b->reconv;
+  }
+  ws.bypass = true;
+  ws.exited_before = ws.warp.exited;
+  // Its threads, in their logical lanes (a permutation only renames SIMD
+  // lanes: addresses, and so coalescing and banks, stay the same).
+  LaneMask lanes = 0;
+  for (int32_t t : ws.lane_thread)
+    if (t >= 0) lanes |= LaneMask(1) << (static_cast<uint32_t>(t) % warp_size_);
+  ws.static_lanes = lanes;
+  ws.warp.simt->reset(ws.pc, lanes);
+  ws.blocked = Stall::Issued;
+  ws.fetch_pc = kExitPc;
+  return true;
+}
+
+bool SmCore::rejoin_if_reconverged(WarpSlot& ws, uint64_t now) {
+  CtaSlot& cta = ctas_[ws.cta];
+  const LaneMask live = ws.static_lanes & ~ws.warp.exited;
+  if (live != 0) {
+    paths_.clear();
+    ws.warp.simt->issuable(paths_);
+    if (paths_.size() != 1 || paths_[0].pc != cta.bypass_reconv || paths_[0].mask != live)
+      return false;
+  }
+  ws.bypass = false;
+  arrive(ws, cta, cta.bypass_reconv, false, now);
+  return true;
 }
 
 SmCore::Stall SmCore::try_issue_formed(unsigned sched, unsigned local, unsigned slot,
@@ -147,7 +225,14 @@ SmCore::Stall SmCore::try_issue_formed(unsigned sched, unsigned local, unsigned 
   stats_.register_bank_conflicts += conflicts;
   schedulers_[sched]->issued(local);
   order_stale_[sched] = 1;
-  issue_formed(ws, ctas_[ws.cta], in, now, ready);
+  CtaSlot& cta = ctas_[ws.cta];
+  if (bypasses(ws, cta, in)) {
+    // The branch issues as without compaction, splitting the warp's own unit.
+    issue(ws, Path{ws.pc, ws.static_lanes, 0}, now, ready);
+    ws.taken = ws.executed;
+    return Stall::Issued;
+  }
+  issue_formed(ws, cta, in, now, ready);
   return Stall::Issued;
 }
 
@@ -219,27 +304,48 @@ void SmCore::arrive(WarpSlot& ws, CtaSlot& cta, Pc pc, bool at_instruction, uint
 
 bool SmCore::complete_sync(CtaSlot& cta, uint64_t now) {
   CompactingCtaRunner& run = *cta.lockstep;
+  if (cta.bypassing) {
+    // Every warp of the set ran the bypassed region and reached its
+    // reconvergence pc: the block stack learns what they did there.
+    const size_t nw = cta.warp_slots.size();
+    taken_scratch_.assign(nw, 0);
+    exited_scratch_.assign(nw, 0);
+    for (size_t k = 0; k < nw; ++k) {
+      const WarpSlot& s = warps_[cta.warp_slots[k]];
+      if (!s.formed) continue;
+      taken_scratch_[k] = s.taken;
+      exited_scratch_[k] = s.warp.exited & ~s.exited_before;
+      stats_.compaction_sync_cycles += now - s.arrived_at;
+    }
+    ++stats_.compaction_syncs;
+    ++stats_.capri_bypasses;
+    run.rejoin(cta.bypass_pc, taken_scratch_, exited_scratch_, cta.bypass_reconv, run_);
+    deal_formed_warps(cta, now + 1);
+    return true;
+  }
   const Instruction& in = launch_->program->module.at(cta.sync_pc);
   const bool frame_change =
       cta.sync_at_instruction && (in.op == Opcode::Call || in.op == Opcode::Ret);
   if (frame_change) {
     // A call or return switches register frames: earlier writes drain first.
-    for (size_t k = 0; k < cta.formed; ++k)
-      for (const WarpPiece& p : warps_[cta.warp_slots[k]].pieces)
-        if (!warps_[p.warp].scoreboard.empty()) return false;
+    for (unsigned slot : cta.warp_slots)
+      if (warps_[slot].formed)
+        for (const WarpPiece& p : warps_[slot].pieces)
+          if (!warps_[p.warp].scoreboard.empty()) return false;
   }
   cta.sync_pending = false;
   ++stats_.compaction_syncs;
-  for (size_t k = 0; k < cta.formed; ++k)
-    stats_.compaction_sync_cycles += now - warps_[cta.warp_slots[k]].arrived_at;
+  for (unsigned slot : cta.warp_slots)
+    if (warps_[slot].formed) stats_.compaction_sync_cycles += now - warps_[slot].arrived_at;
   // The formed warps ran the same straight-line code up to here.
   run.jump(cta.sync_pc);
   uint64_t ready = now + 1;
   if (cta.sync_at_instruction) {
     // The threads of the set, per static warp, before the step moves them.
     piece_scratch_.clear();
-    for (size_t k = 0; k < cta.formed; ++k)
-      for (const WarpPiece& p : warps_[cta.warp_slots[k]].pieces) piece_scratch_.push_back(p);
+    for (unsigned slot : cta.warp_slots)
+      if (warps_[slot].formed)
+        for (const WarpPiece& p : warps_[slot].pieces) piece_scratch_.push_back(p);
     const RegisterOperands& ops = operands_->at(cta.sync_pc);
     run.step(cta.context, run_);
     if (frame_change) {

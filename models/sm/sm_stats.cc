@@ -40,6 +40,7 @@ void each_field(S& s, F&& f) {
   f("formed_warps", s.formed_warps);
   f("compacted_memory_instructions", s.compacted_memory_instructions);
   f("compacted_memory_transactions", s.compacted_memory_transactions);
+  f("capri_bypasses", s.capri_bypasses);
 }
 
 }  // namespace

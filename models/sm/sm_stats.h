@@ -43,6 +43,9 @@ struct SmStats {
   uint64_t compaction_syncs = 0, compaction_sync_cycles = 0;
   uint64_t warp_formations = 0, formed_warps = 0;
   uint64_t compacted_memory_instructions = 0, compacted_memory_transactions = 0;
+  // CAPRI: branch instances whose warps ran on without synchronising (each
+  // set's rejoin at the reconvergence pc also counts in compaction_syncs).
+  uint64_t capri_bypasses = 0;
 
   void add(const SmStats& other);
   nlohmann::json to_json() const;  // flat: {"cycles": ..., "slot_issued": ...}

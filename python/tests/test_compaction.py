@@ -111,8 +111,6 @@ def test_bad_combinations_name_the_field(small, parity):
         small.with_(permutation="shuffle")
     with pytest.raises(ValueError, match="use mode='functional'"):
         run(small, parity, compactability=True, mode="timing")
-    with pytest.raises(ValueError, match="compaction: 'capri' is modelled in functional mode only"):
-        run(small.with_(compaction="capri"), parity, mode="timing")
     with pytest.raises(ValueError, match="sm.warp_formation_cycles: an option of compaction"):
         small.with_(sm__warp_formation_cycles=3)
 
@@ -131,6 +129,10 @@ def test_timing_runs_formed_warps(small, parity):
     assert tbc.stats["sm.formed_warps"] == 4 * 4
     assert balanced.stats["sm.formed_warps"] == 4 + 2 + 2 + 4
     assert balanced.stats["cycles"] < tbc.stats["cycles"]
+    # CAPRI: one branch instance, no table entry yet: predicted adequate, compacted.
+    capri = run(base.with_(compaction="capri", permutation="balanced"), parity, mode="timing")
+    assert capri.stats["warp_instructions"] == 46 and capri.stats["capri_compactions"] == 1
+    assert capri.stats["sm.capri_bypasses"] == 0
 
 
 def test_scenario_analysis_is_consistent(small):

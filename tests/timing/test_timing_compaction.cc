@@ -1,9 +1,10 @@
 // Thread block compaction in the timing model: every scenario run with
 // formed warps issuing in the SMs (compaction tbc under several lane
-// permutations, and ideal) gives bit-exactly the outputs of the functional
-// executor under the same compaction, passes its host reference, and issues
-// exactly the warp instructions the functional executor counts for the same
-// formation (NW per lockstep instruction). Each run is a fresh SystemC
+// permutations, ideal, and capri) gives bit-exactly the outputs of the
+// functional executor under the same compaction and passes its host
+// reference; under tbc and ideal it also issues exactly the warp
+// instructions the functional executor counts for the same formation (NW
+// per lockstep instruction). Each run is a fresh SystemC
 // elaboration in a child process.
 #include <gtest/gtest.h>
 
@@ -46,18 +47,22 @@ TEST_P(TimingCompaction, MatchesFunctionalCompactionBitExactly) {
     nlohmann::json stats = run_timing(program, s.entry, timing, config, &tstats);
     CheckResult r = s.check(in, timing);
     EXPECT_TRUE(r.passed) << s.name << ": " << r.message;
-    EXPECT_EQ(tstats.thread_instructions, fstats.thread_instructions);
     // Which thread wins the spin-lock when is the interleaving, which timing
-    // changes (and with it the formed warps of the retry loop).
+    // changes (and with it the formed warps and the retries of the loop).
     if (s.name == "spinlock") return;
-    EXPECT_EQ(tstats.warp_instructions, fstats.warp_instructions);
-    EXPECT_EQ(tstats.branches, fstats.branches);
-    EXPECT_EQ(tstats.divergent_branches, fstats.divergent_branches);
+    EXPECT_EQ(tstats.thread_instructions, fstats.thread_instructions);
     ASSERT_EQ(functional.buffers.size(), timing.buffers.size());
     for (size_t i = 0; i < functional.buffers.size(); ++i)
       EXPECT_TRUE(functional.buffers[i].bytes == timing.buffers[i].bytes)
           << s.name << ": buffer '" << functional.buffers[i].name
           << "' differs between the functional and the timing run";
+    // CAPRI's table is per SM here and learns as CTAs run concurrently, and
+    // a bypassed region runs per warp: its counts differ from functional
+    // mode's one table learning CTA after CTA.
+    if (compaction == "capri") return;
+    EXPECT_EQ(tstats.warp_instructions, fstats.warp_instructions);
+    EXPECT_EQ(tstats.branches, fstats.branches);
+    EXPECT_EQ(tstats.divergent_branches, fstats.divergent_branches);
     EXPECT_EQ(stats.at("warp_instructions").get<uint64_t>(), tstats.warp_instructions);
     // Every CTA synchronised at least at its exit, and formed its first set.
     EXPECT_GE(stats.at("sm.compaction_syncs").get<uint64_t>(), tstats.ctas);
@@ -73,6 +78,8 @@ std::vector<CompactionParam> params() {
     v.emplace_back(i, "small", 32, "ideal", "none");
     v.emplace_back(i, "small", 8, "tbc", "rev_wid");
     v.emplace_back(i, "fermi", 32, "tbc", "odd_even");
+    v.emplace_back(i, "small", 32, "capri", "none");
+    v.emplace_back(i, "small", 32, "capri", "balanced");
   }
   return v;
 }

@@ -141,6 +141,65 @@ TEST(Compaction, FormedWarpsWaitForTheLastArrivalThenForFormation) {
   });
 }
 
+// The parity branch twice, in a loop: pc 0 mov, 8 and, 16 setp, 24 mov;
+// LOOP 32 @p bra EVEN; 40 add, 48 bra NEXT; EVEN 56 add; NEXT 64 add,
+// 72 setp, 80 @p bra LOOP; 88 exit. The parity branch reconverges at NEXT.
+const std::string kParityTwice = R"(
+.visible .entry twice()
+{
+  .reg .b32 %r<4>;
+  .reg .pred %p<2>;
+  mov.u32 %r0, %tid.x;
+  and.b32 %r1, %r0, 1;
+  setp.eq.u32 %p0, %r1, 0;
+  mov.u32 %r3, 0;
+LOOP:
+  @%p0 bra EVEN;
+  add.u32 %r2, %r0, 100;
+  bra NEXT;
+EVEN:
+  add.u32 %r2, %r0, 200;
+NEXT:
+  add.u32 %r3, %r3, 1;
+  setp.lt.u32 %p1, %r3, 2;
+  @%p1 bra LOOP;
+  exit;
+}
+)";
+
+TEST(Compaction, CapriRunsPastABranchItLearntIsNotWorthCompacting) {
+  in_child_process([] {
+    PlatformConfig c = quiet_config();
+    c.compaction = "capri";
+    Program program = finalize(parse_ptx(kPtxHeader + kParityTwice, "twice.ptx"));
+    LaunchSpec l = launch_of(1, 64);
+    RunStats rs;
+    Result r;
+    r.stats = run_timing(program, "twice", l, c, &rs);
+    // First instance of the parity branch: no table entry, predicted
+    // adequate; the CTA waits and compacts, but without a permutation each
+    // side still needs 2 warps (inadequate: a misprediction), and the entry
+    // is allocated weakly inadequate. The loop branch is uniform: never
+    // predicted, always synchronised. Second instance: the set is the two
+    // static warps, the table says inadequate, so each warp runs the branch
+    // under its own IPDOM stack to NEXT (a bypass), and the instance is learnt
+    // (inadequate again, predicted so). Instructions: 4 x 2 before LOOP; pass
+    // 1: branch 2, EVEN 2, odd side 4, NEXT 6; pass 2: 4 per warp (branch,
+    // add; add, bra) and NEXT 6; exit 2: 38, as without compaction.
+    // Synchronisations: pass 1 branch, both sides at NEXT, loop branch; the
+    // bypass's rejoin, loop branch; exit: 7. Sets formed: start, EVEN, odd,
+    // NEXT: 4.
+    EXPECT_EQ(stat(r, "warp_instructions"), 38u);
+    EXPECT_EQ(stat(r, "sm.capri_bypasses"), 1u);
+    EXPECT_EQ(stat(r, "sm.compaction_syncs"), 7u);
+    EXPECT_EQ(stat(r, "sm.warp_formations"), 4u);
+    EXPECT_EQ(stat(r, "sm.formed_warps"), 8u);
+    EXPECT_EQ(rs.capri_predictions, 2u);
+    EXPECT_EQ(rs.capri_compactions, 1u);
+    EXPECT_EQ(rs.capri_mispredictions, 1u);
+  });
+}
+
 TEST(Compaction, TimingCountsTheFunctionalFormation) {
   // The functional executor's count for the same compaction: NW warps per
   // lockstep instruction.
