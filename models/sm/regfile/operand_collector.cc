@@ -15,16 +15,20 @@ OperandCollector::OperandCollector(unsigned banks, unsigned collectors) {
   if ((banks & (banks - 1)) == 0) bank_mask_ = banks - 1;
 }
 
-bool OperandCollector::start(uint64_t now, unsigned warp, const uint32_t* regs, unsigned n,
-                             uint64_t& ready, unsigned& conflict_cycles) {
+unsigned OperandCollector::free_unit(uint64_t now, const uint32_t* regs, unsigned n) {
   if (now < last_now_)
     throw std::invalid_argument("now: cycle " + std::to_string(now) + " is before cycle " +
                                 std::to_string(last_now_) + " of an earlier call");
   if (regs == nullptr && n != 0) throw std::invalid_argument("regs: null with n > 0");
   last_now_ = now;
-
   unsigned unit = 0;
   while (unit < collector_free_.size() && collector_free_[unit] > now) ++unit;
+  return unit;
+}
+
+bool OperandCollector::start(uint64_t now, unsigned warp, const uint32_t* regs, unsigned n,
+                             uint64_t& ready, unsigned& conflict_cycles) {
+  const unsigned unit = free_unit(now, regs, n);
   if (unit == collector_free_.size()) return false;
 
   const uint64_t banks = bank_free_.size();
@@ -51,13 +55,7 @@ bool OperandCollector::start(uint64_t now, const unsigned* warps, unsigned n_war
                              unsigned& conflict_cycles) {
   if (warps == nullptr || n_warps == 0)
     throw std::invalid_argument("warps: a formed warp needs at least one static warp");
-  if (now < last_now_)
-    throw std::invalid_argument("now: cycle " + std::to_string(now) + " is before cycle " +
-                                std::to_string(last_now_) + " of an earlier call");
-  if (regs == nullptr && n != 0) throw std::invalid_argument("regs: null with n > 0");
-  last_now_ = now;
-  unsigned unit = 0;
-  while (unit < collector_free_.size() && collector_free_[unit] > now) ++unit;
+  const unsigned unit = free_unit(now, regs, n);
   if (unit == collector_free_.size()) return false;
 
   const uint64_t banks = bank_free_.size();

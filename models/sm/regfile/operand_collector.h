@@ -40,6 +40,9 @@ class OperandCollector {  // per SM
   unsigned collectors() const { return static_cast<unsigned>(collector_free_.size()); }
 
  private:
+  // Checks the arguments and moves the clock to `now`; the first collector
+  // unit free at `now`, or collectors() when none is.
+  unsigned free_unit(uint64_t now, const uint32_t* regs, unsigned n);
   // Per bank: the first cycle after its last booked read. Because `now` never
   // goes back, the earliest free cycle >= now is max(now, this).
   std::vector<uint64_t> bank_free_;
