@@ -110,8 +110,11 @@ void SmCore::deal_formed_warps(CtaSlot& cta, uint64_t ready) {
         if (w >= 0 && tw != w) cta.static_set = false;
         w = tw;
       }
-      if (w >= 64 || (seen >> w) & 1) cta.static_set = false;
-      if (w >= 0 && w < 64) seen |= uint64_t(1) << w;
+      if (w < 0 || w >= 64 || ((seen >> w) & 1)) {
+        cta.static_set = false;
+        continue;
+      }
+      seen |= uint64_t(1) << w;
     }
   }
   for (size_t k = 0; k < formed.size(); ++k) {
