@@ -29,6 +29,10 @@ struct KernelLaunch {
   KernelMemory* memory = nullptr;   // global memory, module globals, constants, parameters
   CtaResources per_cta;             // see cta_resources()
   uint64_t instruction_budget = 0;  // warp instructions before a runaway-kernel fault
+  // Warp instructions all SMs issued in this launch so far: the budget is the
+  // launch's, as in functional mode, not each SM's. (SystemC runs the SMs in
+  // one thread: a plain counter.)
+  mutable uint64_t issued = 0;
 };
 
 // The resources one CTA of `kernel` launched with `block` and

@@ -298,6 +298,7 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   env.cycle = now;
   const RegisterOperands& ops = operands_->at(p.pc);
   IssueResult r = issuer_->issue(w, p, cta.context, env, run_);
+  check_launch_budget(w, cta, p);
   ws.control_ready = now + 1 + w.simt->control_cycles();  // the scheme's tables work on
   const Instruction& in = *r.instruction;
   ++stats_.warp_instructions;
@@ -327,6 +328,13 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
     // Released warps' barrier lanes changed: their remembered outcomes are stale.
     for (unsigned other : cta.warp_slots) warps_[other].blocked = Stall::Issued;
   }
+}
+
+void SmCore::check_launch_budget(const Warp& w, const CtaSlot& cta, const Path& p) {
+  // The issuer checks this SM's count; the budget is the whole launch's.
+  if (++launch_->issued <= launch_->instruction_budget) return;
+  budget_view_.warp_instructions = launch_->issued;
+  issuer_->check_budget(w, cta.context, p.pc, p.mask, budget_view_);
 }
 
 unsigned SmCore::new_memory_op() {

@@ -199,6 +199,9 @@ class SmCore {
   void write_back_line(uint64_t line_addr, uint32_t warp, Pc pc);
   void evict(const CacheTags::Victim& victim, uint32_t warp, Pc pc);
   void set_launch(const KernelLaunch& launch);
+  // Counts one warp instruction against the launch's budget (all SMs):
+  // the runaway-kernel fault once it is exceeded.
+  void check_launch_budget(const Warp& w, const CtaSlot& cta, const Path& p);
 
   // Compaction (sm_core_compaction.cc): formed warps issue on their own
   // between the CTA's synchronisation points (conditional branches, calls,
@@ -265,6 +268,7 @@ class SmCore {
   bool compacting_ = false;                 // the launch runs under compaction
   std::unique_ptr<CapriPredictor> capri_;   // compaction capri: the SM's table
   CtaMask taken_scratch_, exited_scratch_;  // reused by complete_sync
+  RunStats budget_view_;                    // the launch's count, as check_budget reads it
   bool write_back_ = false;                 // l1_is_write_back(config)
   unsigned l1_writebacks_in_flight_ = 0;    // eviction and flush writes not yet answered
   bool flushing_ = false;

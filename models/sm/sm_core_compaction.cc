@@ -250,6 +250,7 @@ void SmCore::issue_formed(WarpSlot& ws, CtaSlot& cta, const Instruction& in, uin
   run_.max_issuable_paths = std::max(run_.max_issuable_paths, 1u);
   const WarpSlot& first = warps_[ws.pieces.front().warp];
   issuer_->check_budget(first.warp, cta.context, pc, ws.pieces.front().lanes, run_);
+  check_launch_budget(first.warp, cta, Path{pc, ws.pieces.front().lanes, 0});
   if (trace_) trace_->issued(TraceRecord{now, id_, ws.global_id, 0, pc, ws.lanes});
   ws.control_ready = now + 1;
   ws.fetch_pc = kExitPc;

@@ -151,5 +151,49 @@ TEST(Faults, AnAccessWhereTheParametersLiveFaultsToo) {
   expect_same_fault("oob_store", 77, kNextAllocation, quiet_config(), Compare::SiteAndMessage);
 }
 
+// Ten instructions per warp, one warp per CTA.
+const char* const kTen = R"(
+.visible .entry ten()
+{
+  .reg .b32 %r<10>;
+  mov.u32 %r0, %tid.x;
+  add.u32 %r1, %r0, 1;
+  add.u32 %r2, %r1, 1;
+  add.u32 %r3, %r2, 1;
+  add.u32 %r4, %r3, 1;
+  add.u32 %r5, %r4, 1;
+  add.u32 %r6, %r5, 1;
+  add.u32 %r7, %r6, 1;
+  add.u32 %r8, %r7, 1;
+  exit;
+}
+)";
+
+// The instruction budget is the launch's: two CTAs on two SMs issue 10 warp
+// instructions each, so a budget of 15 ends the run although neither SM
+// alone exceeds it (as functional mode, which counts the launch, does); a
+// budget of 20 lets it finish.
+TEST(Faults, TheInstructionBudgetCountsEverySm) {
+  in_child_process([] {
+    PlatformConfig c = quiet_config();
+    c.num_sms = 2;
+    c.instruction_budget = 15;
+    try {
+      run(kTen, "ten", launch_of(2, 32), c);
+      ADD_FAILURE() << "no runaway-kernel fault with a budget of 15 for 20 instructions";
+    } catch (const KernelFault& f) {
+      EXPECT_NE(std::string(f.what()).find("runaway kernel: more than 15 warp instructions"),
+                std::string::npos)
+          << f.what();
+    }
+  });
+  in_child_process([] {
+    PlatformConfig c = quiet_config();
+    c.num_sms = 2;
+    c.instruction_budget = 20;
+    EXPECT_EQ(stat(run(kTen, "ten", launch_of(2, 32), c), "warp_instructions"), 20u);
+  });
+}
+
 }  // namespace
 }  // namespace warptlm::behaviour
