@@ -263,7 +263,6 @@ class SmCore {
   std::vector<WarpPiece> op_pieces_;  // per memory op, warp_size_ entries (compaction)
   std::vector<int32_t> op_threads_;   // per memory op, warp_size_ entries (compaction)
   ExecConfig exec_config_;  // of the current launch (the lockstep runners keep a reference)
-  std::vector<unsigned> bank_warps_;  // reused: the static warps a formed warp reads registers of
   std::vector<WarpPiece> piece_scratch_;    // reused by complete_sync
   bool compacting_ = false;                 // the launch runs under compaction
   std::unique_ptr<CapriPredictor> capri_;   // compaction capri: the SM's table

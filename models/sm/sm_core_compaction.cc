@@ -216,12 +216,13 @@ SmCore::Stall SmCore::try_issue_formed(unsigned sched, unsigned local, unsigned 
     return Stall::Pipeline;
   }
   if (kind == UnitKind::LdSt && is_memory(in.op) && mshrs_.full()) return Stall::Memory;
-  bank_warps_.clear();
-  for (const WarpPiece& p : ws.pieces) bank_warps_.push_back(p.warp);
+  // The register file is addressed per SIMD lane (TBC's requirement): each
+  // thread reads its static warp's rows in its own lane's column, so a
+  // formed warp's reads conflict exactly as a static warp's do; its banks
+  // are booked as its first static warp's.
   uint64_t ready = 0;
   unsigned conflicts = 0;
-  if (!collector_.start(now, bank_warps_.data(), static_cast<unsigned>(bank_warps_.size()),
-                        ops.reads, ops.n_reads, ready, conflicts)) {
+  if (!collector_.start(now, ws.pieces.front().warp, ops.reads, ops.n_reads, ready, conflicts)) {
     wake_hint_ = std::min(wake_hint_, collector_.next_free_collector());
     return Stall::Collector;
   }

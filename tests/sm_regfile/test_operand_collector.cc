@@ -113,33 +113,5 @@ TEST(OperandCollector, RejectsBadArguments) {
   EXPECT_EQ(r.ready, 1u);
 }
 
-// A warp formed by compaction from static warps in slots 0 and 1 (8 banks):
-// register r is read from banks (r + 0) % 8 and (r + 1) % 8.
-TEST(OperandCollector, FormedWarpReadsEachDistinctBankOnce) {
-  OperandCollector oc(8, 4);
-  uint64_t ready = 0;
-  unsigned conflicts = 0;
-  const unsigned two[] = {0, 1};
-  const uint32_t r3[] = {3};
-  // Register 3: banks 3 and 4, one cycle each, in parallel: ready at 11.
-  ASSERT_TRUE(oc.start(10, two, 2, r3, 1, ready, conflicts));
-  EXPECT_EQ(ready, 11u);
-  EXPECT_EQ(conflicts, 0u);
-  // Registers 5 and 6 at cycle 20: banks 5, 6 and 6, 7; bank 6 twice, so the
-  // second read waits a cycle: ready at 22, one conflict cycle.
-  const uint32_t r56[] = {5, 6};
-  ASSERT_TRUE(oc.start(20, two, 2, r56, 2, ready, conflicts));
-  EXPECT_EQ(ready, 22u);
-  EXPECT_EQ(conflicts, 1u);
-  // Static warps in slots 0 and 8 map register 2 to the same bank (2): the
-  // columns are addressed separately, so one read serves both.
-  const unsigned same_bank[] = {0, 8};
-  const uint32_t r2[] = {2};
-  ASSERT_TRUE(oc.start(30, same_bank, 2, r2, 1, ready, conflicts));
-  EXPECT_EQ(ready, 31u);
-  EXPECT_EQ(conflicts, 0u);
-  EXPECT_THROW(oc.start(40, nullptr, 0, r2, 1, ready, conflicts), std::invalid_argument);
-}
-
 }  // namespace
 }  // namespace warptlm

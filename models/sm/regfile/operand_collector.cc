@@ -15,20 +15,16 @@ OperandCollector::OperandCollector(unsigned banks, unsigned collectors) {
   if ((banks & (banks - 1)) == 0) bank_mask_ = banks - 1;
 }
 
-unsigned OperandCollector::free_unit(uint64_t now, const uint32_t* regs, unsigned n) {
+bool OperandCollector::start(uint64_t now, unsigned warp, const uint32_t* regs, unsigned n,
+                             uint64_t& ready, unsigned& conflict_cycles) {
   if (now < last_now_)
     throw std::invalid_argument("now: cycle " + std::to_string(now) + " is before cycle " +
                                 std::to_string(last_now_) + " of an earlier call");
   if (regs == nullptr && n != 0) throw std::invalid_argument("regs: null with n > 0");
   last_now_ = now;
+
   unsigned unit = 0;
   while (unit < collector_free_.size() && collector_free_[unit] > now) ++unit;
-  return unit;
-}
-
-bool OperandCollector::start(uint64_t now, unsigned warp, const uint32_t* regs, unsigned n,
-                             uint64_t& ready, unsigned& conflict_cycles) {
-  const unsigned unit = free_unit(now, regs, n);
   if (unit == collector_free_.size()) return false;
 
   const uint64_t banks = bank_free_.size();
@@ -43,38 +39,6 @@ bool OperandCollector::start(uint64_t now, unsigned warp, const uint32_t* regs, 
     const uint64_t cycle = std::max(now, bank);
     bank = cycle + 1;
     last_read = std::max(last_read, cycle);
-  }
-  ready = last_read + 1;
-  conflict_cycles = static_cast<unsigned>(ready - (now + 1));
-  collector_free_[unit] = ready;
-  return true;
-}
-
-bool OperandCollector::start(uint64_t now, const unsigned* warps, unsigned n_warps,
-                             const uint32_t* regs, unsigned n, uint64_t& ready,
-                             unsigned& conflict_cycles) {
-  if (warps == nullptr || n_warps == 0)
-    throw std::invalid_argument("warps: a formed warp needs at least one static warp");
-  const unsigned unit = free_unit(now, regs, n);
-  if (unit == collector_free_.size()) return false;
-
-  const uint64_t banks = bank_free_.size();
-  uint64_t last_read = now;
-  for (unsigned i = 0; i < n; ++i) {
-    if (std::find(regs, regs + i, regs[i]) != regs + i) continue;
-    // Banks already read for this register (the bank count is small: a
-    // linear check of the ones booked so far).
-    uint64_t booked[64];
-    unsigned n_booked = 0;
-    for (unsigned k = 0; k < n_warps; ++k) {
-      const uint64_t b = (uint64_t(regs[i]) + warps[k]) % banks;
-      if (std::find(booked, booked + n_booked, b) != booked + n_booked) continue;
-      if (n_booked < 64) booked[n_booked++] = b;
-      uint64_t& bank = bank_free_[b];
-      const uint64_t cycle = std::max(now, bank);
-      bank = cycle + 1;
-      last_read = std::max(last_read, cycle);
-    }
   }
   ready = last_read + 1;
   conflict_cycles = static_cast<unsigned>(ready - (now + 1));

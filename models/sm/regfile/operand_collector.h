@@ -24,13 +24,6 @@ class OperandCollector {  // per SM
   // `now`; reset() starts over); `regs` may be null only when n == 0.
   bool start(uint64_t now, unsigned warp, const uint32_t* regs, unsigned n, uint64_t& ready,
              unsigned& conflict_cycles);
-  // As start(), for a warp formed by compaction from threads of the static warps whose slots are
-  // `warps[0..n_warps)`: a thread's registers stay in its static warp's bank rows, in the column
-  // of its home SIMD lane, and the columns are addressed separately (Fung & Aamodt's per-lane
-  // register addressing). So a source register is read once from each distinct bank
-  // (reg + warps[i]) % banks, one read serving every static warp mapped to that bank.
-  bool start(uint64_t now, const unsigned* warps, unsigned n_warps, const uint32_t* regs,
-             unsigned n, uint64_t& ready, unsigned& conflict_cycles);
   // Earliest cycle a collector unit is free (for sleeping).
   uint64_t next_free_collector() const;
   // Forgets every booking (all banks and units free from cycle 0).
@@ -40,9 +33,6 @@ class OperandCollector {  // per SM
   unsigned collectors() const { return static_cast<unsigned>(collector_free_.size()); }
 
  private:
-  // Checks the arguments and moves the clock to `now`; the first collector
-  // unit free at `now`, or collectors() when none is.
-  unsigned free_unit(uint64_t now, const uint32_t* regs, unsigned n);
   // Per bank: the first cycle after its last booked read. Because `now` never
   // goes back, the earliest free cycle >= now is max(now, this).
   std::vector<uint64_t> bank_free_;
