@@ -307,8 +307,10 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   ws.fetch_pc = kExitPc;  // the next instruction is fetched when the warp is next considered
   ws.blocked = Stall::Issued;
   // Under compaction a warp's end is the block stack's business.
-  ws.done = !compacting_ && w.finished();
-  ws.executed = r.outcome.executed;
+  if (compacting_)
+    ws.executed = r.outcome.executed;  // a CAPRI bypass's branch outcome
+  else
+    ws.done = w.finished();
 
   uint64_t wb = units_.issue(unit_of(in), now) + (operands_ready - (now + 1));
   if (!env.accesses.empty()) wb = std::max(wb, time_memory(ws, p, in, now));
@@ -330,11 +332,11 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   }
 }
 
-void SmCore::check_launch_budget(const Warp& w, const CtaSlot& cta, const Path& p) {
+void SmCore::budget_fault(const Warp& w, const CtaSlot& cta, const Path& p) {
   // The issuer checks this SM's count; the budget is the whole launch's.
-  if (++launch_->issued <= launch_->instruction_budget) return;
   budget_view_.warp_instructions = launch_->issued;
   issuer_->check_budget(w, cta.context, p.pc, p.mask, budget_view_);
+  throw std::logic_error("budget_fault: the launch's count is within its budget");
 }
 
 unsigned SmCore::new_memory_op() {

@@ -201,7 +201,10 @@ class SmCore {
   void set_launch(const KernelLaunch& launch);
   // Counts one warp instruction against the launch's budget (all SMs):
   // the runaway-kernel fault once it is exceeded.
-  void check_launch_budget(const Warp& w, const CtaSlot& cta, const Path& p);
+  void check_launch_budget(const Warp& w, const CtaSlot& cta, const Path& p) {
+    if (++launch_->issued > launch_->instruction_budget) budget_fault(w, cta, p);
+  }
+  [[noreturn]] void budget_fault(const Warp& w, const CtaSlot& cta, const Path& p);
 
   // Compaction (sm_core_compaction.cc): formed warps issue on their own
   // between the CTA's synchronisation points (conditional branches, calls,
