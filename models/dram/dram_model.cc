@@ -175,7 +175,13 @@ void DramModel::count(unsigned channel, tlm::tlm_command command, unsigned bytes
   c.busy_cycles += s.data_cycles;
 }
 
+void DramModel::use_wakeups(WakeupScheduler& wakeups) {
+  wakeups_ = &wakeups;
+  wakeup_id_ = wakeups.add(*this);
+}
+
 void DramModel::run() {
+  if (wakeups_) wakeups_->cancel(wakeup_id_);  // a delta wake replaces a timed one
   const sc_core::sc_time t = sc_core::sc_time_stamp();
   const uint64_t now = cycle_at(t);
   // Commands issue on clock edges; a wake between edges (an END_RESP from
@@ -245,7 +251,13 @@ void DramModel::schedule_wake() {
     at = any ? std::min(at, due) : due;
     any = true;
   }
-  if (any) wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+  if (!any) return;
+  if (at <= now)
+    wake_.notify(sc_core::SC_ZERO_TIME);
+  else if (wakeups_)
+    wakeups_->wake_at(wakeup_id_, at.value());
+  else
+    wake_.notify(at - now);
 }
 
 void DramModel::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {

@@ -155,7 +155,13 @@ void L2Slice::send_responses() {
   }
 }
 
+void L2Slice::use_wakeups(WakeupScheduler& wakeups) {
+  wakeups_ = &wakeups;
+  wakeup_id_ = wakeups.add(*this);
+}
+
 void L2Slice::run() {
+  if (wakeups_) wakeups_->cancel(wakeup_id_);  // a delta wake replaces a timed one
   send_requests();
   if (pending_ && try_lookup(*pending_)) {
     tlm::tlm_generic_payload& t = *pending_;
@@ -183,7 +189,13 @@ void L2Slice::schedule_wake() {
   if (!out_open_ && !out_queue_.empty()) consider(out_free_at_);
   if (!response_open_ && !responses_.empty())
     consider(std::max(sc_core::sc_time::from_value(responses_.front().ready), response_free_at_));
-  if (any) wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+  if (!any) return;
+  if (at <= now)
+    wake_.notify(sc_core::SC_ZERO_TIME);
+  else if (wakeups_)
+    wakeups_->wake_at(wakeup_id_, at.value());
+  else
+    wake_.notify(at - now);
 }
 
 }  // namespace warptlm

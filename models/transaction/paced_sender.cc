@@ -16,11 +16,21 @@ PacedSender::PacedSender(const std::string& kind, const std::string& name, const
   opts.spawn_method();
   opts.set_sensitivity(&wake_);
   opts.dont_initialize();
-  sc_core::sc_spawn([this] { step(); }, name_.c_str(), &opts);
+  sc_core::sc_spawn(
+      [this] {
+        if (wakeups_) wakeups_->cancel(wakeup_id_);  // a delta wake replaces a timed one
+        step();
+      },
+      name_.c_str(), &opts);
 }
 
-void PacedSender::push(tlm::tlm_generic_payload* payload, const sc_time& ready) {
-  queue_.push(payload, ready);
+void PacedSender::use_wakeups(WakeupScheduler& wakeups) {
+  wakeups_ = &wakeups;
+  wakeup_id_ = wakeups.add(*this);
+}
+
+void PacedSender::push(tlm::tlm_generic_payload* payload, const sc_time& ready, unsigned source) {
+  queue_.push(payload, ready, source);
   if (!busy_) schedule();
 }
 
@@ -30,6 +40,8 @@ void PacedSender::schedule() {
   sc_time at = queue_.front().ready > free_at_ ? queue_.front().ready : free_at_;
   if (at <= now)
     wake_.notify(sc_core::SC_ZERO_TIME);
+  else if (wakeups_)
+    wakeups_->wake_at(wakeup_id_, at.value());
   else
     wake_.notify(at - now);  // an earlier pending notification wins; step() re-schedules
 }

@@ -1,0 +1,60 @@
+// One timed event for all of a GPU's components. SystemC breaks ties between
+// timed notifications due at the same time by the shape of its event heap, so
+// the order in which same-time processes ran (and with it the statistics)
+// depended on the history of the whole simulation. Components that register
+// here ask for their timed wake-ups through this scheduler instead of their own
+// sc_event: at each time it calls every client due then, in registration order
+// (its rank), from its one SC_METHOD. Delta (same-time) notifications stay the
+// components' own business; they follow deterministically from this order.
+#pragma once
+
+#include <cstdint>
+#include <systemc>
+#include <vector>
+
+namespace warptlm {
+
+class WakeupScheduler : public sc_core::sc_module {
+ public:
+  class Client {
+   public:
+    // Called from the scheduler's process at the requested time.
+    virtual void wake() = 0;
+
+   protected:
+    ~Client() = default;
+  };
+
+  explicit WakeupScheduler(sc_core::sc_module_name name);
+
+  // Registers `client` (it must outlive the simulation); returns its id. Ids
+  // are ranks: same-time wake-ups run in increasing id order.
+  unsigned add(Client& client);
+  // Wakes client `id` at the absolute time `at` (sc_time::value(); earlier
+  // times mean now). Like sc_event::notify, an earlier pending wake-up wins
+  // and a later request is ignored.
+  void wake_at(unsigned id, uint64_t at);
+  // Drops client `id`'s pending wake-up, as a delta notification cancels an
+  // sc_event's timed one: a client woken through its own event calls this.
+  void cancel(unsigned id) { pending_[id] = kNone; }
+  size_t clients() const { return clients_.size(); }
+
+ private:
+  static constexpr uint64_t kNone = ~uint64_t(0);
+  struct Entry {
+    uint64_t at;
+    unsigned id;
+    bool operator>(const Entry& o) const { return at != o.at ? at > o.at : id > o.id; }
+  };
+  void fire();
+  void arm(uint64_t at);
+
+  std::vector<Client*> clients_;
+  std::vector<uint64_t> pending_;  // per client: the time it is due, kNone when none
+  std::vector<Entry> heap_;        // min-heap on (at, id); entries not matching pending_ are stale
+  sc_core::sc_event event_;
+  uint64_t armed_ = kNone;  // the time event_ is notified for
+  bool firing_ = false;
+};
+
+}  // namespace warptlm
