@@ -45,6 +45,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const PlatformConfig& config)
           [this] { return cycles(); }, [this] { doorbell(); },
           [this](bool) { outputs_changed_.notify(sc_core::SC_ZERO_TIME); }}),
       wakeups_("wakeups"),
+      sm_clock_(wakeups_),
       distributor_("distributor", config_, cycle_),
       sms_("sm", config_.num_sms,
            [this](const char* n, size_t i) {
@@ -78,10 +79,11 @@ Gpu::Gpu(sc_core::sc_module_name name, const PlatformConfig& config)
   port_.out.bind(memory);  // hierarchical: the port's traffic leaves on the GPU's socket
 
   // Same-time wake-ups run in this order (docs/timing-model.md, "Order within
-  // a cycle"): the SMs by index, the distributor (its round then runs a delta
+  // a cycle"): the SM clock (rank 0, constructed first; it ticks the SMs by
+  // index), the distributor (its round then runs a delta
   // cycle later, after every SM's tick), the interconnect's request senders
   // then its response senders, the L2 slices, the memory port, the DRAM.
-  for (StreamingMultiprocessor& sm : sms_) sm.use_wakeups(wakeups_);
+  for (StreamingMultiprocessor& sm : sms_) sm.use_clock(sm_clock_);
   distributor_.use_wakeups(wakeups_);
   interconnect_.use_wakeups(wakeups_);
   for (L2Slice& slice : l2_) slice.use_wakeups(wakeups_);

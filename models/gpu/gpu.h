@@ -28,6 +28,7 @@
 #include "interconnect/memory_port.h"
 #include "l2/l2_slice.h"
 #include "sm/kernel_launch.h"
+#include "sm/sm_clock.h"
 #include "sm/streaming_multiprocessor.h"
 #include "transaction/wakeup_scheduler.h"
 
@@ -126,6 +127,7 @@ class Gpu : public sc_core::sc_module {
   ControlRegisters regs_;
   // Every timed wake-up of the children, in a fixed order (see the constructor).
   WakeupScheduler wakeups_;
+  SmClock sm_clock_;  // the first rank: ticks the SMs in index order
   WorkgroupDistributor distributor_;
   sc_core::sc_vector<StreamingMultiprocessor> sms_;
   Interconnect interconnect_;

@@ -11,7 +11,7 @@
 namespace warptlm {
 
 // The SystemC side of an SM: SmCore::tick at cycle boundaries, run by the
-// GPU's WakeupScheduler at the cycle the last tick named (or at the edge after
+// GPU's SmClock at the cycle the last tick named (or at the edge after
 // a memory response arrived), or by the SM's own process when a dispatched CTA
 // wakes it; and the AT initiator that sends the core's memory requests one
 // BEGIN_REQ at a time (the base protocol's request exclusion rule) and keeps
@@ -55,8 +55,8 @@ struct StreamingMultiprocessor::Impl {
   SmCore::TickResult result;
   std::vector<Arrival> arrivals;  // in arrival order; reused, so warm ticks allocate nothing
   size_t applied = 0;             // arrivals[0, applied) are applied
-  WakeupScheduler* wakeups = nullptr;
-  unsigned wakeup_id = 0;
+  SmClock* clock = nullptr;
+  unsigned clock_index = 0;
 };
 
 StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, unsigned id,
@@ -108,22 +108,22 @@ void StreamingMultiprocessor::dispatch_cta(tlm::tlm_generic_payload& gp, sc_core
   m.wake.notify(sc_core::SC_ZERO_TIME);
 }
 
-void StreamingMultiprocessor::use_wakeups(WakeupScheduler& wakeups) {
-  impl_->wakeups = &wakeups;
-  impl_->wakeup_id = wakeups.add(*this);
+void StreamingMultiprocessor::use_clock(SmClock& clock) {
+  impl_->clock = &clock;
+  impl_->clock_index = clock.add(*this);
 }
 
 void StreamingMultiprocessor::run() {
   Impl& m = *impl_;
-  if (m.wakeups) m.wakeups->cancel(m.wakeup_id);  // this wake replaces a timed one
+  if (m.clock) m.clock->cancel(m.clock_index);  // this wake replaces a timed one
   step();
 }
 
 void StreamingMultiprocessor::request_tick(uint64_t cycle) {
   Impl& m = *impl_;
   const uint64_t at = cycle * m.ticks;
-  if (m.wakeups) {
-    m.wakeups->wake_at(m.wakeup_id, at);
+  if (m.clock) {
+    m.clock->request(m.clock_index, at);
     return;
   }
   const uint64_t t = sc_core::sc_time_stamp().value();

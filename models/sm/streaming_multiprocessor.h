@@ -17,15 +17,15 @@
 
 #include "config/platform_config.h"
 #include "sm/cta_dispatch.h"
+#include "sm/sm_clock.h"
 #include "sm/sm_stats.h"
-#include "transaction/wakeup_scheduler.h"
 
 namespace warptlm {
 
 class TraceSink;
 struct RunStats;
 
-class StreamingMultiprocessor : public sc_core::sc_module, private WakeupScheduler::Client {
+class StreamingMultiprocessor : public sc_core::sc_module, private SmClock::Member {
  public:
   // `config` must outlive the SM (the GPU top owns it).
   StreamingMultiprocessor(sc_core::sc_module_name name, unsigned id, const PlatformConfig& config);
@@ -49,9 +49,10 @@ class StreamingMultiprocessor : public sc_core::sc_module, private WakeupSchedul
   uint64_t stalls_avoided_by_lane_masks() const;
   // Whether the SM holds no CTA.
   bool idle() const;
-  // Timed ticks go through `wakeups` (call during elaboration; see
-  // transaction/wakeup_scheduler.h); without it the SM uses its own event.
-  void use_wakeups(WakeupScheduler& wakeups);
+  // Timed ticks come from `clock` (call during elaboration; the GPU's clock
+  // ticks its SMs in the order of these calls); without it the SM uses its
+  // own event.
+  void use_clock(SmClock& clock);
 
  private:
   SC_HAS_PROCESS(StreamingMultiprocessor);
@@ -59,7 +60,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, private WakeupSchedul
   tlm::tlm_sync_enum memory_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                sc_core::sc_time& delay);
   void run();                                 // the cycle process (woken by a CTA)
-  void wake() override { step(); }            // a requested tick's time came
+  void clocked() override { step(); }         // a requested tick's time came
   void step();                                // ticks if this is a due clock edge
   void request_tick(uint64_t cycle);          // asks for a tick at `cycle`'s edge
   bool apply_arrivals(uint64_t before);       // false: a response faulted
