@@ -51,6 +51,7 @@ struct InterconnectStats {
 class Interconnect : public sc_core::sc_module {
  public:
   Interconnect(sc_core::sc_module_name name, const InterconnectParams& params);
+  static constexpr unsigned kRouteSlot = 0;  // its slot in a pooled payload (route_extension.h)
 
   tlm_utils::multi_passthrough_target_socket<Interconnect> in;      // bind each SM's initiator
   tlm_utils::multi_passthrough_initiator_socket<Interconnect> out;  // bind each slice's target

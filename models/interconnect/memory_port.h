@@ -44,6 +44,7 @@ class MemoryPort : public sc_core::sc_module, private tlm::tlm_bw_transport_if<>
   // for targets that offer only b_transport on a plain tlm_target_socket.
   MemoryPort(sc_core::sc_module_name name, unsigned inputs, const std::string& protocol,
              sc_core::sc_time cycle);
+  static constexpr unsigned kRouteSlot = 1;  // its slot in a pooled payload (route_extension.h)
 
   tlm_utils::multi_passthrough_target_socket<MemoryPort> in;  // bind each L2 slice's initiator
   tlm::tlm_initiator_socket<> out;

@@ -15,7 +15,7 @@ tlm::tlm_generic_payload* payload_of(uint64_t id) {
 }  // namespace
 
 L2Slice::Op L2Slice::op_of(const tlm::tlm_generic_payload& t) const {
-  const GpuExtension* ext = t.get_extension<GpuExtension>();
+  const GpuExtension* ext = gpu_extension(t);
   if (ext && ext->kind == AccessKind::Atomic) return Op::Atomic;
   return t.get_command() == tlm::TLM_WRITE_COMMAND ? Op::Write : Op::Read;
 }
@@ -111,7 +111,7 @@ void L2Slice::memory_response(tlm::tlm_generic_payload& t) {
     respond(t, now, t.get_response_status());
     return;
   }
-  uint32_t slot = static_cast<uint32_t>(t.get_extension<GpuExtension>()->tag);
+  uint32_t slot = static_cast<uint32_t>(gpu_extension(t)->tag);
   Slot s = slots_.at(slot);
   free_slots_.push_back(slot);
   switch (s.role) {

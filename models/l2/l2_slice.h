@@ -83,7 +83,7 @@ class L2Slice : public sc_core::sc_module, private WakeupScheduler::Client {
   void out_peq_callback(tlm::tlm_generic_payload& t, const tlm::tlm_phase& phase);
   void send_requests();
   void deliver(tlm::tlm_generic_payload& t, const sc_core::sc_time& delay);
-  tlm::tlm_generic_payload* own_request(Role role, tlm::tlm_generic_payload* original);
+  PooledPayload* own_request(Role role, tlm::tlm_generic_payload* original);
   void fetch(uint64_t line_addr, const tlm::tlm_generic_payload& first);
   void write_back(uint64_t line_addr);
   void forward(tlm::tlm_generic_payload& t);

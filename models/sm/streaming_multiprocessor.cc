@@ -184,12 +184,12 @@ void StreamingMultiprocessor::send() {
   auto& outbox = m.core.outbox();
   while (!m.request_open && m.sent < outbox.size()) {
     const MemoryRequest& r = outbox[m.sent++];
-    tlm::tlm_generic_payload* gp = m.pool.allocate();
+    PooledPayload* gp = m.pool.allocate();
     gp->set_command(r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     gp->set_address(r.address);
     gp->set_data_length(r.bytes);
     gp->set_streaming_width(r.bytes);
-    GpuExtension* ext = gp->get_extension<GpuExtension>();
+    GpuExtension* ext = &gp->gpu;
     ext->kind = r.kind;
     ext->sm = id_;
     ext->warp = r.warp;
@@ -247,7 +247,7 @@ tlm::tlm_sync_enum StreamingMultiprocessor::memory_bw(tlm::tlm_generic_payload& 
 void StreamingMultiprocessor::finish(tlm::tlm_generic_payload& gp) {
   Impl& m = *impl_;
   if (m.faulted) return;
-  const GpuExtension* ext = gp.get_extension<GpuExtension>();
+  const GpuExtension* ext = gpu_extension(gp);  // our own payload: no lookup
   if (ext->kind != AccessKind::Writeback) {
     // Kept for the first tick strictly after now: whether a response arriving
     // at an edge is seen by that edge's tick must not depend on which same-time
