@@ -4,6 +4,7 @@
 #include <string>
 
 #include "transaction/route_extension.h"
+#include "transaction/sim_now.h"
 
 namespace warptlm {
 
@@ -73,7 +74,7 @@ tlm::tlm_sync_enum Interconnect::nb_transport_fw(int input, tlm::tlm_generic_pay
     ++stats_.output_requests[o];
     ++stats_.input_requests[input];
     // Same-cycle requests for one output leave in input order (PayloadQueue's source).
-    to_output_[o]->push(&p, sc_core::sc_time_stamp() + delay + hop_, static_cast<unsigned>(input));
+    to_output_[o]->push(&p, sim_now() + delay + hop_, static_cast<unsigned>(input));
     phase = tlm::END_REQ;  // inputs buffer without bound; the SMs' MSHRs bound the traffic
     return tlm::TLM_UPDATED;
   }
@@ -91,7 +92,7 @@ void Interconnect::on_response(tlm::tlm_generic_payload& p, const sc_time& delay
   ++stats_.responses;
   stats_.error_responses += p.is_response_error();
   // Same-cycle responses for one input leave in output order.
-  to_input_[route_of<Interconnect>(p)]->push(&p, sc_core::sc_time_stamp() + delay + hop_, output);
+  to_input_[route_of<Interconnect>(p)]->push(&p, sim_now() + delay + hop_, output);
 }
 
 void Interconnect::use_wakeups(WakeupScheduler& wakeups) {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "l2/l2_slice.h"
+#include "transaction/sim_now.h"
 
 namespace warptlm {
 namespace {
@@ -81,7 +82,7 @@ void L2Slice::forward(tlm::tlm_generic_payload& t) {
 }
 
 void L2Slice::send_requests() {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   while (!out_open_ && !out_queue_.empty() && now >= out_free_at_) {
     tlm::tlm_generic_payload& p = *out_queue_.front();
     out_queue_.pop();
@@ -123,7 +124,7 @@ tlm::tlm_sync_enum L2Slice::out_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& 
   if (phase == tlm::BEGIN_RESP) {
     if (&t == out_open_) {  // BEGIN_RESP implies END_REQ
       out_open_ = nullptr;
-      out_free_at_ = sc_core::sc_time_stamp() + delay;
+      out_free_at_ = sim_now() + delay;
       wake_.notify(sc_core::SC_ZERO_TIME);
     }
     deliver(t, delay);

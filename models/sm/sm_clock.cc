@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "transaction/sim_now.h"
+
 namespace warptlm {
 
 SmClock::SmClock(WakeupScheduler& wakeups) : wakeups_(wakeups), id_(wakeups.add(*this)) {}
@@ -15,24 +17,33 @@ unsigned SmClock::add(Member& sm) {
 void SmClock::request(unsigned sm, uint64_t at) {
   if (due_[sm] <= at) return;
   due_[sm] = at;
-  if (ticking_ || at >= armed_) return;  // wake() arms the earliest after its pass
+  if (ticking_) {  // wake() arms the earliest after its pass
+    late_ = std::min(late_, at);
+    return;
+  }
+  if (at >= armed_) return;
   armed_ = at;
   wakeups_.wake_at(id_, at);
 }
 
 void SmClock::wake() {
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = sim_now_value();
   armed_ = kNone;
   ticking_ = true;
+  late_ = kNone;
+  uint64_t next = kNone;
   for (size_t i = 0; i < members_.size(); ++i) {
-    if (due_[i] > now) continue;
-    due_[i] = kNone;
-    members_[i]->clocked();
+    if (due_[i] <= now) {
+      due_[i] = kNone;
+      members_[i]->clocked();
+    }
+    next = std::min(next, due_[i]);
   }
   ticking_ = false;
-  // A member below one that ticked may have asked for now: the scheduler then
-  // runs this again at once (WakeupScheduler takes requests for now).
-  const uint64_t next = *std::min_element(due_.begin(), due_.end());
+  // Requests made while ticking for members already passed; one for now (a
+  // member below the one ticking) makes the scheduler run this again at once
+  // (WakeupScheduler takes requests for now).
+  next = std::min(next, late_);
   if (next != kNone) {
     armed_ = next;
     wakeups_.wake_at(id_, next);

@@ -48,6 +48,7 @@ class SmClock : private WakeupScheduler::Client {
   std::vector<Member*> members_;
   std::vector<uint64_t> due_;  // per member: the time it asked for, kNone when none
   uint64_t armed_ = kNone;     // the time asked of wakeups_
+  uint64_t late_ = kNone;      // the earliest request made while ticking
   bool ticking_ = false;
 };
 

@@ -7,6 +7,7 @@
 #include "exec/functional_executor.h"
 #include "sm/sm_core.h"
 #include "transaction/payload_pool.h"
+#include "transaction/sim_now.h"
 
 namespace warptlm {
 
@@ -29,7 +30,7 @@ struct StreamingMultiprocessor::Impl {
   // cheaper than sc_time's double conversions on this every-cycle path.
   uint64_t cycle_now() const {
     // Round up: an event between edges is seen at the next edge.
-    return (sc_core::sc_time_stamp().value() + ticks - 1) / ticks;
+    return (sim_now_value() + ticks - 1) / ticks;
   }
 
   // A memory response waiting for the first tick after its arrival.
@@ -126,7 +127,7 @@ void StreamingMultiprocessor::request_tick(uint64_t cycle) {
     m.clock->request(m.clock_index, at);
     return;
   }
-  const uint64_t t = sc_core::sc_time_stamp().value();
+  const uint64_t t = sim_now_value();
   m.wake.notify(at > t ? sc_core::sc_time::from_value(at - t) : sc_core::SC_ZERO_TIME);
 }
 
@@ -153,7 +154,7 @@ bool StreamingMultiprocessor::apply_arrivals(uint64_t before) {
 void StreamingMultiprocessor::step() {
   Impl& m = *impl_;
   if (m.faulted) return;
-  const uint64_t t = sc_core::sc_time_stamp().value();
+  const uint64_t t = sim_now_value();
   const uint64_t now = (t + m.ticks - 1) / m.ticks;
   if (now * m.ticks > t) {  // woken between edges: tick at the next one
     request_tick(now);
@@ -252,7 +253,7 @@ void StreamingMultiprocessor::finish(tlm::tlm_generic_payload& gp) {
     // Kept for the first tick strictly after now: whether a response arriving
     // at an edge is seen by that edge's tick must not depend on which same-time
     // process ran first.
-    const uint64_t t = sc_core::sc_time_stamp().value();
+    const uint64_t t = sim_now_value();
     m.arrivals.push_back(
         Impl::Arrival{t, ext->tag, gp.get_address(), ext->kind, gp.is_response_ok()});
     request_tick(t / m.ticks + 1);

@@ -3,10 +3,11 @@
 
 #include <stdexcept>
 
+#include "transaction/sim_now.h"
+
 namespace warptlm {
 
 using sc_core::sc_time;
-using sc_core::sc_time_stamp;
 
 PacedSender::PacedSender(const std::string& kind, const std::string& name, const sc_time& cycle)
     : name_(name), cycle_(cycle) {
@@ -36,7 +37,7 @@ void PacedSender::push(tlm::tlm_generic_payload* payload, const sc_time& ready, 
 
 void PacedSender::schedule() {
   if (queue_.empty()) return;
-  const sc_time now = sc_time_stamp();
+  const sc_time now = sim_now();
   sc_time at = queue_.front().ready > free_at_ ? queue_.front().ready : free_at_;
   if (at <= now)
     wake_.notify(sc_core::SC_ZERO_TIME);
@@ -48,13 +49,13 @@ void PacedSender::schedule() {
 
 void PacedSender::free_after(const sc_time& delay) {
   busy_ = nullptr;
-  const sc_time at = sc_time_stamp() + delay;
+  const sc_time at = sim_now() + delay;
   if (at > free_at_) free_at_ = at;
 }
 
 void PacedSender::step() {
   if (busy_ || queue_.empty()) return;
-  const sc_time now = sc_time_stamp();
+  const sc_time now = sim_now();
   const PayloadQueue::Entry head = queue_.front();
   if (head.ready > now || free_at_ > now) return schedule();
   queue_.pop();

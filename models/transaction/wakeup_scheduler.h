@@ -36,22 +36,29 @@ class WakeupScheduler : public sc_core::sc_module {
   void wake_at(unsigned id, uint64_t at);
   // Drops client `id`'s pending wake-up, as a delta notification cancels an
   // sc_event's timed one: a client woken through its own event calls this.
-  void cancel(unsigned id) { pending_[id] = kNone; }
+  void cancel(unsigned id) {
+    if (pending_[id] != kNone) drop(id);
+  }
   size_t clients() const { return clients_.size(); }
 
  private:
   static constexpr uint64_t kNone = ~uint64_t(0);
-  struct Entry {
-    uint64_t at;
-    unsigned id;
-    bool operator>(const Entry& o) const { return at != o.at ? at > o.at : id > o.id; }
+  // The clients due at one time, as a bit set by id (most wake-ups fall on a
+  // few times, the next cycle above all, so a set per time beats a heap of
+  // (time, id) entries).
+  struct Bucket {
+    uint64_t at = 0;
+    std::vector<uint64_t> bits;
   };
   void fire();
   void arm(uint64_t at);
+  Bucket& bucket_for(uint64_t at);  // makes it when there is none
+  void drop(unsigned id);           // clears id's bit in its pending bucket
 
   std::vector<Client*> clients_;
   std::vector<uint64_t> pending_;  // per client: the time it is due, kNone when none
-  std::vector<Entry> heap_;        // min-heap on (at, id); entries not matching pending_ are stale
+  std::vector<Bucket> buckets_;    // by time, latest first: the earliest is at the back
+  std::vector<Bucket> spare_;      // emptied buckets kept for their storage
   sc_core::sc_event event_;
   uint64_t armed_ = kNone;  // the time event_ is notified for
   bool firing_ = false;
