@@ -1,5 +1,7 @@
 #include "transaction/wakeup_scheduler.h"
 
+#include <algorithm>
+
 #include "transaction/sim_now.h"
 
 namespace warptlm {
@@ -14,34 +16,41 @@ WakeupScheduler::WakeupScheduler(sc_core::sc_module_name name) : sc_module(name)
 unsigned WakeupScheduler::add(Client& client) {
   clients_.push_back(&client);
   pending_.push_back(kNone);
+  const size_t words = (clients_.size() + 63) / 64;
+  if (words > words_) {  // widen every bit set (only while elaborating, in practice)
+    std::vector<uint64_t> wider(bits_.size() / words_ * words, 0);
+    for (size_t slot = 0; slot < bits_.size() / words_; ++slot)
+      std::copy_n(&bits_[slot * words_], words_, &wider[slot * words]);
+    bits_.swap(wider);
+    words_ = words;
+  }
   return static_cast<unsigned>(clients_.size() - 1);
 }
 
-WakeupScheduler::Bucket& WakeupScheduler::bucket_for(uint64_t at) {
-  size_t i = buckets_.size();
-  while (i > 0 && buckets_[i - 1].at < at) --i;
-  if (i == 0 || buckets_[i - 1].at != at) {
-    Bucket b;
-    if (!spare_.empty()) {
-      b = std::move(spare_.back());
-      spare_.pop_back();
-    }
-    b.at = at;
-    b.bits.assign((clients_.size() + 63) / 64, 0);
-    buckets_.insert(buckets_.begin() + static_cast<std::ptrdiff_t>(i), std::move(b));
-    return buckets_[i];
+std::vector<WakeupScheduler::Bucket>::iterator WakeupScheduler::find(uint64_t at) {
+  return std::lower_bound(buckets_.begin(), buckets_.end(), at,
+                          [](const Bucket& b, uint64_t t) { return b.at > t; });
+}
+
+uint64_t* WakeupScheduler::bucket_for(uint64_t at) {
+  auto it = find(at);
+  if (it != buckets_.end() && it->at == at) return bits(it->slot);
+  uint32_t slot;
+  if (free_slots_.empty()) {
+    slot = static_cast<uint32_t>(bits_.size() / words_);
+    bits_.resize(bits_.size() + words_, 0);
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
   }
-  return buckets_[i - 1];
+  buckets_.insert(it, Bucket{at, slot});
+  return bits(slot);
 }
 
 void WakeupScheduler::drop(unsigned id) {
-  const uint64_t at = pending_[id];
+  auto it = find(pending_[id]);
   pending_[id] = kNone;
-  for (size_t i = buckets_.size(); i > 0; --i) {
-    if (buckets_[i - 1].at != at) continue;
-    buckets_[i - 1].bits[id / 64] &= ~(uint64_t(1) << (id % 64));
-    return;
-  }
+  bits(it->slot)[id / 64] &= ~(uint64_t(1) << (id % 64));
 }
 
 void WakeupScheduler::wake_at(unsigned id, uint64_t at) {
@@ -50,7 +59,7 @@ void WakeupScheduler::wake_at(unsigned id, uint64_t at) {
   if (pending_[id] <= at) return;
   if (pending_[id] != kNone) drop(id);
   pending_[id] = at;
-  bucket_for(at).bits[id / 64] |= uint64_t(1) << (id % 64);
+  bucket_for(at)[id / 64] |= uint64_t(1) << (id % 64);
   if (!firing_) arm(at);  // while firing, the loop in fire() takes it
 }
 
@@ -67,17 +76,18 @@ void WakeupScheduler::fire() {
   firing_ = true;
   while (!buckets_.empty() && buckets_.back().at <= now) {
     // The lowest id due now; a client may add lower ones while woken, so look
-    // again from the start each time (the bucket may also have moved).
-    std::vector<uint64_t>& bits = buckets_.back().bits;
+    // again from the start each time.
+    const uint32_t slot = buckets_.back().slot;
+    uint64_t* b = bits(slot);
     size_t w = 0;
-    while (w < bits.size() && bits[w] == 0) ++w;
-    if (w == bits.size()) {
-      spare_.push_back(std::move(buckets_.back()));
+    while (w < words_ && b[w] == 0) ++w;
+    if (w == words_) {
+      free_slots_.push_back(slot);
       buckets_.pop_back();
       continue;
     }
-    const unsigned id = static_cast<unsigned>(w * 64 + __builtin_ctzll(bits[w]));
-    bits[w] &= bits[w] - 1;
+    const unsigned id = static_cast<unsigned>(w * 64 + __builtin_ctzll(b[w]));
+    b[w] &= b[w] - 1;
     pending_[id] = kNone;
     clients_[id]->wake();
   }

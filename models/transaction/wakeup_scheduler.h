@@ -43,22 +43,26 @@ class WakeupScheduler : public sc_core::sc_module {
 
  private:
   static constexpr uint64_t kNone = ~uint64_t(0);
-  // The clients due at one time, as a bit set by id (most wake-ups fall on a
-  // few times, the next cycle above all, so a set per time beats a heap of
-  // (time, id) entries).
+  // The clients due at one time, as a bit set by id in the arena bits_ (most
+  // wake-ups fall on a few dozen times, so a set per time beats a heap of
+  // (time, id) entries; the buckets are plain values, cheap to shift).
   struct Bucket {
-    uint64_t at = 0;
-    std::vector<uint64_t> bits;
+    uint64_t at;
+    uint32_t slot;  // its bit set: bits_[slot * words_, (slot + 1) * words_)
   };
   void fire();
   void arm(uint64_t at);
-  Bucket& bucket_for(uint64_t at);  // makes it when there is none
-  void drop(unsigned id);           // clears id's bit in its pending bucket
+  std::vector<Bucket>::iterator find(uint64_t at);  // the first bucket due no later than `at`
+  uint64_t* bucket_for(uint64_t at);                // its bit set, made when there is none
+  void drop(unsigned id);                           // clears id's bit in its pending bucket
+  uint64_t* bits(uint32_t slot) { return &bits_[size_t{slot} * words_]; }
 
   std::vector<Client*> clients_;
   std::vector<uint64_t> pending_;  // per client: the time it is due, kNone when none
   std::vector<Bucket> buckets_;    // by time, latest first: the earliest is at the back
-  std::vector<Bucket> spare_;      // emptied buckets kept for their storage
+  std::vector<uint64_t> bits_;     // the buckets' bit sets, words_ words each
+  std::vector<uint32_t> free_slots_;
+  size_t words_ = 1;  // 64-bit words per bit set
   sc_core::sc_event event_;
   uint64_t armed_ = kNone;  // the time event_ is notified for
   bool firing_ = false;

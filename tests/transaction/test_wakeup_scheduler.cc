@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,32 @@ TEST(WakeupScheduler, WakeupsRequestedWhileFiringRunInRankOrder) {
     Driver d("d", [&] { w.wake_at(ib, ns(2)); });
     sc_core::sc_start();
     EXPECT_EQ(log, (std::vector<std::string>{"b@2", "a@2", "c@2", "b@5"}));
+  });
+}
+
+// Beyond 64 clients the bit sets widen, also with wake-ups already pending.
+TEST(WakeupScheduler, OrdersMoreThan64Clients) {
+  in_child_process([] {
+    std::vector<std::string> log;
+    WakeupScheduler w("w");
+    std::vector<std::unique_ptr<Recorder>> r;
+    for (int i = 0; i < 60; ++i) {
+      r.push_back(std::make_unique<Recorder>("c" + std::to_string(i), log));
+      w.add(*r.back());
+    }
+    r[59]->action = [&] {  // at 1 ns: more clients, woken at 3 ns with the pending ones
+      if (now_ns() != 1) return;
+      w.wake_at(40, ns(3));
+      for (int i = 60; i < 70; ++i) {
+        r.push_back(std::make_unique<Recorder>("c" + std::to_string(i), log));
+        w.add(*r.back());
+      }
+      w.wake_at(66, ns(3));
+      w.wake_at(61, ns(3));
+    };
+    Driver d("d", [&] { w.wake_at(59, ns(1)); });
+    sc_core::sc_start();
+    EXPECT_EQ(log, (std::vector<std::string>{"c59@1", "c40@3", "c61@3", "c66@3"}));
   });
 }
 
