@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "dram/dram_store_access.h"
+#include "transaction/sim_now.h"
 
 namespace warptlm {
 namespace {
@@ -117,7 +118,7 @@ bool DramModel::begin_request(tlm::tlm_generic_payload& trans) {
 }
 
 void DramModel::accept(tlm::tlm_generic_payload& trans, const DramAddress& where) {
-  uint64_t now = cycle_at(sc_core::sc_time_stamp());
+  uint64_t now = cycle_at(sim_now());
   // Data moves on acceptance: instructions already executed at issue, so the
   // store holds the newest data and the timing below only decides when the
   // response leaves.
@@ -175,12 +176,19 @@ void DramModel::count(unsigned channel, tlm::tlm_command command, unsigned bytes
   c.busy_cycles += s.data_cycles;
 }
 
+void DramModel::use_wakeups(WakeupScheduler& wakeups) {
+  wakeups_ = &wakeups;
+  wakeup_id_ = wakeups.add(*this);
+}
+
 void DramModel::run() {
-  const sc_core::sc_time t = sc_core::sc_time_stamp();
+  if (wakeups_) wakeups_->cancel(wakeup_id_);  // a delta wake replaces a timed one
+  const sc_core::sc_time t = sim_now();
   const uint64_t now = cycle_at(t);
   // Commands issue on clock edges; a wake between edges (an END_RESP from
   // another clock domain) only sends the responses already due.
-  for (unsigned c = 0; c < channels_.size() && time_of(now) == t; ++c) {
+  const bool on_edge = now * period_.value() == t.value();
+  for (unsigned c = 0; c < channels_.size() && on_edge; ++c) {
     // The cached start is exact or early (a b_transport may have busied a
     // bank since), never late: skip the channels with nothing due.
     if (next_start_[c] > now) continue;
@@ -209,8 +217,9 @@ void DramModel::run() {
 }
 
 void DramModel::send_responses() {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  while (!response_open_ && !completions_.empty() && time_of(completions_.front().done) <= now &&
+  const sc_core::sc_time now = sim_now();
+  const uint64_t p = period_.value();
+  while (!response_open_ && !completions_.empty() && completions_.front().done * p <= now.value() &&
          now >= response_free_at_) {
     std::pop_heap(completions_.begin(), completions_.end(), Later());
     tlm::tlm_generic_payload& trans = *completions_.back().trans;
@@ -226,7 +235,7 @@ void DramModel::send_responses() {
         [[fallthrough]];
       case tlm::TLM_COMPLETED:
         // The response channel frees at the annotated time.
-        response_free_at_ = sc_core::sc_time_stamp() + delay;
+        response_free_at_ = sim_now() + delay;
         if (trans.has_mm()) trans.release();
         break;
     }
@@ -234,22 +243,31 @@ void DramModel::send_responses() {
 }
 
 void DramModel::schedule_wake() {
+  // In time resolution units: exact, and without sc_time's out-of-line calls.
   uint64_t next = DramChannel::kNever;
   for (uint64_t n : next_start_) next = std::min(next, n);
-  sc_core::sc_time now = sc_core::sc_time_stamp();
-  sc_core::sc_time at;
+  const uint64_t p = period_.value();
+  const uint64_t now = sim_now_value();
+  uint64_t at = 0;
   bool any = next != DramChannel::kNever;
-  if (any) at = time_of(std::max(next, cycle_at(now)));
+  if (any) at = std::max(next, (now + p - 1) / p) * p;
   if (!response_open_ && !completions_.empty()) {
-    sc_core::sc_time due = std::max(time_of(completions_.front().done), response_free_at_);
+    const uint64_t due =
+        std::max<uint64_t>(completions_.front().done * p, response_free_at_.value());
     at = any ? std::min(at, due) : due;
     any = true;
   }
-  if (any) wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+  if (!any) return;
+  if (at <= now)
+    wake_.notify(sc_core::SC_ZERO_TIME);
+  else if (wakeups_)
+    wakeups_->wake_at(wakeup_id_, at);
+  else
+    wake_.notify(sc_core::sc_time::from_value(at - now));
 }
 
 void DramModel::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-  uint64_t arrival = cycle_at(sc_core::sc_time_stamp() + delay);
+  uint64_t arrival = cycle_at(sim_now() + delay);
   tlm::tlm_response_status status = dram_transfer(store_, map_.line(), trans, false);
   trans.set_response_status(status);
   if (status != tlm::TLM_OK_RESPONSE) {
@@ -262,7 +280,7 @@ void DramModel::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& d
       channels_[where.channel].service(where.bank, where.row, trans.get_data_length(), arrival);
   count(where.channel, trans.get_command(), trans.get_data_length(), s);
   stats_.latency_cycles += s.done - arrival;
-  delay = time_of(s.done) - sc_core::sc_time_stamp();
+  delay = time_of(s.done) - sim_now();
 }
 
 unsigned int DramModel::transport_dbg(tlm::tlm_generic_payload& trans) {

@@ -20,10 +20,11 @@
 #include "dram/dram_channel.h"
 #include "dram/dram_stats.h"
 #include "memory/device_memory.h"
+#include "transaction/wakeup_scheduler.h"
 
 namespace warptlm {
 
-class DramModel : public sc_core::sc_module {
+class DramModel : public sc_core::sc_module, private WakeupScheduler::Client {
  public:
   static constexpr unsigned kDefaultQueueDepth = 16;
 
@@ -38,6 +39,9 @@ class DramModel : public sc_core::sc_module {
   const DramStats& stats() const { return stats_; }
   const sc_core::sc_time& clock_period() const { return period_; }
   const DramAddressMap& address_map() const { return map_; }
+  // Timed wake-ups go through `wakeups` (call during elaboration; see
+  // transaction/wakeup_scheduler.h).
+  void use_wakeups(WakeupScheduler& wakeups);
 
  private:
   struct Completion {
@@ -58,6 +62,7 @@ class DramModel : public sc_core::sc_module {
   void run();  // the scheduler and response sender, woken by wake_
   void send_responses();
   void schedule_wake();
+  void wake() override { run(); }
   void complete_at(uint64_t cycle, tlm::tlm_generic_payload& trans);
   void count(unsigned channel, tlm::tlm_command command, unsigned bytes, const DramService& s);
 
@@ -76,6 +81,8 @@ class DramModel : public sc_core::sc_module {
   tlm::tlm_generic_payload* response_open_ = nullptr;  // BEGIN_RESP sent, END_RESP awaited
   sc_core::sc_time response_free_at_;                  // an early END_RESP's annotated time
   sc_core::sc_event wake_;
+  WakeupScheduler* wakeups_ = nullptr;
+  unsigned wakeup_id_ = 0;
   tlm_utils::peq_with_cb_and_phase<DramModel> peq_;
   DramStats stats_;
 };

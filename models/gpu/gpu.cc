@@ -44,6 +44,8 @@ Gpu::Gpu(sc_core::sc_module_name name, const PlatformConfig& config)
       regs_(ControlRegisters::Hooks{
           [this] { return cycles(); }, [this] { doorbell(); },
           [this](bool) { outputs_changed_.notify(sc_core::SC_ZERO_TIME); }}),
+      wakeups_("wakeups"),
+      sm_clock_(wakeups_),
       distributor_("distributor", config_, cycle_),
       sms_("sm", config_.num_sms,
            [this](const char* n, size_t i) {
@@ -76,6 +78,17 @@ Gpu::Gpu(sc_core::sc_module_name name, const PlatformConfig& config)
   }
   port_.out.bind(memory);  // hierarchical: the port's traffic leaves on the GPU's socket
 
+  // Same-time wake-ups run in this order (docs/timing-model.md, "Order within
+  // a cycle"): the SM clock (rank 0, constructed first; it ticks the SMs by
+  // index), the distributor (its round then runs a delta
+  // cycle later, after every SM's tick), the interconnect's request senders
+  // then its response senders, the L2 slices, the memory port, the DRAM.
+  for (StreamingMultiprocessor& sm : sms_) sm.use_clock(sm_clock_);
+  distributor_.use_wakeups(wakeups_);
+  interconnect_.use_wakeups(wakeups_);
+  for (L2Slice& slice : l2_) slice.use_wakeups(wakeups_);
+  port_.use_wakeups(wakeups_);
+
   SC_HAS_PROCESS(Gpu);
   SC_METHOD(on_finished);
   sensitive << distributor_.finished_event();
@@ -92,6 +105,7 @@ void Gpu::before_end_of_elaboration() {
     dram_ =
         std::make_unique<DramModel>("dram", config_.memory.dram, config_.memory.l2.line, store_);
     memory.bind(dram_->in);
+    dram_->use_wakeups(wakeups_);  // the last rank
   }
   if (irq.bind_count() == 0) irq.bind(irq_internal_);
 }

@@ -28,7 +28,9 @@
 #include "interconnect/memory_port.h"
 #include "l2/l2_slice.h"
 #include "sm/kernel_launch.h"
+#include "sm/sm_clock.h"
 #include "sm/streaming_multiprocessor.h"
+#include "transaction/wakeup_scheduler.h"
 
 namespace warptlm {
 
@@ -123,6 +125,9 @@ class Gpu : public sc_core::sc_module {
   sc_core::sc_time cycle_;
   DeviceMemory store_;
   ControlRegisters regs_;
+  // Every timed wake-up of the children, in a fixed order (see the constructor).
+  WakeupScheduler wakeups_;
+  SmClock sm_clock_;  // the first rank: ticks the SMs in index order
   WorkgroupDistributor distributor_;
   sc_core::sc_vector<StreamingMultiprocessor> sms_;
   Interconnect interconnect_;

@@ -111,6 +111,11 @@ void WorkgroupDistributor::start(const KernelLaunch& launch) {
   wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
+void WorkgroupDistributor::use_wakeups(WakeupScheduler& wakeups) {
+  wakeups_ = &wakeups;
+  wakeup_id_ = wakeups.add(*this);
+}
+
 bool WorkgroupDistributor::fits(const SmState& s) const {
   const CtaResources& r = launch_->per_cta;
   return s.ctas + 1 <= sm_config_.ctas && s.warps + r.warps <= warp_slots_ &&
@@ -131,8 +136,15 @@ void WorkgroupDistributor::run() {
     // One round per cycle while CTAs remain and some SM took one; when none
     // fits, sleep until a retirement (or the next launch) wakes us. Trying
     // before the first wait catches a launch started during elaboration.
-    while (running_ && next_cta_ < total_ctas_ && dispatch_round())
-      if (running_ && next_cta_ < total_ctas_) sc_core::wait(cycle_);
+    while (running_ && next_cta_ < total_ctas_ && dispatch_round()) {
+      if (!running_ || next_cta_ >= total_ctas_) break;
+      if (wakeups_) {
+        wakeups_->wake_at(wakeup_id_, (sc_core::sc_time_stamp() + cycle_).value());
+        sc_core::wait(round_);
+      } else {
+        sc_core::wait(cycle_);
+      }
+    }
     if (flush_requested_) request_flushes();
     sc_core::wait(wake_);
   }

@@ -17,6 +17,7 @@
 #include "config/platform_config.h"
 #include "exec/functional_executor.h"
 #include "sm/cta_dispatch.h"
+#include "transaction/wakeup_scheduler.h"
 
 namespace warptlm {
 
@@ -48,7 +49,9 @@ struct DistributorStats {
   nlohmann::json to_json() const;
 };
 
-class WorkgroupDistributor : public sc_core::sc_module, public SmReportIf {
+class WorkgroupDistributor : public sc_core::sc_module,
+                             public SmReportIf,
+                             private WakeupScheduler::Client {
  public:
   // `cycle`: the core clock period; at most one CTA goes to each SM per cycle.
   WorkgroupDistributor(sc_core::sc_module_name name, const PlatformConfig& config,
@@ -79,6 +82,11 @@ class WorkgroupDistributor : public sc_core::sc_module, public SmReportIf {
     return resident_signals_.at(sm);
   }
 
+  // The wait for the next dispatch round goes through `wakeups` (call during
+  // elaboration): a round then runs a delta cycle after everything `wakeups`
+  // runs at that time, so it sees every CTA the SMs retired in that cycle.
+  void use_wakeups(WakeupScheduler& wakeups);
+
   // SmReportIf, called from the SMs' processes.
   void cta_retired(unsigned sm, uint64_t linear) override;
   void kernel_fault(unsigned sm, const KernelFault& fault) override;
@@ -108,6 +116,7 @@ class WorkgroupDistributor : public sc_core::sc_module, public SmReportIf {
   void finish();
   void request_flushes();  // asks every SM to write back its dirty L1 lines
   void publish();          // writes resident_signals_ from sms_
+  void wake() override { round_.notify(sc_core::SC_ZERO_TIME); }
 
   SmConfig sm_config_;
   unsigned warp_size_;
@@ -129,6 +138,9 @@ class WorkgroupDistributor : public sc_core::sc_module, public SmReportIf {
   tlm::tlm_generic_payload payload_;
   CtaDispatch* dispatch_ext_;  // owned by payload_
   sc_core::sc_event wake_, finished_, publish_;
+  sc_core::sc_event round_;  // the next round's cycle came (through wakeups_)
+  WakeupScheduler* wakeups_ = nullptr;
+  unsigned wakeup_id_ = 0;
   sc_core::sc_vector<sc_core::sc_signal<unsigned>> resident_signals_;
 };
 

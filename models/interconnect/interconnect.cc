@@ -4,6 +4,7 @@
 #include <string>
 
 #include "transaction/route_extension.h"
+#include "transaction/sim_now.h"
 
 namespace warptlm {
 
@@ -39,11 +40,10 @@ Interconnect::Interconnect(sc_core::sc_module_name name, const InterconnectParam
   in.register_get_direct_mem_ptr(this, &Interconnect::get_direct_mem_ptr);
   out.register_nb_transport_bw(this, &Interconnect::nb_transport_bw);
   out.register_invalidate_direct_mem_ptr(this, &Interconnect::invalidate_direct_mem_ptr);
-  auto respond = [this](tlm::tlm_generic_payload& p, const sc_time& d) { on_response(p, d); };
   for (unsigned o = 0; o < params_.outputs; ++o)
-    to_output_.push_back(
-        std::make_unique<RequestSender>("to_output_" + std::to_string(o), params_.cycle,
-                                        RequestSender::Mode::NonBlocking, respond));
+    to_output_.push_back(std::make_unique<RequestSender>(
+        "to_output_" + std::to_string(o), params_.cycle, RequestSender::Mode::NonBlocking,
+        [this, o](tlm::tlm_generic_payload& p, const sc_time& d) { on_response(p, d, o); }));
   for (unsigned i = 0; i < params_.inputs; ++i)
     to_input_.push_back(
         std::make_unique<ResponseSender>("to_input_" + std::to_string(i), params_.cycle));
@@ -73,7 +73,8 @@ tlm::tlm_sync_enum Interconnect::nb_transport_fw(int input, tlm::tlm_generic_pay
     stats_.writes += p.is_write();
     ++stats_.output_requests[o];
     ++stats_.input_requests[input];
-    to_output_[o]->push(&p, sc_core::sc_time_stamp() + delay + hop_);
+    // Same-cycle requests for one output leave in input order (PayloadQueue's source).
+    to_output_[o]->push(&p, sim_now() + delay + hop_, static_cast<unsigned>(input));
     phase = tlm::END_REQ;  // inputs buffer without bound; the SMs' MSHRs bound the traffic
     return tlm::TLM_UPDATED;
   }
@@ -87,10 +88,16 @@ tlm::tlm_sync_enum Interconnect::nb_transport_bw(int output, tlm::tlm_generic_pa
   return to_output_[output]->nb_transport_bw(p, phase, delay);
 }
 
-void Interconnect::on_response(tlm::tlm_generic_payload& p, const sc_time& delay) {
+void Interconnect::on_response(tlm::tlm_generic_payload& p, const sc_time& delay, unsigned output) {
   ++stats_.responses;
   stats_.error_responses += p.is_response_error();
-  to_input_[route_of<Interconnect>(p)]->push(&p, sc_core::sc_time_stamp() + delay + hop_);
+  // Same-cycle responses for one input leave in output order.
+  to_input_[route_of<Interconnect>(p)]->push(&p, sim_now() + delay + hop_, output);
+}
+
+void Interconnect::use_wakeups(WakeupScheduler& wakeups) {
+  for (auto& s : to_output_) s->use_wakeups(wakeups);
+  for (auto& s : to_input_) s->use_wakeups(wakeups);
 }
 
 // The loosely-timed and debug paths route the same way; b_transport adds the latency both ways but

@@ -3,7 +3,9 @@
 // to and waits `latency` cycles; each output sends at most one request per cycle (and only after
 // the slice accepted the previous one); the response returns to the input the request came from,
 // again after `latency` cycles, at most one per cycle per input. Payloads pass through unchanged
-// (an error response status included); the interconnect never copies or releases them.
+// (an error response status included); the interconnect never copies or releases them. Requests
+// ready for an output in the same cycle leave in input order, responses for an input in output
+// order.
 #pragma once
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
@@ -49,6 +51,7 @@ struct InterconnectStats {
 class Interconnect : public sc_core::sc_module {
  public:
   Interconnect(sc_core::sc_module_name name, const InterconnectParams& params);
+  static constexpr unsigned kRouteSlot = 0;  // its slot in a pooled payload (route_extension.h)
 
   tlm_utils::multi_passthrough_target_socket<Interconnect> in;      // bind each SM's initiator
   tlm_utils::multi_passthrough_initiator_socket<Interconnect> out;  // bind each slice's target
@@ -59,6 +62,9 @@ class Interconnect : public sc_core::sc_module {
   }
   const InterconnectParams& params() const { return params_; }
   const InterconnectStats& stats() const;
+  // Timed wake-ups of the request senders (by output), then the response senders (by input), go
+  // through `wakeups` (call during elaboration; see transaction/wakeup_scheduler.h).
+  void use_wakeups(WakeupScheduler& wakeups);
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(int input, tlm::tlm_generic_payload& payload,
@@ -70,7 +76,8 @@ class Interconnect : public sc_core::sc_module {
                                      tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void invalidate_direct_mem_ptr(int output, sc_dt::uint64 start, sc_dt::uint64 end);
   void start_of_simulation() override;
-  void on_response(tlm::tlm_generic_payload& payload, const sc_core::sc_time& delay);
+  void on_response(tlm::tlm_generic_payload& payload, const sc_core::sc_time& delay,
+                   unsigned output);
   unsigned route(const tlm::tlm_generic_payload& payload) const {
     return output_of(payload.get_address(), params_.line, params_.outputs);
   }

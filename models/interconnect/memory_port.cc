@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "transaction/route_extension.h"
+#include "transaction/sim_now.h"
 
 namespace warptlm {
 
@@ -60,7 +61,8 @@ tlm::tlm_sync_enum MemoryPort::nb_transport_fw(int input, tlm::tlm_generic_paylo
     set_route<MemoryPort>(p, static_cast<unsigned>(input));
     stats_.reads += p.is_read();
     stats_.writes += p.is_write();
-    to_memory_->push(&p, sc_core::sc_time_stamp() + delay);
+    // Requests ready in the same cycle leave in input (slice) order.
+    to_memory_->push(&p, sim_now() + delay, static_cast<unsigned>(input));
     phase = tlm::END_REQ;  // buffered here; the slices' own limits bound the traffic
     return tlm::TLM_UPDATED;
   }
@@ -77,7 +79,12 @@ tlm::tlm_sync_enum MemoryPort::nb_transport_bw(tlm::tlm_generic_payload& p, tlm:
 void MemoryPort::on_response(tlm::tlm_generic_payload& p, const sc_time& delay) {
   ++stats_.responses;
   stats_.error_responses += p.is_response_error();
-  to_input_[route_of<MemoryPort>(p)]->push(&p, sc_core::sc_time_stamp() + delay);
+  to_input_[route_of<MemoryPort>(p)]->push(&p, sim_now() + delay);
+}
+
+void MemoryPort::use_wakeups(WakeupScheduler& wakeups) {
+  to_memory_->use_wakeups(wakeups);
+  for (auto& s : to_input_) s->use_wakeups(wakeups);
 }
 
 // Memory already holds the newest bytes (execute at issue): make the write carry exactly them.

@@ -1,10 +1,10 @@
 // The GPU's single way out to memory: merges the L2 slices' traffic onto one initiator socket,
 // which the GPU top binds hierarchically to its own `memory` socket (port.out.bind(gpu.memory)).
-// Requests leave in arrival order, at most one per cycle; responses go back to the slice that sent
-// the request, at most one per cycle per slice. Because the timing model executes instructions at
-// issue, memory already holds the newest data when a timing write travels: each write's data is
-// refreshed from the target (a debug read of the same range) right before it leaves, so a write
-// never puts stale bytes back. Error responses pass back unchanged.
+// Requests leave in arrival order (same-time ones in input order), at most one per cycle; responses
+// go back to the slice that sent the request, at most one per cycle per slice. Because the timing
+// model executes instructions at issue, memory already holds the newest data when a timing write
+// travels: each write's data is refreshed from the target (a debug read of the same range) right
+// before it leaves, so a write never puts stale bytes back. Error responses pass back unchanged.
 #pragma once
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -44,6 +44,7 @@ class MemoryPort : public sc_core::sc_module, private tlm::tlm_bw_transport_if<>
   // for targets that offer only b_transport on a plain tlm_target_socket.
   MemoryPort(sc_core::sc_module_name name, unsigned inputs, const std::string& protocol,
              sc_core::sc_time cycle);
+  static constexpr unsigned kRouteSlot = 1;  // its slot in a pooled payload (route_extension.h)
 
   tlm_utils::multi_passthrough_target_socket<MemoryPort> in;  // bind each L2 slice's initiator
   tlm::tlm_initiator_socket<> out;
@@ -56,6 +57,9 @@ class MemoryPort : public sc_core::sc_module, private tlm::tlm_bw_transport_if<>
 
   const std::string& protocol() const { return protocol_; }
   const MemoryPortStats& stats() const;
+  // Timed wake-ups of the request sender, then the response senders (by slice), go through
+  // `wakeups` (call during elaboration; see transaction/wakeup_scheduler.h).
+  void use_wakeups(WakeupScheduler& wakeups);
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(int input, tlm::tlm_generic_payload& payload,

@@ -3,6 +3,7 @@
 #include <tlm>
 
 #include "l2/l2_slice.h"
+#include "transaction/sim_now.h"
 
 namespace warptlm {
 namespace {
@@ -15,7 +16,7 @@ tlm::tlm_generic_payload* payload_of(uint64_t id) {
 }  // namespace
 
 L2Slice::Op L2Slice::op_of(const tlm::tlm_generic_payload& t) const {
-  const GpuExtension* ext = t.get_extension<GpuExtension>();
+  const GpuExtension* ext = gpu_extension(t);
   if (ext && ext->kind == AccessKind::Atomic) return Op::Atomic;
   return t.get_command() == tlm::TLM_WRITE_COMMAND ? Op::Write : Op::Read;
 }
@@ -45,7 +46,7 @@ bool L2Slice::covers_line(const tlm::tlm_generic_payload& t) const {
 }
 
 bool L2Slice::lookup(tlm::tlm_generic_payload& t) {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   const Op op = op_of(t);
   if (!tags_) {  // uncached: forward the request itself
     if (!out_room()) return false;
@@ -105,13 +106,13 @@ bool L2Slice::lookup(tlm::tlm_generic_payload& t) {
 }
 
 void L2Slice::memory_response(tlm::tlm_generic_payload& t) {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   wake_.notify(sc_core::SC_ZERO_TIME);  // a freed MSHR may let a stalled request in
   if (!tags_) {                         // uncached: t is the forwarded request itself
     respond(t, now, t.get_response_status());
     return;
   }
-  uint32_t slot = static_cast<uint32_t>(t.get_extension<GpuExtension>()->tag);
+  uint32_t slot = static_cast<uint32_t>(gpu_extension(t)->tag);
   Slot s = slots_.at(slot);
   free_slots_.push_back(slot);
   switch (s.role) {
@@ -136,7 +137,7 @@ void L2Slice::fill_done(tlm::tlm_generic_payload& t) {
     if (v.valid && v.dirty) write_back(v.line_addr);
   }
   mshrs_->fill(la, waiters_);
-  const sc_core::sc_time ready = sc_core::sc_time_stamp() + latency_;
+  const sc_core::sc_time ready = sim_now() + latency_;
   for (uint64_t id : waiters_) {
     tlm::tlm_generic_payload& w = *payload_of(id);
     // Writes and atomics merged into the fill modify the line it brought.

@@ -5,14 +5,15 @@
 #include <cstring>
 
 #include "l2/l2_slice.h"
+#include "transaction/sim_now.h"
 
 namespace warptlm {
 namespace {
 constexpr const char* kReportId = "warptlm/l2";
 }  // namespace
 
-tlm::tlm_generic_payload* L2Slice::own_request(Role role, tlm::tlm_generic_payload* original) {
-  tlm::tlm_generic_payload* p = pool_.allocate();
+PooledPayload* L2Slice::own_request(Role role, tlm::tlm_generic_payload* original) {
+  PooledPayload* p = pool_.allocate();
   uint32_t slot;
   if (free_slots_.empty()) {
     slot = static_cast<uint32_t>(slots_.size());
@@ -22,19 +23,19 @@ tlm::tlm_generic_payload* L2Slice::own_request(Role role, tlm::tlm_generic_paylo
     free_slots_.pop_back();
   }
   slots_[slot] = Slot{role, original};
-  p->get_extension<GpuExtension>()->tag = slot;
+  p->gpu.tag = slot;
   return p;
 }
 
 void L2Slice::fetch(uint64_t line_addr, const tlm::tlm_generic_payload& first) {
-  tlm::tlm_generic_payload* p = own_request(Role::Fill, nullptr);
+  PooledPayload* p = own_request(Role::Fill, nullptr);
   p->set_command(tlm::TLM_READ_COMMAND);
   p->set_address(line_addr);
   p->set_data_length(params_.cache.line);
   p->set_streaming_width(params_.cache.line);
   // The fill is charged to the miss that opened it, for traces downstream.
-  GpuExtension* ext = p->get_extension<GpuExtension>();
-  if (const GpuExtension* from = first.get_extension<GpuExtension>()) {
+  GpuExtension* ext = &p->gpu;
+  if (const GpuExtension* from = gpu_extension(first)) {
     ext->kind = from->kind == AccessKind::Fetch ? AccessKind::Fetch : AccessKind::Load;
     ext->sm = from->sm;
     ext->warp = from->warp;
@@ -47,12 +48,12 @@ void L2Slice::fetch(uint64_t line_addr, const tlm::tlm_generic_payload& first) {
 void L2Slice::write_back(uint64_t line_addr) {
   // The data is not ours to send: the memory port refreshes every write's
   // bytes from the functional memory before it leaves the GPU.
-  tlm::tlm_generic_payload* p = own_request(Role::Writeback, nullptr);
+  PooledPayload* p = own_request(Role::Writeback, nullptr);
   p->set_command(tlm::TLM_WRITE_COMMAND);
   p->set_address(line_addr);
   p->set_data_length(params_.cache.line);
   p->set_streaming_width(params_.cache.line);
-  GpuExtension* ext = p->get_extension<GpuExtension>();
+  GpuExtension* ext = &p->gpu;
   ext->kind = AccessKind::Writeback;
   ext->sm = params_.index;
   ++stats_.writebacks;
@@ -62,7 +63,7 @@ void L2Slice::write_back(uint64_t line_addr) {
 void L2Slice::forward(tlm::tlm_generic_payload& t) {
   // A copy, so every payload the slice sends is its own; the byte enables stay
   // the original's, which lives until the forwarded write is answered.
-  tlm::tlm_generic_payload* p = own_request(Role::Forward, &t);
+  PooledPayload* p = own_request(Role::Forward, &t);
   p->set_command(t.get_command());
   p->set_address(t.get_address());
   p->set_data_length(t.get_data_length());
@@ -70,8 +71,8 @@ void L2Slice::forward(tlm::tlm_generic_payload& t) {
   std::memcpy(p->get_data_ptr(), t.get_data_ptr(), t.get_data_length());
   p->set_byte_enable_ptr(t.get_byte_enable_ptr());
   p->set_byte_enable_length(t.get_byte_enable_length());
-  if (const GpuExtension* from = t.get_extension<GpuExtension>()) {
-    GpuExtension* ext = p->get_extension<GpuExtension>();
+  if (const GpuExtension* from = gpu_extension(t)) {
+    GpuExtension* ext = &p->gpu;
     uint64_t tag = ext->tag;
     *ext = *from;
     ext->tag = tag;
@@ -81,7 +82,7 @@ void L2Slice::forward(tlm::tlm_generic_payload& t) {
 }
 
 void L2Slice::send_requests() {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   while (!out_open_ && !out_queue_.empty() && now >= out_free_at_) {
     tlm::tlm_generic_payload& p = *out_queue_.front();
     out_queue_.pop();
@@ -123,7 +124,7 @@ tlm::tlm_sync_enum L2Slice::out_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& 
   if (phase == tlm::BEGIN_RESP) {
     if (&t == out_open_) {  // BEGIN_RESP implies END_REQ
       out_open_ = nullptr;
-      out_free_at_ = sc_core::sc_time_stamp() + delay;
+      out_free_at_ = sim_now() + delay;
       wake_.notify(sc_core::SC_ZERO_TIME);
     }
     deliver(t, delay);

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "transaction/sim_now.h"
+
 namespace warptlm {
 namespace {
 
@@ -103,7 +105,7 @@ bool L2Slice::begin_request(tlm::tlm_generic_payload& t) {
 }
 
 bool L2Slice::try_lookup(tlm::tlm_generic_payload& t) {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   if (now < next_lookup_) return false;
   if (!lookup(t)) {
     if (&t != pending_ || !pending_stalled_) ++stats_.stalls;
@@ -132,7 +134,7 @@ void L2Slice::end_response(tlm::tlm_generic_payload& t) {
 }
 
 void L2Slice::send_responses() {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   while (!response_open_ && !responses_.empty() && responses_.front().ready <= now.value() &&
          now >= response_free_at_) {
     std::pop_heap(responses_.begin(), responses_.end(), Later());
@@ -155,7 +157,13 @@ void L2Slice::send_responses() {
   }
 }
 
+void L2Slice::use_wakeups(WakeupScheduler& wakeups) {
+  wakeups_ = &wakeups;
+  wakeup_id_ = wakeups.add(*this);
+}
+
 void L2Slice::run() {
+  if (wakeups_) wakeups_->cancel(wakeup_id_);  // a delta wake replaces a timed one
   send_requests();
   if (pending_ && try_lookup(*pending_)) {
     tlm::tlm_generic_payload& t = *pending_;
@@ -171,19 +179,22 @@ void L2Slice::run() {
 }
 
 void L2Slice::schedule_wake() {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  sc_core::sc_time at = sc_core::SC_ZERO_TIME;
-  bool any = false;
-  auto consider = [&](const sc_core::sc_time& t) {
-    if (!any || t < at) at = t;
-    any = true;
-  };
+  // In time resolution units: exact, and without sc_time's out-of-line calls.
+  const uint64_t now = sim_now_value();
+  uint64_t at = ~uint64_t(0);
   // A stalled request waits for a resource, whose release wakes us.
-  if (pending_ && !pending_stalled_) consider(next_lookup_);
-  if (!out_open_ && !out_queue_.empty()) consider(out_free_at_);
+  if (pending_ && !pending_stalled_) at = std::min<uint64_t>(at, next_lookup_.value());
+  if (!out_open_ && !out_queue_.empty()) at = std::min<uint64_t>(at, out_free_at_.value());
   if (!response_open_ && !responses_.empty())
-    consider(std::max(sc_core::sc_time::from_value(responses_.front().ready), response_free_at_));
-  if (any) wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+    at = std::min<uint64_t>(
+        at, std::max<uint64_t>(responses_.front().ready, response_free_at_.value()));
+  if (at == ~uint64_t(0)) return;
+  if (at <= now)
+    wake_.notify(sc_core::SC_ZERO_TIME);
+  else if (wakeups_)
+    wakeups_->wake_at(wakeup_id_, at);
+  else
+    wake_.notify(sc_core::sc_time::from_value(at - now));
 }
 
 }  // namespace warptlm

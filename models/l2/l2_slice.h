@@ -26,6 +26,7 @@
 #include "l2/l2_stats.h"
 #include "l2/ring_queue.h"
 #include "transaction/payload_pool.h"
+#include "transaction/wakeup_scheduler.h"
 
 namespace warptlm {
 
@@ -36,7 +37,7 @@ struct L2Params {
   unsigned mshr_max_merged = 8;  // requests one MSHR holds, the miss that opened it included
 };
 
-class L2Slice : public sc_core::sc_module {
+class L2Slice : public sc_core::sc_module, private WakeupScheduler::Client {
  public:
   // Throws std::invalid_argument naming a bad parameter (cycle, write_policy,
   // or the cache geometry and MSHR counts, as CacheTags and MshrTable check them).
@@ -48,6 +49,9 @@ class L2Slice : public sc_core::sc_module {
   const L2Stats& stats() const { return stats_; }
   const L2Params& params() const { return params_; }
   bool caches() const { return tags_.has_value(); }
+  // Timed wake-ups go through `wakeups` (call during elaboration; see
+  // transaction/wakeup_scheduler.h).
+  void use_wakeups(WakeupScheduler& wakeups);
 
  private:
   enum class Op : uint8_t { Read, Write, Atomic };
@@ -79,7 +83,7 @@ class L2Slice : public sc_core::sc_module {
   void out_peq_callback(tlm::tlm_generic_payload& t, const tlm::tlm_phase& phase);
   void send_requests();
   void deliver(tlm::tlm_generic_payload& t, const sc_core::sc_time& delay);
-  tlm::tlm_generic_payload* own_request(Role role, tlm::tlm_generic_payload* original);
+  PooledPayload* own_request(Role role, tlm::tlm_generic_payload* original);
   void fetch(uint64_t line_addr, const tlm::tlm_generic_payload& first);
   void write_back(uint64_t line_addr);
   void forward(tlm::tlm_generic_payload& t);
@@ -95,6 +99,7 @@ class L2Slice : public sc_core::sc_module {
 
   void run();  // intake, requests out, responses up; woken by wake_
   void schedule_wake();
+  void wake() override { run(); }
 
   L2Params params_;
   sc_core::sc_time latency_;  // cache.latency cycles
@@ -121,6 +126,8 @@ class L2Slice : public sc_core::sc_module {
   sc_core::sc_time response_free_at_;
 
   sc_core::sc_event wake_;
+  WakeupScheduler* wakeups_ = nullptr;
+  unsigned wakeup_id_ = 0;
   tlm_utils::peq_with_cb_and_phase<L2Slice> in_peq_;
   tlm_utils::peq_with_cb_and_phase<L2Slice> out_peq_;
   L2Stats stats_;

@@ -2,18 +2,21 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "exec/functional_executor.h"
 #include "sm/sm_core.h"
 #include "transaction/payload_pool.h"
+#include "transaction/sim_now.h"
 
 namespace warptlm {
 
-// The SystemC side of an SM: one SC_METHOD that runs SmCore::tick at cycle
-// boundaries and sleeps until the cycle it names, or until a dispatched CTA or
-// a memory response wakes it; and the AT initiator that sends the core's
-// memory requests one BEGIN_REQ at a time (the base protocol's request
-// exclusion rule) and hands responses back.
+// The SystemC side of an SM: SmCore::tick at cycle boundaries, run by the
+// GPU's SmClock at the cycle the last tick named (or at the edge after
+// a memory response arrived), or by the SM's own process when a dispatched CTA
+// wakes it; and the AT initiator that sends the core's memory requests one
+// BEGIN_REQ at a time (the base protocol's request exclusion rule) and keeps
+// the responses until the next tick.
 struct StreamingMultiprocessor::Impl {
   Impl(StreamingMultiprocessor& sm, const PlatformConfig& config)
       : sm(sm), core(sm.id(), config), pool(config.memory.l1.line) {
@@ -27,8 +30,17 @@ struct StreamingMultiprocessor::Impl {
   // cheaper than sc_time's double conversions on this every-cycle path.
   uint64_t cycle_now() const {
     // Round up: an event between edges is seen at the next edge.
-    return (sc_core::sc_time_stamp().value() + ticks - 1) / ticks;
+    return (sim_now_value() + ticks - 1) / ticks;
   }
+
+  // A memory response waiting for the first tick after its arrival.
+  struct Arrival {
+    uint64_t at;  // arrival time, time resolution units
+    uint64_t tag;
+    uint64_t address;
+    AccessKind kind;
+    bool ok;
+  };
 
   StreamingMultiprocessor& sm;
   SmCore core;
@@ -42,6 +54,10 @@ struct StreamingMultiprocessor::Impl {
   bool request_open = false;  // a BEGIN_REQ awaits its END_REQ
   size_t sent = 0;            // requests of core.outbox() already sent
   SmCore::TickResult result;
+  std::vector<Arrival> arrivals;  // in arrival order; reused, so warm ticks allocate nothing
+  size_t applied = 0;             // arrivals[0, applied) are applied
+  SmClock* clock = nullptr;
+  unsigned clock_index = 0;
 };
 
 StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, unsigned id,
@@ -93,19 +109,63 @@ void StreamingMultiprocessor::dispatch_cta(tlm::tlm_generic_payload& gp, sc_core
   m.wake.notify(sc_core::SC_ZERO_TIME);
 }
 
+void StreamingMultiprocessor::use_clock(SmClock& clock) {
+  impl_->clock = &clock;
+  impl_->clock_index = clock.add(*this);
+}
+
 void StreamingMultiprocessor::run() {
   Impl& m = *impl_;
+  if (m.clock) m.clock->cancel(m.clock_index);  // this wake replaces a timed one
+  step();
+}
+
+void StreamingMultiprocessor::request_tick(uint64_t cycle) {
+  Impl& m = *impl_;
+  const uint64_t at = cycle * m.ticks;
+  if (m.clock) {
+    m.clock->request(m.clock_index, at);
+    return;
+  }
+  const uint64_t t = sim_now_value();
+  m.wake.notify(at > t ? sc_core::sc_time::from_value(at - t) : sc_core::SC_ZERO_TIME);
+}
+
+bool StreamingMultiprocessor::apply_arrivals(uint64_t before) {
+  Impl& m = *impl_;
+  while (m.applied < m.arrivals.size() && m.arrivals[m.applied].at < before) {
+    const Impl::Arrival& a = m.arrivals[m.applied++];
+    try {
+      // The cycle it arrived in: the data's latency counts from there.
+      m.core.response(a.tag, a.kind, a.address, a.ok, (a.at + m.ticks - 1) / m.ticks);
+    } catch (const KernelFault& f) {
+      m.faulted = true;
+      report->kernel_fault(id_, f);
+      return false;
+    }
+  }
+  if (m.applied == m.arrivals.size()) {
+    m.arrivals.clear();
+    m.applied = 0;
+  }
+  return true;
+}
+
+void StreamingMultiprocessor::step() {
+  Impl& m = *impl_;
   if (m.faulted) return;
-  const uint64_t t = sc_core::sc_time_stamp().value();
+  const uint64_t t = sim_now_value();
   const uint64_t now = (t + m.ticks - 1) / m.ticks;
   if (now * m.ticks > t) {  // woken between edges: tick at the next one
-    next_trigger(sc_core::sc_time::from_value(now * m.ticks - t));
+    request_tick(now);
     return;
   }
   if (m.last_tick != kNever && now <= m.last_tick) {  // this cycle already ran
-    next_trigger(sc_core::sc_time::from_value((m.last_tick + 1) * m.ticks - t));
+    request_tick(m.last_tick + 1);
     return;
   }
+  // Responses that arrived before this edge; those arriving at it wait for the next.
+  if (!apply_arrivals(t)) return;
   m.last_tick = now;
   try {
     m.core.tick(now, m.result);
@@ -116,10 +176,8 @@ void StreamingMultiprocessor::run() {
   }
   if (m.core.outbox().size() > m.sent && !m.request_open) m.send_next.notify(sc_core::SC_ZERO_TIME);
   for (uint64_t linear : m.result.retired) report->cta_retired(id_, linear);
-  if (m.result.next != kNever)
-    next_trigger(sc_core::sc_time::from_value((m.result.next - now) * m.ticks), m.wake);
-  else
-    next_trigger(m.wake);
+  if (m.result.next != kNever) request_tick(m.result.next);
+  if (m.applied < m.arrivals.size()) request_tick(now + 1);
 }
 
 void StreamingMultiprocessor::send() {
@@ -127,12 +185,12 @@ void StreamingMultiprocessor::send() {
   auto& outbox = m.core.outbox();
   while (!m.request_open && m.sent < outbox.size()) {
     const MemoryRequest& r = outbox[m.sent++];
-    tlm::tlm_generic_payload* gp = m.pool.allocate();
+    PooledPayload* gp = m.pool.allocate();
     gp->set_command(r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     gp->set_address(r.address);
     gp->set_data_length(r.bytes);
     gp->set_streaming_width(r.bytes);
-    GpuExtension* ext = gp->get_extension<GpuExtension>();
+    GpuExtension* ext = &gp->gpu;
     ext->kind = r.kind;
     ext->sm = id_;
     ext->warp = r.warp;
@@ -190,21 +248,28 @@ tlm::tlm_sync_enum StreamingMultiprocessor::memory_bw(tlm::tlm_generic_payload& 
 void StreamingMultiprocessor::finish(tlm::tlm_generic_payload& gp) {
   Impl& m = *impl_;
   if (m.faulted) return;
-  const GpuExtension* ext = gp.get_extension<GpuExtension>();
+  const GpuExtension* ext = gpu_extension(gp);  // our own payload: no lookup
+  if (ext->kind != AccessKind::Writeback) {
+    // Kept for the first tick strictly after now: whether a response arriving
+    // at an edge is seen by that edge's tick must not depend on which same-time
+    // process ran first.
+    const uint64_t t = sim_now_value();
+    m.arrivals.push_back(
+        Impl::Arrival{t, ext->tag, gp.get_address(), ext->kind, gp.is_response_ok()});
+    request_tick(t / m.ticks + 1);
+    return;
+  }
+  // An L1 write-back's answer changes nothing an instruction waits on (the
+  // core may hold no CTA at all): applied at once, without a tick.
   const bool was_flushing = m.core.flushing();
-  bool tick = true;
   try {
-    tick =
-        m.core.response(ext->tag, ext->kind, gp.get_address(), gp.is_response_ok(), m.cycle_now());
+    m.core.response(ext->tag, ext->kind, gp.get_address(), gp.is_response_ok(), m.cycle_now());
   } catch (const KernelFault& f) {
     m.faulted = true;
     report->kernel_fault(id_, f);
     return;
   }
   if (was_flushing && !m.core.flushing()) report->l1_flushed(id_);
-  // An L1 write-back's answer changes nothing an instruction waits on: the
-  // core sleeps on (it may hold no CTA at all).
-  if (tick) m.wake.notify(sc_core::SC_ZERO_TIME);
 }
 
 }  // namespace warptlm

@@ -1,9 +1,11 @@
 // One SM: a thin container around its parts (instruction fetch, warp
 // schedulers, scoreboard, operand collectors, execution pipelines, LD/ST unit
 // with shared memory and L1). Instructions execute at issue through the
-// semantics; the parts only decide when results become visible. The SM's
-// process sleeps while nothing can issue and wakes on the next event that can
-// change that (a writeback, a memory response, a dispatched CTA).
+// semantics; the parts only decide when results become visible. The SM
+// sleeps while nothing can issue and ticks again at the next cycle that can
+// change that (a writeback, a memory response, a dispatched CTA). A memory
+// response is applied at the first clock edge strictly after it arrives, so
+// the statistics never depend on which of two same-time processes ran first.
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -15,6 +17,7 @@
 
 #include "config/platform_config.h"
 #include "sm/cta_dispatch.h"
+#include "sm/sm_clock.h"
 #include "sm/sm_stats.h"
 
 namespace warptlm {
@@ -22,7 +25,7 @@ namespace warptlm {
 class TraceSink;
 struct RunStats;
 
-class StreamingMultiprocessor : public sc_core::sc_module {
+class StreamingMultiprocessor : public sc_core::sc_module, private SmClock::Member {
  public:
   // `config` must outlive the SM (the GPU top owns it).
   StreamingMultiprocessor(sc_core::sc_module_name name, unsigned id, const PlatformConfig& config);
@@ -46,15 +49,23 @@ class StreamingMultiprocessor : public sc_core::sc_module {
   uint64_t stalls_avoided_by_lane_masks() const;
   // Whether the SM holds no CTA.
   bool idle() const;
+  // Timed ticks come from `clock` (call during elaboration; the GPU's clock
+  // ticks its SMs in the order of these calls); without it the SM uses its
+  // own event.
+  void use_clock(SmClock& clock);
 
  private:
   SC_HAS_PROCESS(StreamingMultiprocessor);
   void dispatch_cta(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   tlm::tlm_sync_enum memory_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                sc_core::sc_time& delay);
-  void run();                                 // the cycle process
+  void run();                                 // the cycle process (woken by a CTA)
+  void clocked() override { step(); }         // a requested tick's time came
+  void step();                                // ticks if this is a due clock edge
+  void request_tick(uint64_t cycle);          // asks for a tick at `cycle`'s edge
+  bool apply_arrivals(uint64_t before);       // false: a response faulted
   void send();                                // the request sender
-  void finish(tlm::tlm_generic_payload& gp);  // a response reached the core
+  void finish(tlm::tlm_generic_payload& gp);  // a response reached the SM
 
   struct Impl;  // the cycle model (SmCore) and the protocol state
   unsigned id_;

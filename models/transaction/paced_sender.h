@@ -10,10 +10,11 @@
 #include <tlm>
 
 #include "transaction/payload_queue.h"
+#include "transaction/wakeup_scheduler.h"
 
 namespace warptlm {
 
-class PacedSender {
+class PacedSender : private WakeupScheduler::Client {
  public:
   // `kind` names the sender in errors ("RequestSender").
   PacedSender(const std::string& kind, const std::string& name, const sc_core::sc_time& cycle);
@@ -21,8 +22,13 @@ class PacedSender {
   PacedSender(const PacedSender&) = delete;
   PacedSender& operator=(const PacedSender&) = delete;
 
-  // Queues `payload` to leave no earlier than `ready` (an absolute simulated time).
-  void push(tlm::tlm_generic_payload* payload, const sc_core::sc_time& ready);
+  // Queues `payload` to leave no earlier than `ready` (an absolute simulated time). Among
+  // payloads ready at the same time, the lower `source` (the owner's input index) leaves first,
+  // whatever order they were pushed in; equal sources keep their push order.
+  void push(tlm::tlm_generic_payload* payload, const sc_core::sc_time& ready, unsigned source = 0);
+  // Timed wake-ups go through `wakeups` from now on (call during elaboration), so same-time
+  // senders run in registration order.
+  void use_wakeups(WakeupScheduler& wakeups);
   uint64_t sent() const { return sent_; }
   // Cycles payloads waited past their ready time (contention and back-pressure).
   uint64_t wait_cycles() const { return wait_cycles_; }
@@ -43,7 +49,10 @@ class PacedSender {
 
  private:
   void step();
+  void wake() override { step(); }
   sc_core::sc_event wake_;
+  WakeupScheduler* wakeups_ = nullptr;
+  unsigned wakeup_id_ = 0;
   uint64_t sent_ = 0;
   uint64_t wait_cycles_ = 0;
 };

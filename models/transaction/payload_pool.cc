@@ -10,16 +10,15 @@ PayloadPool::PayloadPool(unsigned data_bytes) : data_bytes_(data_bytes) {
 
 PayloadPool::~PayloadPool() = default;  // each payload's destructor frees its extensions
 
-tlm::tlm_generic_payload* PayloadPool::allocate() {
-  Pooled* p;
+PooledPayload* PayloadPool::allocate() {
+  PooledPayload* p;
   if (free_.empty()) {
-    all_.push_back(std::make_unique<Pooled>(this, data_bytes_));
-    p = all_.back().get();
-    p->set_extension(new GpuExtension);  // stays attached for the payload's whole life
+    all_.push_back(std::make_unique<PooledPayload>(this, data_bytes_));
+    p = all_.back().get();  // its GpuExtension stays attached for the payload's whole life
   } else {
     p = free_.back();
     free_.pop_back();
-    p->get_extension<GpuExtension>()->reset();
+    p->gpu.reset();
   }
   p->set_command(tlm::TLM_IGNORE_COMMAND);
   p->set_address(0);
@@ -39,7 +38,7 @@ tlm::tlm_generic_payload* PayloadPool::allocate() {
 void PayloadPool::free(tlm::tlm_generic_payload* payload) {
   // Only payloads this pool made carry it as their memory manager, so the downcast is exact.
   payload->reset();  // frees auto extensions; ordinary (sticky) ones, ours included, stay
-  free_.push_back(static_cast<Pooled*>(payload));
+  free_.push_back(static_cast<PooledPayload*>(payload));
   --outstanding_;
 }
 

@@ -1,5 +1,5 @@
-// Memory manager for tlm_generic_payload: recycles payloads, each owning a data buffer of
-// `data_bytes` and a GpuExtension, so steady-state traffic allocates nothing.
+// Memory manager for tlm_generic_payload: recycles payloads (PooledPayload), each owning a data
+// buffer of `data_bytes` and a GpuExtension, so steady-state traffic allocates nothing.
 #pragma once
 
 #include <cstddef>
@@ -7,7 +7,7 @@
 #include <tlm>
 #include <vector>
 
-#include "transaction/gpu_extension.h"
+#include "transaction/pooled_payload.h"
 
 namespace warptlm {
 
@@ -21,7 +21,7 @@ class PayloadPool : public tlm::tlm_mm_interface {
   // A payload ready to fill: acquire() already called (ref count 1), data pointer = its own buffer,
   // data length 0, streaming width 0, no byte enables, response TLM_INCOMPLETE_RESPONSE, command
   // TLM_IGNORE_COMMAND, address 0, with its GpuExtension attached and reset to defaults.
-  tlm::tlm_generic_payload* allocate();
+  PooledPayload* allocate();
   void free(tlm::tlm_generic_payload* payload) override;  // called by release() at ref count 0
 
   size_t outstanding() const { return outstanding_; }  // allocated and not yet freed
@@ -29,16 +29,10 @@ class PayloadPool : public tlm::tlm_mm_interface {
   unsigned data_bytes() const { return data_bytes_; }
 
  private:
-  // A payload together with the buffer its data pointer starts out at.
-  struct Pooled : tlm::tlm_generic_payload {
-    Pooled(tlm::tlm_mm_interface* mm, unsigned bytes) : tlm_generic_payload(mm), buffer(bytes) {}
-    std::vector<unsigned char> buffer;
-  };
-
   unsigned data_bytes_;
   size_t outstanding_ = 0;
-  std::vector<std::unique_ptr<Pooled>> all_;
-  std::vector<Pooled*> free_;
+  std::vector<std::unique_ptr<PooledPayload>> all_;
+  std::vector<PooledPayload*> free_;
 };
 
 }  // namespace warptlm

@@ -1,6 +1,9 @@
-// A queue of in-flight payloads, each with the simulated time it becomes ready, kept in ready
-// order (equal times keep arrival order). A ring buffer that grows when full and reuses its
-// storage, so the per-transaction path allocates nothing once warm.
+// A queue of in-flight payloads, each with the simulated time it becomes ready and the index of
+// the input it came from, kept in (ready, source) order: among payloads ready at the same time the
+// lower source comes first whatever order they arrived in (an explicit arbitration that does not
+// depend on which same-time process ran first); equal (ready, source) keep arrival order. A ring
+// buffer that grows when full and reuses its storage, so the per-transaction path allocates nothing
+// once warm.
 #pragma once
 
 #include <cstddef>
@@ -15,18 +18,20 @@ class PayloadQueue {
   struct Entry {
     tlm::tlm_generic_payload* payload = nullptr;
     sc_core::sc_time ready;
+    unsigned source = 0;
   };
 
-  // Inserts behind every entry ready no later than `ready`; arrivals in time order (the usual
-  // case) append in O(1).
-  void push(tlm::tlm_generic_payload* payload, const sc_core::sc_time& ready) {
+  // Inserts behind every entry with (ready, source) no later than the new one's; arrivals in
+  // time order (the usual case) append in O(1).
+  void push(tlm::tlm_generic_payload* payload, const sc_core::sc_time& ready, unsigned source = 0) {
     if (size_ == ring_.size()) grow();
     size_t pos = size_;
-    while (pos > 0 && at(pos - 1).ready > ready) {
+    while (pos > 0 && (at(pos - 1).ready > ready ||
+                       (at(pos - 1).ready == ready && at(pos - 1).source > source))) {
       at(pos) = at(pos - 1);
       --pos;
     }
-    at(pos) = Entry{payload, ready};
+    at(pos) = Entry{payload, ready, source};
     ++size_;
   }
   const Entry& front() const { return ring_[head_]; }

@@ -3,9 +3,13 @@
 // id), is attached the first time the component sees a payload and then stays attached: the
 // payload owns and deletes it, so pooled payloads cost one allocation ever, and no component holds
 // a pointer that could dangle. The same class may not appear twice on one payload's path.
+// A pooled payload (pooled_payload.h) keeps the port in its own slot `Owner::kRouteSlot`
+// instead, without the extension lookup.
 #pragma once
 
 #include <tlm>
+
+#include "transaction/pooled_payload.h"
 
 namespace warptlm {
 
@@ -21,6 +25,11 @@ struct RouteExtension : tlm::tlm_extension<RouteExtension<Owner>> {
 
 template <typename Owner>
 void set_route(tlm::tlm_generic_payload& payload, unsigned input) {
+  static_assert(Owner::kRouteSlot < PooledPayload::kRouteSlots, "a route slot per owner");
+  if (PooledPayload* p = PooledPayload::of(payload)) {
+    p->route[Owner::kRouteSlot] = input;
+    return;
+  }
   auto* ext = payload.get_extension<RouteExtension<Owner>>();
   if (!ext) {
     ext = new RouteExtension<Owner>;
@@ -31,6 +40,7 @@ void set_route(tlm::tlm_generic_payload& payload, unsigned input) {
 
 template <typename Owner>
 unsigned route_of(const tlm::tlm_generic_payload& payload) {
+  if (const PooledPayload* p = PooledPayload::of(payload)) return p->route[Owner::kRouteSlot];
   return payload.get_extension<RouteExtension<Owner>>()->input;
 }
 

@@ -411,5 +411,60 @@ TEST(Gpu, ATlmErrorResponseIsAKernelFault) {
   });
 }
 
+// Two GPUs in one simulation share nothing: each has its own wake-up
+// scheduler and SM clock, so a launch takes the same cycles whether or not
+// another GPU runs beside it, and when it starts. GPU b starts 7 cycles after
+// a and adds another value; both finish with their own results.
+TEST(Gpu, TwoGpusInOneSimulationRunIndependently) {
+  in_child_process([] {
+    struct Side {
+      Bench* bench = nullptr;
+      AddBuffers buffers;
+      uint32_t handle = 0;
+      uint64_t cycles = 0;
+    } a, b;
+    bool b_done = false;
+    sc_core::sc_event b_finished;
+    auto launch = [](ScriptHost& host, Side& s) {
+      program_add(host, s.bench->gpu, s.handle, s.buffers);
+      host.set(reg::kLaunch, 1);
+      sc_core::wait(s.bench->gpu.launch_finished_event());
+      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done));
+      s.cycles = host.read(reg::kLaunchCyclesLo);
+    };
+    Bench bench_a([&](ScriptHost& host) {
+      launch(host, a);
+      while (!b_done) sc_core::wait(b_finished);
+    });
+    Bench bench_b([&](ScriptHost& host) {
+      sc_core::wait(b.bench->gpu.cycle() * 7.0);
+      launch(host, b);
+      b_done = true;
+      b_finished.notify(sc_core::SC_ZERO_TIME);
+      sc_core::wait();  // never returns: a's script ends the simulation
+    });
+    a.bench = &bench_a;
+    b.bench = &bench_b;
+    a.handle = bench_a.gpu.load_program(testing::program_of(testing::kGpuKernels));
+    b.handle = bench_b.gpu.load_program(testing::program_of(testing::kGpuKernels));
+    a.buffers = setup_add(bench_a.gpu, 100);
+    b.buffers = setup_add(bench_b.gpu, 5);
+    sc_core::sc_start();
+    ASSERT_TRUE(bench_a.host.finished);
+    ASSERT_TRUE(b_done);
+    EXPECT_GT(a.cycles, 0u);
+    EXPECT_EQ(a.cycles, b.cycles);
+    for (uint32_t i = 0; i < 64; ++i) {
+      uint32_t va = 0, vb = 0;
+      bench_a.gpu.default_store().read(a.buffers.out + 4 * i, &va, 4);
+      bench_b.gpu.default_store().read(b.buffers.out + 4 * i, &vb, 4);
+      EXPECT_EQ(va, 1000 * i + 100) << i;
+      EXPECT_EQ(vb, 1000 * i + 5) << i;
+    }
+    EXPECT_EQ(bench_a.gpu.stats()["cycles"], bench_b.gpu.stats()["cycles"]);
+    EXPECT_EQ(bench_a.gpu.stats()["warp_instructions"], bench_b.gpu.stats()["warp_instructions"]);
+  });
+}
+
 }  // namespace
 }  // namespace warptlm

@@ -6,6 +6,7 @@
 
 #include "transaction/gpu_extension.h"
 #include "transaction/payload_pool.h"
+#include "transaction/route_extension.h"
 
 namespace warptlm {
 namespace {
@@ -89,6 +90,63 @@ TEST(PayloadPool, CountsOutstandingPayloadsAndGrowsOnDemand) {
   EXPECT_EQ(pool.created(), 4u);
   for (auto* q : {q0, q1, q2, p[2]}) q->release();
   EXPECT_EQ(pool.outstanding(), 0u);
+}
+
+// The extension a foreign target finds through get_extension is the one GPU
+// components reach directly inside the pooled payload.
+TEST(PayloadPool, ThePooledExtensionIsTheAttachedOne) {
+  PayloadPool pool(64);
+  PooledPayload* p = pool.allocate();
+  EXPECT_EQ(p->get_extension<GpuExtension>(), &p->gpu);
+  EXPECT_EQ(gpu_extension(*p), &p->gpu);
+  p->gpu.tag = 42;
+  EXPECT_EQ(p->get_extension<GpuExtension>()->tag, 42u);
+  p->release();
+  PooledPayload* again = pool.allocate();
+  ASSERT_EQ(again, p);
+  EXPECT_EQ(again->get_extension<GpuExtension>(), &again->gpu);  // still attached, reset
+  EXPECT_EQ(again->gpu.tag, 0u);
+  again->release();
+}
+
+// A payload made elsewhere is no PooledPayload: its own extension (or none) is used.
+TEST(PayloadPool, ForeignPayloadsUseTheirOwnExtension) {
+  tlm::tlm_generic_payload foreign;
+  EXPECT_EQ(PooledPayload::of(foreign), nullptr);
+  EXPECT_EQ(gpu_extension(foreign), nullptr);
+  GpuExtension ext;
+  ext.tag = 7;
+  foreign.set_extension(&ext);
+  EXPECT_EQ(gpu_extension(foreign), &ext);
+  foreign.clear_extension(&ext);
+}
+
+struct RouterA {
+  static constexpr unsigned kRouteSlot = 0;
+};
+struct RouterB {
+  static constexpr unsigned kRouteSlot = 1;
+};
+
+// Two routing components on one path keep separate return ports, in a pooled
+// payload's slots or in a foreign payload's extensions.
+TEST(PayloadPool, RoutesKeepOnePortPerRouter) {
+  PayloadPool pool(64);
+  PooledPayload* p = pool.allocate();
+  tlm::tlm_generic_payload foreign;
+  for (tlm::tlm_generic_payload* t : {static_cast<tlm::tlm_generic_payload*>(p), &foreign}) {
+    set_route<RouterA>(*t, 3);
+    set_route<RouterB>(*t, 5);
+    EXPECT_EQ(route_of<RouterA>(*t), 3u);
+    EXPECT_EQ(route_of<RouterB>(*t), 5u);
+    set_route<RouterA>(*t, 1);
+    EXPECT_EQ(route_of<RouterA>(*t), 1u);
+    EXPECT_EQ(route_of<RouterB>(*t), 5u);
+  }
+  EXPECT_EQ(foreign.get_extension<RouteExtension<RouterA>>()->input, 1u);
+  EXPECT_EQ(p->get_extension<RouteExtension<RouterA>>(), nullptr);  // kept in the slot
+  EXPECT_EQ(p->route[RouterB::kRouteSlot], 5u);
+  p->release();
 }
 
 TEST(PayloadPool, RejectsAnEmptyBuffer) {

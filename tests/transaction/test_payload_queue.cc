@@ -1,5 +1,5 @@
-// PayloadQueue: ready-time order with arrival order kept among equal times, across wrap-around and
-// growth of the ring.
+// PayloadQueue: ready-time order, then source order, with arrival order kept among equal
+// (time, source), across wrap-around and growth of the ring.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -25,6 +25,24 @@ TEST(PayloadQueue, OrdersByReadyTimeKeepingArrivalOrderForTies) {
     q.pop();
   }
   EXPECT_EQ(order, (std::vector<tlm::tlm_generic_payload*>{&p[1], &p[4], &p[0], &p[2], &p[3]}));
+}
+
+TEST(PayloadQueue, SameTimeEntriesLeaveInSourceOrderWhateverTheirArrivalOrder) {
+  tlm::tlm_generic_payload p[6];
+  PayloadQueue q;
+  q.push(&p[0], ns(5), 3);
+  q.push(&p[1], ns(5), 1);  // overtakes p[0]: same time, lower source
+  q.push(&p[2], ns(4), 7);  // earlier time beats any source
+  q.push(&p[3], ns(5), 1);  // behind p[1]: same time and source, later arrival
+  q.push(&p[4], ns(5), 2);  // between p[3] and p[0]
+  q.push(&p[5], ns(6), 0);
+  std::vector<tlm::tlm_generic_payload*> order;
+  while (!q.empty()) {
+    order.push_back(q.front().payload);
+    q.pop();
+  }
+  EXPECT_EQ(order,
+            (std::vector<tlm::tlm_generic_payload*>{&p[2], &p[1], &p[3], &p[4], &p[0], &p[5]}));
 }
 
 TEST(PayloadQueue, KeepsFifoOrderThroughWrapAroundAndGrowth) {

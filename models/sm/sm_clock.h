@@ -1,0 +1,55 @@
+// The clock of a GPU's SMs: one WakeupScheduler client that, at each cycle an
+// SM asked for, ticks every SM due then in SM index order, and then sleeps
+// until the earliest cycle any SM asks for. It replaces a timed wake-up per SM
+// and per cycle (30 on a busy fermi GPU) by one, and makes the SMs' order
+// within a cycle explicit. A dispatched CTA, a memory response or an SM's own
+// tick requests a tick through it; each Gpu owns one (no global state).
+#pragma once
+
+#include <cstdint>
+#include <systemc>
+#include <vector>
+
+#include "transaction/wakeup_scheduler.h"
+
+namespace warptlm {
+
+class SmClock : private WakeupScheduler::Client {
+ public:
+  // What the clock ticks (StreamingMultiprocessor).
+  class Member {
+   public:
+    virtual void clocked() = 0;  // this SM's requested cycle came
+
+   protected:
+    ~Member() = default;
+  };
+
+  // Registers itself with `wakeups` (its rank is the order of this
+  // construction among the GPU's components).
+  explicit SmClock(WakeupScheduler& wakeups);
+  SmClock(const SmClock&) = delete;
+  SmClock& operator=(const SmClock&) = delete;
+
+  // Adds an SM; members are ticked in the order they were added. Returns its index.
+  unsigned add(Member& sm);
+  // Ticks member `sm` at absolute time `at` (sc_time::value(), a clock edge
+  // of that SM); an earlier pending request wins and a later one is ignored.
+  void request(unsigned sm, uint64_t at);
+  // Drops member `sm`'s pending tick (it is being ticked some other way).
+  void cancel(unsigned sm) { due_[sm] = kNone; }
+
+ private:
+  static constexpr uint64_t kNone = ~uint64_t(0);
+  void wake() override;
+
+  WakeupScheduler& wakeups_;
+  unsigned id_;
+  std::vector<Member*> members_;
+  std::vector<uint64_t> due_;  // per member: the time it asked for, kNone when none
+  uint64_t armed_ = kNone;     // the time asked of wakeups_
+  uint64_t late_ = kNone;      // the earliest request made while ticking
+  bool ticking_ = false;
+};
+
+}  // namespace warptlm
