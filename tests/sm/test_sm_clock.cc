@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/sc_time_driver.h"
 #include "common/systemc_child.h"
 #include "sm/sm_clock.h"
 
@@ -15,8 +16,9 @@ namespace {
 
 using testing::in_child_process;
 
-uint64_t ns(unsigned v) { return sc_core::sc_time(v, sc_core::SC_NS).value(); }
-unsigned now_ns() { return static_cast<unsigned>(sc_core::sc_time_stamp().to_seconds() * 1e9); }
+using testing::Driver;
+using testing::now_ns;
+using testing::ns;
 
 struct FakeSm : SmClock::Member {
   FakeSm(std::string name, std::vector<std::string>& log) : name(std::move(name)), log(log) {}
@@ -27,15 +29,6 @@ struct FakeSm : SmClock::Member {
   std::string name;
   std::vector<std::string>& log;
   std::function<void()> action;
-};
-
-struct Driver : sc_core::sc_module {
-  SC_HAS_PROCESS(Driver);
-  Driver(sc_core::sc_module_name n, std::function<void()> body) : sc_module(n), body(body) {
-    SC_METHOD(start);
-  }
-  void start() { body(); }
-  std::function<void()> body;
 };
 
 TEST(SmClock, TicksDueSmsInIndexOrderFromOneWakeup) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/sc_time_driver.h"
 #include "common/systemc_child.h"
 #include "transaction/wakeup_scheduler.h"
 
@@ -16,8 +17,9 @@ namespace {
 
 using testing::in_child_process;
 
-uint64_t ns(unsigned v) { return sc_core::sc_time(v, sc_core::SC_NS).value(); }
-unsigned now_ns() { return static_cast<unsigned>(sc_core::sc_time_stamp().to_seconds() * 1e9); }
+using testing::Driver;
+using testing::now_ns;
+using testing::ns;
 
 // Records "name@ns" when woken and runs an optional action.
 struct Recorder : WakeupScheduler::Client {
@@ -29,16 +31,6 @@ struct Recorder : WakeupScheduler::Client {
   std::string name;
   std::vector<std::string>& log;
   std::function<void()> action;
-};
-
-// Requests wake-ups from a process at time 0, as components do.
-struct Driver : sc_core::sc_module {
-  SC_HAS_PROCESS(Driver);
-  Driver(sc_core::sc_module_name n, std::function<void()> body) : sc_module(n), body(body) {
-    SC_METHOD(start);
-  }
-  void start() { body(); }
-  std::function<void()> body;
 };
 
 TEST(WakeupScheduler, SameTimeClientsRunInRegistrationOrder) {
