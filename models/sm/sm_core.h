@@ -182,6 +182,8 @@ class SmCore {
   };
 
   Stall try_issue(unsigned scheduler, unsigned slot_in_scheduler, uint64_t now);
+  // The issue-slot statistic a cause counts in.
+  uint64_t* slot_bin(Stall cause);
   void issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_ready);
   // Times the accesses of a memory instruction; returns the writeback cycle
   // (kNever: waits on responses, the MemoryOp writes back).
