@@ -28,18 +28,33 @@ i64 clamp_s32(i64 v) {
   return v;
 }
 
+// The lane loops read every operand into a LaneValues array first (see
+// Source::gather), then apply op to the executed lanes, then write them.
 template <class Op>
 void binary(const Exec& x, Type t, Op op, Type td = Type::None) {
   const Dest d = x.dst(0, td == Type::None ? t : td);
   const Source a = x.src(1, t), b = x.src(2, t);
-  for_lanes(x.executed, [&](unsigned lane) { d(lane, op(a(lane), b(lane))); });
+  const LaneMask m = x.executed;
+  const unsigned ws = x.warp_size();
+  LaneValues av, bv;
+  a.gather(m, ws, av);
+  b.gather(m, ws, bv);
+  each_lane(m, ws, [&](unsigned lane) { av[lane] = op(av[lane], bv[lane]); });
+  d.scatter(m, ws, av);
 }
 
 template <class Op>
 void ternary(const Exec& x, Type t, Type tc, Type td, Op op) {
   const Dest d = x.dst(0, td);
   const Source a = x.src(1, t), b = x.src(2, t), c = x.src(3, tc);
-  for_lanes(x.executed, [&](unsigned lane) { d(lane, op(a(lane), b(lane), c(lane))); });
+  const LaneMask m = x.executed;
+  const unsigned ws = x.warp_size();
+  LaneValues av, bv, cv;
+  a.gather(m, ws, av);
+  b.gather(m, ws, bv);
+  c.gather(m, ws, cv);
+  each_lane(m, ws, [&](unsigned lane) { av[lane] = op(av[lane], bv[lane], cv[lane]); });
+  d.scatter(m, ws, av);
 }
 
 // High half of the 2n-bit product of two n-bit values.
@@ -126,10 +141,15 @@ void unary(const Exec& x, Type t, bool neg) {
   if (!is_signed(t)) x.unsupported("needs a signed type");
   const Dest d = x.dst(0, t);
   const Source a = x.src(1, t);
-  for_lanes(x.executed, [&](unsigned lane) {
-    const u64 v = a(lane);
-    d(lane, (neg || i64(v) < 0) ? u64(0) - v : v);  // MIN stays MIN
+  const LaneMask m = x.executed;
+  const unsigned ws = x.warp_size();
+  LaneValues av;
+  a.gather(m, ws, av);
+  each_lane(m, ws, [&](unsigned lane) {
+    const u64 v = av[lane];
+    av[lane] = (neg || i64(v) < 0) ? u64(0) - v : v;  // MIN stays MIN
   });
+  d.scatter(m, ws, av);
 }
 
 void min_max(const Exec& x, Type t, bool is_max) {
