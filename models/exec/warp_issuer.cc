@@ -1,7 +1,6 @@
 #include "exec/warp_issuer.h"
 
 #include <algorithm>
-#include <bitset>
 #include <cstring>
 #include <sstream>
 
@@ -24,7 +23,15 @@ std::string dim_string(const Dim3& d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
 
-unsigned lane_count(LaneMask m) { return static_cast<unsigned>(std::bitset<64>(m).count()); }
+// A SWAR population count: the build targets baseline x86-64 without
+// POPCNT, where std::bitset::count and __builtin_popcountll are a call into
+// libgcc, and this runs once per issued instruction.
+unsigned lane_count(LaneMask m) {
+  m = m - ((m >> 1) & 0x5555555555555555ull);
+  m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+  m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return static_cast<unsigned>((m * 0x0101010101010101ull) >> 56);
+}
 
 unsigned lowest_lane(LaneMask m) {
   unsigned l = 0;
