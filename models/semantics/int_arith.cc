@@ -116,25 +116,34 @@ void mul24(const Exec& x, Type t, bool mad) {
   ternary(x, t, t, t, [&](u64 a, u64 b, u64 c) { return product(a, b) + c; });
 }
 
-void div_rem(const Exec& x, Type t, bool rem) {
-  const unsigned n = type_bits(t);
+// div/rem in the integer types U (unsigned) and S (signed) of the operation's
+// width: operands of 32 bits or less fit 32-bit types exactly, and a 32-bit
+// division is several times faster than a 64-bit one on x86-64. Results are
+// widened back to the value convention (S sign-extends).
+template <class U, class S>
+void div_rem_as(const Exec& x, Type t, bool rem) {
   if (!is_signed(t)) {
-    const u64 ones = low_mask(n);
-    if (rem) return binary(x, t, [](u64 a, u64 b) { return b == 0 ? a : a % b; });
-    return binary(x, t, [ones](u64 a, u64 b) { return b == 0 ? ones : a / b; });
+    const u64 ones = low_mask(type_bits(t));
+    if (rem) return binary(x, t, [](u64 a, u64 b) { return b == 0 ? a : u64(U(a) % U(b)); });
+    return binary(x, t, [ones](u64 a, u64 b) { return b == 0 ? ones : u64(U(a) / U(b)); });
   }
   if (rem) {
     return binary(x, t, [](u64 a, u64 b) {
       if (b == 0) return a;
-      if (i64(b) == -1) return u64(0);  // also avoids INT64_MIN % -1
-      return u64(i64(a) % i64(b));
+      if (i64(b) == -1) return u64(0);  // also avoids MIN % -1
+      return u64(i64(S(a) % S(b)));
     });
   }
   binary(x, t, [](u64 a, u64 b) {
     if (b == 0) return i64(a) >= 0 ? ~u64(0) : u64(1);
     if (i64(b) == -1) return u64(0) - a;  // MIN / -1 wraps to MIN
-    return u64(i64(a) / i64(b));
+    return u64(i64(S(a) / S(b)));
   });
+}
+
+void div_rem(const Exec& x, Type t, bool rem) {
+  if (type_bits(t) <= 32) return div_rem_as<uint32_t, int32_t>(x, t, rem);
+  div_rem_as<u64, i64>(x, t, rem);
 }
 
 void unary(const Exec& x, Type t, bool neg) {

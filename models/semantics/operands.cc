@@ -126,8 +126,7 @@ uint64_t Source::fetch(unsigned lane) const {
   return env_->symbol_address(symbol_, lane) + static_cast<uint64_t>(offset_);
 }
 
-void Source::gather_fetched(LaneMask m, unsigned ws, uint64_t* out) const {
-  for (unsigned lane = 0; lane < ws; ++lane) out[lane] = 0;
+void Source::gather_fetched(LaneMask m, uint64_t* out) const {
   for_lanes(m, [&](unsigned lane) { out[lane] = ext_(fetch(lane)) ^ flip_; });
 }
 

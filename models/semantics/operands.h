@@ -119,26 +119,30 @@ class Source {
     if (kind_ == Kind::Const) return value_;
     return ext_(fetch(lane)) ^ flip_;
   }
-  // Reads the operand for lanes [0, ws) into out. Registers and constants
-  // are read for every lane (a register of a lane that does not execute
-  // holds a value too, and the straight loop vectorises); specials and
-  // symbol addresses ask the environment for the lanes of m only, in
-  // increasing lane order, and read 0 elsewhere.
+  // Reads the operand into out[lane] for the lanes of m; the other entries
+  // are left alone and must not be read (each_lane and Dest::scatter touch
+  // only the lanes of m). A whole warp reads registers and constants in a
+  // straight loop that vectorises; specials and symbol addresses ask the
+  // environment lane by lane, in increasing lane order.
   void gather(LaneMask m, unsigned ws, uint64_t* out) const {
     if (kind_ == Kind::Reg) {
-      read_lanes(lanes_, out, ext_, flip_, ws);
+      if (m == full_mask(ws)) return read_lanes(lanes_, out, ext_, flip_, ws);
+      const Extender e = ext_;
+      const uint64_t f = flip_;
+      const uint64_t* in = lanes_;
+      for_lanes(m, [&](unsigned lane) { out[lane] = e(in[lane]) ^ f; });
     } else if (kind_ == Kind::Const) {
       const uint64_t v = value_;
-      warp_loop(ws, [&](unsigned lane) { out[lane] = v; });
+      each_lane(m, ws, [&](unsigned lane) { out[lane] = v; });
     } else {
-      gather_fetched(m, ws, out);
+      gather_fetched(m, out);
     }
   }
 
  private:
   enum class Kind : uint8_t { Const, Reg, Special, Symbol };
   uint64_t fetch(unsigned lane) const;  // special register or symbol address
-  void gather_fetched(LaneMask m, unsigned ws, uint64_t* out) const;
+  void gather_fetched(LaneMask m, uint64_t* out) const;
   Kind kind_ = Kind::Const;
   Extender ext_;
   uint64_t flip_ = 0;  // 1 for a negated predicate `!p`
