@@ -23,16 +23,6 @@ std::string dim_string(const Dim3& d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
 
-// A SWAR population count: the build targets baseline x86-64 without
-// POPCNT, where std::bitset::count and __builtin_popcountll are a call into
-// libgcc, and this runs once per issued instruction.
-unsigned lane_count(LaneMask m) {
-  m = m - ((m >> 1) & 0x5555555555555555ull);
-  m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
-  m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
-  return static_cast<unsigned>((m * 0x0101010101010101ull) >> 56);
-}
-
 unsigned lowest_lane(LaneMask m) {
   unsigned l = 0;
   while (m && !(m & 1)) m >>= 1, ++l;
@@ -228,12 +218,10 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
   return r;
 }
 
-void WarpIssuer::check_budget(const Warp& w, const CtaContext& cta, Pc pc, LaneMask mask,
-                              const RunStats& stats) const {
-  if (stats.warp_instructions > instruction_budget_)
-    fault(w, cta, pc, lowest_lane(mask),
-          "runaway kernel: more than " + std::to_string(instruction_budget_) +
-              " warp instructions (instruction_budget); an infinite loop or a livelocked spin?");
+void WarpIssuer::budget_fault(const Warp& w, const CtaContext& cta, Pc pc, LaneMask mask) const {
+  fault(w, cta, pc, lowest_lane(mask),
+        "runaway kernel: more than " + std::to_string(instruction_budget_) +
+            " warp instructions (instruction_budget); an infinite loop or a livelocked spin?");
 }
 
 void WarpIssuer::count_branch(const IssueResult& r, LaneMask active, RunStats& stats) {
