@@ -1,7 +1,6 @@
 #include "exec/warp_issuer.h"
 
 #include <algorithm>
-#include <bitset>
 #include <cstring>
 #include <sstream>
 
@@ -23,8 +22,6 @@ std::string hex_string(uint64_t v) {
 std::string dim_string(const Dim3& d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
-
-unsigned lane_count(LaneMask m) { return static_cast<unsigned>(std::bitset<64>(m).count()); }
 
 unsigned lowest_lane(LaneMask m) {
   unsigned l = 0;
@@ -221,12 +218,10 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
   return r;
 }
 
-void WarpIssuer::check_budget(const Warp& w, const CtaContext& cta, Pc pc, LaneMask mask,
-                              const RunStats& stats) const {
-  if (stats.warp_instructions > instruction_budget_)
-    fault(w, cta, pc, lowest_lane(mask),
-          "runaway kernel: more than " + std::to_string(instruction_budget_) +
-              " warp instructions (instruction_budget); an infinite loop or a livelocked spin?");
+void WarpIssuer::budget_fault(const Warp& w, const CtaContext& cta, Pc pc, LaneMask mask) const {
+  fault(w, cta, pc, lowest_lane(mask),
+        "runaway kernel: more than " + std::to_string(instruction_budget_) +
+            " warp instructions (instruction_budget); an infinite loop or a livelocked spin?");
 }
 
 void WarpIssuer::count_branch(const IssueResult& r, LaneMask active, RunStats& stats) {

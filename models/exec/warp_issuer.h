@@ -56,8 +56,11 @@ class WarpIssuer {
                            ControlEvent& ev) const;
   // The runaway-kernel fault, at `pc` of `w`, once stats.warp_instructions
   // exceeds the instruction budget.
+  // Inline: it runs for every issued instruction; the fault is out of line.
   void check_budget(const Warp& w, const CtaContext& cta, Pc pc, LaneMask mask,
-                    const RunStats& stats) const;
+                    const RunStats& stats) const {
+    if (stats.warp_instructions > instruction_budget_) budget_fault(w, cta, pc, mask);
+  }
   // Counts a conditional branch that path lanes `active` issued (and whether
   // they went both ways) into stats.branches / divergent_branches.
   static void count_branch(const IssueResult& r, LaneMask active, RunStats& stats);
@@ -76,6 +79,7 @@ class WarpIssuer {
   void push_frame(Warp& w, const CtaContext& cta, uint32_t function, Pc call_pc,
                   LaneMask lanes) const;
   void pop_frame(Warp& w) const;
+  [[noreturn]] void budget_fault(const Warp& w, const CtaContext& cta, Pc pc, LaneMask mask) const;
 
   const Program& program_;
   const Module& module_;
@@ -89,7 +93,15 @@ class WarpIssuer {
 // Small helpers shared by the executors' messages.
 std::string hex_string(uint64_t v);
 std::string dim_string(const Dim3& d);
-unsigned lane_count(LaneMask m);
+// A SWAR population count, inline: the build targets baseline x86-64
+// without POPCNT, where std::bitset::count and __builtin_popcountll are a
+// call into libgcc, and this runs once per issued instruction.
+inline unsigned lane_count(LaneMask m) {
+  m = m - ((m >> 1) & 0x5555555555555555ull);
+  m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+  m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return static_cast<unsigned>((m * 0x0101010101010101ull) >> 56);
+}
 unsigned lowest_lane(LaneMask m);
 
 }  // namespace warptlm

@@ -10,17 +10,29 @@ namespace {
 
 using u64 = uint64_t;
 
+// Operands are read into LaneValues arrays first (see Source::gather).
 template <class Op>
 void unary(const Exec& x, Type ta, Type td, Op op) {
   const Dest d = x.dst(0, td);
   const Source a = x.src(1, ta);
-  for_lanes(x.executed, [&](unsigned lane) { d(lane, op(a(lane))); });
+  const LaneMask m = x.executed;
+  const unsigned ws = x.warp_size();
+  LaneValues av;
+  a.gather(m, ws, av);
+  each_lane(m, ws, [&](unsigned lane) { av[lane] = op(av[lane]); });
+  d.scatter(m, ws, av);
 }
 template <class Op>
 void binary(const Exec& x, Type ta, Type tb, Op op) {
   const Dest d = x.dst(0, ta);
   const Source a = x.src(1, ta), b = x.src(2, tb);
-  for_lanes(x.executed, [&](unsigned lane) { d(lane, op(a(lane), b(lane))); });
+  const LaneMask m = x.executed;
+  const unsigned ws = x.warp_size();
+  LaneValues av, bv;
+  a.gather(m, ws, av);
+  b.gather(m, ws, bv);
+  each_lane(m, ws, [&](unsigned lane) { av[lane] = op(av[lane], bv[lane]); });
+  d.scatter(m, ws, av);
 }
 
 // Shifts: the amount is an unsigned .u32 operand; amounts >= the width give

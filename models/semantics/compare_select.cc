@@ -130,6 +130,41 @@ bool combine(BoolOp op, bool t, bool c) {
   }
 }
 
+// r[lane] = a[lane] OP b[lane] (0/1) for the lanes of m, OP a fixed integer
+// comparison, so the loop carries no switch.
+template <class Op>
+void compare_lanes(LaneMask m, unsigned ws, uint64_t* a, const uint64_t* b, Op op) {
+  each_lane(m, ws, [&](unsigned lane) { a[lane] = op(a[lane], b[lane]); });
+}
+
+// a[lane] = cmp(a[lane], b[lane]) (0/1) for the lanes of m: integer
+// comparisons through a loop per operator, float ones through the Comparator.
+void compare_all(const Exec& x, const Comparator& cmp, Type t, LaneMask m, uint64_t* a,
+                 const uint64_t* b) {
+  const unsigned ws = x.warp_size();
+  if (!is_float(t)) {
+    const bool s = is_signed(t);
+    auto lt = [s](u64 p, u64 q) -> u64 { return s ? int64_t(p) < int64_t(q) : p < q; };
+    switch (x.inst.cmp) {
+      case CmpOp::Eq:
+        return compare_lanes(m, ws, a, b, [](u64 p, u64 q) -> u64 { return p == q; });
+      case CmpOp::Ne:
+        return compare_lanes(m, ws, a, b, [](u64 p, u64 q) -> u64 { return p != q; });
+      case CmpOp::Lt:
+        return compare_lanes(m, ws, a, b, lt);
+      case CmpOp::Le:
+        return compare_lanes(m, ws, a, b, [lt](u64 p, u64 q) -> u64 { return !lt(q, p); });
+      case CmpOp::Gt:
+        return compare_lanes(m, ws, a, b, [lt](u64 p, u64 q) -> u64 { return lt(q, p); });
+      case CmpOp::Ge:
+        return compare_lanes(m, ws, a, b, [lt](u64 p, u64 q) -> u64 { return !lt(p, q); });
+      default:
+        break;  // lo ls hi hs (rare): the Comparator
+    }
+  }
+  each_lane(m, ws, [&](unsigned lane) { a[lane] = cmp(a[lane], b[lane]); });
+}
+
 // setp p[|q], a, b[, {!}c]: p = BoolOp(cmp, c), q = BoolOp(!cmp, c).
 void setp(const Exec& x) {
   const Type t = x.inst.type;
@@ -138,12 +173,26 @@ void setp(const Exec& x) {
   const Dest p = x.dst(0, Type::Pred), q = x.dst(1, Type::Pred);
   const Source a = x.src(2, t), b = x.src(3, t);
   const Source c = bop == BoolOp::None ? Source() : x.src(4, Type::Pred);
-  for_lanes(x.executed, [&](unsigned lane) {
-    const bool r = cmp(a(lane), b(lane));
-    const bool cv = bop != BoolOp::None && c(lane);
-    p(lane, combine(bop, r, cv));
-    q(lane, combine(bop, !r, cv));
+  const LaneMask m = x.executed;
+  const unsigned ws = x.warp_size();
+  LaneValues r, bv;
+  a.gather(m, ws, r);
+  b.gather(m, ws, bv);
+  compare_all(x, cmp, t, m, r, bv);
+  if (bop == BoolOp::None) {
+    p.scatter(m, ws, r);
+    each_lane(m, ws, [&](unsigned lane) { r[lane] ^= 1; });
+    q.scatter(m, ws, r);
+    return;
+  }
+  c.gather(m, ws, bv);  // the comparison is done with b
+  each_lane(m, ws, [&](unsigned lane) {
+    const bool rv = r[lane], cv = bv[lane];
+    r[lane] = combine(bop, rv, cv);
+    bv[lane] = combine(bop, !rv, cv);
   });
+  p.scatter(m, ws, r);
+  q.scatter(m, ws, bv);
 }
 
 // set d, a, b[, {!}c]: 0xffffffff (integer d) or 1.0f (.f32 d) when true.
@@ -157,10 +206,18 @@ void set(const Exec& x) {
   const Dest d = x.dst(0, Type::B32);
   const Source a = x.src(1, st), b = x.src(2, st);
   const Source c = bop == BoolOp::None ? Source() : x.src(3, Type::Pred);
-  for_lanes(x.executed, [&](unsigned lane) {
-    const bool cv = bop != BoolOp::None && c(lane);
-    d(lane, combine(bop, cmp(a(lane), b(lane)), cv) ? yes : 0);
+  const LaneMask m = x.executed;
+  const unsigned ws = x.warp_size();
+  LaneValues r, bv;
+  a.gather(m, ws, r);
+  b.gather(m, ws, bv);
+  compare_all(x, cmp, st, m, r, bv);
+  if (bop != BoolOp::None) c.gather(m, ws, bv);
+  each_lane(m, ws, [&](unsigned lane) {
+    const bool cv = bop != BoolOp::None && bv[lane];
+    r[lane] = combine(bop, r[lane], cv) ? yes : 0;
   });
+  d.scatter(m, ws, r);
 }
 
 // selp d, a, b, c: d = c ? a : b.
@@ -168,7 +225,14 @@ void selp(const Exec& x) {
   const Type t = x.inst.type;
   const Dest d = x.dst(0, t);
   const Source a = x.src(1, t), b = x.src(2, t), c = x.src(3, Type::Pred);
-  for_lanes(x.executed, [&](unsigned lane) { d(lane, c(lane) ? a(lane) : b(lane)); });
+  const LaneMask m = x.executed;
+  const unsigned ws = x.warp_size();
+  LaneValues av, bv, cv;
+  a.gather(m, ws, av);
+  b.gather(m, ws, bv);
+  c.gather(m, ws, cv);
+  each_lane(m, ws, [&](unsigned lane) { av[lane] = cv[lane] ? av[lane] : bv[lane]; });
+  d.scatter(m, ws, av);
 }
 
 // slct d, a, b, c: d = c >= 0 ? a : b. For .f32 c, -0.0 >= 0 holds (IEEE),

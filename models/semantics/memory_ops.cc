@@ -51,21 +51,62 @@ class AddressOperand {
   u64 offset_ = 0;
 };
 
-void check_aligned(const Exec& x, u64 addr, unsigned size, unsigned lane) {
-  if (addr % size == 0) return;
+[[noreturn]] void misaligned(const Exec& x, u64 addr, unsigned size, unsigned lane) {
   std::ostringstream s;
   s << "misaligned " << size << "-byte " << space_name(x.inst.space) << " access at 0x" << std::hex
     << addr << std::dec << " by lane " << lane << " in '" << x.inst.text << "'";
   throw MemoryFault(MemoryFault::Reason::Misaligned, x.inst.space, addr, size, lane, s.str());
 }
 
-u64 read_le(const uint8_t* p, unsigned size) {
+// Inline, with the message built out of line: every lane of every access
+// passes here.
+inline void check_aligned(const Exec& x, u64 addr, unsigned size, unsigned lane) {
+  if (addr % size != 0) misaligned(x, addr, size, lane);
+}
+
+// The element sizes as constants: on a little-endian host each is one load.
+template <unsigned kSize>
+u64 read_le_n(const uint8_t* p) {
   u64 v = 0;
-  for (unsigned i = 0; i < size; ++i) v |= u64(p[i]) << (8 * i);
+  if constexpr (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+    std::memcpy(&v, p, kSize);
+  } else {
+    for (unsigned i = 0; i < kSize; ++i) v |= u64(p[i]) << (8 * i);
+  }
   return v;
 }
-void write_le(uint8_t* p, u64 v, unsigned size) {
-  for (unsigned i = 0; i < size; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+inline u64 read_le(const uint8_t* p, unsigned size) {
+  switch (size) {
+    case 1:
+      return p[0];
+    case 2:
+      return read_le_n<2>(p);
+    case 4:
+      return read_le_n<4>(p);
+    default:
+      return read_le_n<8>(p);  // element_size() allows 1, 2, 4, 8
+  }
+}
+template <unsigned kSize>
+void write_le_n(uint8_t* p, u64 v) {
+  if constexpr (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+    std::memcpy(p, &v, kSize);
+  } else {
+    for (unsigned i = 0; i < kSize; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+  }
+}
+inline void write_le(uint8_t* p, u64 v, unsigned size) {
+  switch (size) {
+    case 1:
+      p[0] = static_cast<uint8_t>(v);
+      return;
+    case 2:
+      return write_le_n<2>(p, v);
+    case 4:
+      return write_le_n<4>(p, v);
+    default:
+      return write_le_n<8>(p, v);  // element_size() allows 1, 2, 4, 8
+  }
 }
 
 unsigned element_size(const Exec& x, Type t) {
@@ -99,12 +140,13 @@ void load(const Exec& x) {
   for (unsigned i = 0; i < n; ++i) dests[i] = Dest(x, *regs[i], t);
   const AddressOperand addr(x, x.op(1));
   const unsigned size = es * n;
+  const Extender ext(type_bits(t), is_signed(t));  // extend(v, t), decoded once
   uint8_t buf[kMaxVec * 8];
   for_lanes(x.executed, [&](unsigned lane) {
     const u64 a = addr(lane);
     check_aligned(x, a, size, lane);
     x.env.load(x.inst.space, lane, a, buf, size);
-    for (unsigned i = 0; i < n; ++i) dests[i](lane, extend(read_le(buf + i * es, es), t));
+    for (unsigned i = 0; i < n; ++i) dests[i](lane, ext(read_le(buf + i * es, es)));
   });
 }
 

@@ -57,7 +57,9 @@ void exec_move(const Exec& x) {
   if (x.op(1).kind == Operand::Kind::Vector) return pack(x, t);
   const Dest d = x.dst(0, t);
   const Source a = x.src(1, t);
-  for_lanes(x.executed, [&](unsigned lane) { d(lane, a(lane)); });
+  LaneValues av;
+  a.gather(x.executed, x.warp_size(), av);
+  d.scatter(x.executed, x.warp_size(), av);
 }
 
 }  // namespace warptlm::sem

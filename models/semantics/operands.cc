@@ -126,6 +126,10 @@ uint64_t Source::fetch(unsigned lane) const {
   return env_->symbol_address(symbol_, lane) + static_cast<uint64_t>(offset_);
 }
 
+void Source::gather_fetched(LaneMask m, uint64_t* out) const {
+  for_lanes(m, [&](unsigned lane) { out[lane] = ext_(fetch(lane)) ^ flip_; });
+}
+
 Dest::Dest(const Exec& x, const Operand& op, Type t) {
   if (op.kind == Operand::Kind::Sink || op.kind == Operand::Kind::None) return;
   if (op.kind != Operand::Kind::Reg) x.unsupported("destination is not a register");
@@ -137,11 +141,9 @@ Dest::Dest(const Exec& x, const Operand& op, Type t) {
   reg_mask_ = low_mask(rbits);
 }
 
-const Operand& Exec::op(size_t i) const {
-  if (i >= inst.ops.size())
-    unsupported("expected at least " + std::to_string(i + 1) + " operands, got " +
-                std::to_string(inst.ops.size()));
-  return inst.ops[i];
+void Exec::missing_operand(size_t i) const {
+  unsupported("expected at least " + std::to_string(i + 1) + " operands, got " +
+              std::to_string(inst.ops.size()));
 }
 
 void Exec::unsupported(const std::string& why) const {

@@ -42,6 +42,35 @@ inline void for_lanes(LaneMask m, F&& f) {
   }
 }
 
+// Calls f(lane) for lanes 0..ws-1. The 32-lane warp (every preset's) gets a
+// loop with a constant trip count, which GCC unrolls and may vectorise at
+// -O2 (its "very cheap" cost model allows no epilogue for a variable count).
+template <class F>
+inline void warp_loop(unsigned ws, F&& f) {
+  if (ws == 32) {
+    for (unsigned lane = 0; lane < 32; ++lane) f(lane);
+  } else {
+    for (unsigned lane = 0; lane < ws; ++lane) f(lane);
+  }
+}
+
+// Calls f(lane) for every lane of m; when m holds every lane of the warp
+// (the common case) as a counted loop (warp_loop) instead of a scan of the
+// mask.
+template <class F>
+inline void each_lane(LaneMask m, unsigned ws, F&& f) {
+  if (m == full_mask(ws)) {
+    warp_loop(ws, f);
+  } else {
+    for_lanes(m, f);
+  }
+}
+
+// One value per lane of a warp, on the stack: the operands of an instruction
+// are read into these once, so the per-lane loops of the semantics do not
+// decode the operand kind for every lane.
+using LaneValues = uint64_t[kMaxWarpSize];
+
 struct Exec;
 
 // Branchless extension from a width: ((v & mask) ^ sbit) - sbit, with sbit
@@ -54,6 +83,28 @@ struct Extender {
       : mask(low_mask(bits)), sbit(sign && bits ? uint64_t(1) << (bits - 1) : 0) {}
   uint64_t operator()(uint64_t v) const { return ((v & mask) ^ sbit) - sbit; }
 };
+
+// out[lane] = e(in[lane]) ^ flip for lanes [0, ws). A plain function with
+// its operands by value: GCC's -O2 vectoriser takes this loop (for ws 32)
+// but not the same loop written in a member with a lambda. `out` is a
+// LaneValues, never a register, hence __restrict.
+inline void read_lanes(const uint64_t* in, uint64_t* __restrict out, Extender e, uint64_t flip,
+                       unsigned ws) {
+  if (ws == 32) {
+    for (unsigned lane = 0; lane < 32; ++lane) out[lane] = e(in[lane]) ^ flip;
+  } else {
+    for (unsigned lane = 0; lane < ws; ++lane) out[lane] = e(in[lane]) ^ flip;
+  }
+}
+// out[lane] = e(v[lane]) & reg_mask for lanes [0, ws) (see read_lanes).
+inline void write_lanes(const uint64_t* v, uint64_t* __restrict out, Extender e, uint64_t reg_mask,
+                        unsigned ws) {
+  if (ws == 32) {
+    for (unsigned lane = 0; lane < 32; ++lane) out[lane] = e(v[lane]) & reg_mask;
+  } else {
+    for (unsigned lane = 0; lane < ws; ++lane) out[lane] = e(v[lane]) & reg_mask;
+  }
+}
 
 // A source operand resolved for one instruction. Reading it for a lane gives
 // the value in the convention above, converted to the requested type.
@@ -68,10 +119,30 @@ class Source {
     if (kind_ == Kind::Const) return value_;
     return ext_(fetch(lane)) ^ flip_;
   }
+  // Reads the operand into out[lane] for the lanes of m; the other entries
+  // are left alone and must not be read (each_lane and Dest::scatter touch
+  // only the lanes of m). A whole warp reads registers and constants in a
+  // straight loop that vectorises; specials and symbol addresses ask the
+  // environment lane by lane, in increasing lane order.
+  void gather(LaneMask m, unsigned ws, uint64_t* out) const {
+    if (kind_ == Kind::Reg) {
+      if (m == full_mask(ws)) return read_lanes(lanes_, out, ext_, flip_, ws);
+      const Extender e = ext_;
+      const uint64_t f = flip_;
+      const uint64_t* in = lanes_;
+      for_lanes(m, [&](unsigned lane) { out[lane] = e(in[lane]) ^ f; });
+    } else if (kind_ == Kind::Const) {
+      const uint64_t v = value_;
+      each_lane(m, ws, [&](unsigned lane) { out[lane] = v; });
+    } else {
+      gather_fetched(m, out);
+    }
+  }
 
  private:
   enum class Kind : uint8_t { Const, Reg, Special, Symbol };
   uint64_t fetch(unsigned lane) const;  // special register or symbol address
+  void gather_fetched(LaneMask m, uint64_t* out) const;
   Kind kind_ = Kind::Const;
   Extender ext_;
   uint64_t flip_ = 0;  // 1 for a negated predicate `!p`
@@ -95,6 +166,15 @@ class Dest {
   void operator()(unsigned lane, uint64_t v) const {
     if (lanes_) lanes_[lane] = ext_(v) & reg_mask_;
   }
+  // Writes v[lane] for every lane of m; the other lanes keep their values.
+  void scatter(LaneMask m, unsigned ws, const uint64_t* v) const {
+    if (!lanes_) return;
+    if (m == full_mask(ws)) return write_lanes(v, lanes_, ext_, reg_mask_, ws);
+    const Extender e = ext_;
+    const uint64_t rm = reg_mask_;
+    uint64_t* out = lanes_;
+    for_lanes(m, [&](unsigned lane) { out[lane] = e(v[lane]) & rm; });
+  }
 
  private:
   uint64_t* lanes_ = nullptr;
@@ -112,7 +192,10 @@ struct Exec {
 
   unsigned warp_size() const { return regs.warp_size; }
   // Operand i; throws UnsupportedInstruction when the layout lacks it.
-  const Operand& op(size_t i) const;
+  const Operand& op(size_t i) const {
+    if (i >= inst.ops.size()) missing_operand(i);
+    return inst.ops[i];
+  }
   // Operand i exists and is not an absent optional operand.
   bool has(size_t i) const {
     return i < inst.ops.size() && inst.ops[i].kind != Operand::Kind::None;
@@ -121,6 +204,8 @@ struct Exec {
   Dest dst(size_t i, Type t) const { return Dest(*this, op(i), t); }
   // Throws UnsupportedInstruction naming the opcode, types and source text.
   [[noreturn]] void unsupported(const std::string& why) const;
+  // Throws UnsupportedInstruction: the layout has no operand i.
+  [[noreturn]] void missing_operand(size_t i) const;
 };
 
 }  // namespace warptlm::sem

@@ -11,13 +11,13 @@ namespace {
 LaneMask guard_mask(const Instruction& inst, const WarpRegisters& regs, LaneMask active) {
   active &= full_mask(regs.warp_size);
   if (!inst.has_guard) return active;
+  // Every lane's predicate is read (a straight loop without a mask scan);
+  // `active` then keeps the lanes that count.
   const uint64_t* pred = regs.lanes(inst.guard_reg);
-  const uint64_t want = inst.guard_negated ? 0 : 1;
+  const uint64_t flip = inst.guard_negated ? 1 : 0;
   LaneMask m = 0;
-  sem::for_lanes(active, [&](unsigned lane) {
-    if ((pred[lane] & 1) == want) m |= LaneMask(1) << lane;
-  });
-  return m;
+  for (unsigned lane = 0; lane < regs.warp_size; ++lane) m |= ((pred[lane] & 1) ^ flip) << lane;
+  return m & active;
 }
 
 }  // namespace

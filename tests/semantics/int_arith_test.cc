@@ -142,6 +142,36 @@ TEST(IntArith, SignedDivisionTruncatesAndWraps) {
   EXPECT_EQ(h.eval(Opcode::Div, Type::S16, {0x8000, 0xffff}), 0x8000u);
 }
 
+// Operations of 32 bits or less divide in 32-bit types: the results must be
+// those of the 64-bit division of the extended values, truncated.
+TEST(IntArith, NarrowDivisionMatchesWideDivision) {
+  Harness h;
+  const uint64_t vals[] = {0,          1,          2,          3,          7,         0x7f,
+                           0x80,       0x7fff,     0x8000,     0xfffb,     0xffff,    0x12345,
+                           0x7fffffff, 0x80000000, 0xfffffff9, 0xfffffffe, 0xffffffff};
+  for (Type t : {Type::U32, Type::S32, Type::U16, Type::S16}) {
+    const unsigned n = t == Type::U32 || t == Type::S32 ? 32 : 16;
+    const uint64_t mask = (uint64_t(1) << n) - 1;
+    const bool s = t == Type::S32 || t == Type::S16;
+    auto ext = [&](uint64_t v) {
+      v &= mask;
+      return s && (v >> (n - 1)) ? int64_t(v | ~mask) : int64_t(v);
+    };
+    for (uint64_t a : vals) {
+      for (uint64_t b : vals) {
+        const int64_t ea = ext(a), eb = ext(b);
+        if (eb == 0 || eb == -1) continue;  // covered by the tests above
+        const uint64_t q = s ? uint64_t(ea / eb) : uint64_t(a & mask) / uint64_t(b & mask);
+        const uint64_t r = s ? uint64_t(ea % eb) : uint64_t(a & mask) % uint64_t(b & mask);
+        EXPECT_EQ(h.eval(Opcode::Div, t, {a & mask, b & mask}), q & mask)
+            << type_name(t) << " " << a << " / " << b;
+        EXPECT_EQ(h.eval(Opcode::Rem, t, {a & mask, b & mask}), r & mask)
+            << type_name(t) << " " << a << " % " << b;
+      }
+    }
+  }
+}
+
 TEST(IntArith, AbsNegIncludingMin) {
   Harness h;
   EXPECT_EQ(h.eval(Opcode::Abs, Type::S32, {0xfffffffb}), 5u);
