@@ -62,6 +62,10 @@ void CompactingCtaRunner::run(std::vector<Warp>& warps, CtaContext& cta, uint32_
     if (analysis_) analysis_->add_instruction(counts_);
     apply_control(cta, pc, stats);
   }
+  add_counters(stats);
+}
+
+void CompactingCtaRunner::add_counters(RunStats& stats) const {
   const ReconvergenceCounters& rc = stack_.counters();
   stats.reconvergences += rc.reconvergences;
   stats.early_reconvergences += rc.early_reconvergences;
@@ -84,18 +88,16 @@ void CompactingCtaRunner::jump(Pc pc) {
 void CompactingCtaRunner::rejoin(Pc pc, const CtaMask& taken, const CtaMask& exited, Pc reconv,
                                  RunStats& stats) {
   if (stack_.top_version() != version_) refresh();
-  bool divergent = false, left = false, stays = false;
+  // The branch's outcome, as a lockstep step would have seen it.
+  std::copy(taken.begin(), taken.end(), event_.executed.begin());
+  const bool divergent = split_sides();
+  bool left = false, stays = false;
   for (size_t w = 0; w < active_.size(); ++w) {
-    side_[w] = active_[w] & taken[w];
-    other_side_[w] = active_[w] & ~taken[w];
     left |= (active_[w] & exited[w]) != 0;
     stays |= (active_[w] & ~exited[w]) != 0;
   }
-  divergent = any(side_) && any(other_side_);
   if (divergent && predictor_) {
-    const unsigned compacted = nw_tbc(side_, *permutation_) + nw_tbc(other_side_, *permutation_);
-    const unsigned arriving = nw_no_compaction(side_) + nw_no_compaction(other_side_);
-    const bool adequate = compacted < arriving;
+    const bool adequate = compaction_adequate();
     predictor_->update(pc, adequate, false);
     ++stats.capri_predictions;
     stats.capri_mispredictions += adequate;
@@ -118,12 +120,7 @@ Control CompactingCtaRunner::step(CtaContext& cta, RunStats& stats) {
   execute_pieces(cta, stats);
   const Control kind = event_.kind;
   apply_control(cta, pc, stats);
-  if (stack_.finished()) {
-    const ReconvergenceCounters& rc = stack_.counters();
-    stats.reconvergences += rc.reconvergences;
-    stats.early_reconvergences += rc.early_reconvergences;
-    stats.peak_entries = std::max(stats.peak_entries, rc.peak_entries);
-  }
+  if (stack_.finished()) add_counters(stats);
   return kind;
 }
 
@@ -275,11 +272,15 @@ void CompactingCtaRunner::note_paths(Pc pc, const BranchInfo& branch) {
   analysis_->add_path(pc, branch.taint, false, threads, path_counts_);
 }
 
-bool CompactingCtaRunner::predict_compaction(Pc pc, RunStats& stats) {
-  // Adequate: the two paths need fewer warps compacted than as they arrive.
+bool CompactingCtaRunner::compaction_adequate() const {
+  // The two paths need fewer warps compacted than as they arrive.
   const unsigned compacted = nw_tbc(side_, *permutation_) + nw_tbc(other_side_, *permutation_);
   const unsigned arriving = nw_no_compaction(side_) + nw_no_compaction(other_side_);
-  const bool adequate = compacted < arriving;
+  return compacted < arriving;
+}
+
+bool CompactingCtaRunner::predict_compaction(Pc pc, RunStats& stats) {
+  const bool adequate = compaction_adequate();
   const bool predicted = predictor_->predict(pc);
   predictor_->update(pc, adequate, predicted);
   ++stats.capri_predictions;

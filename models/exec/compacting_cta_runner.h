@@ -94,6 +94,11 @@ class CompactingCtaRunner {
   // CAPRI: whether the paths of the divergent branch at `pc` (split_sides())
   // are compacted (the table's prediction), learning whether compaction pays.
   bool predict_compaction(Pc pc, RunStats& stats);
+  // CAPRI's adequacy of the branch whose sides are side_ and other_side_:
+  // compaction needs fewer warps for them than arrive.
+  bool compaction_adequate() const;
+  // The CTA's block-stack counters into `stats` (once, when it finished).
+  void add_counters(RunStats& stats) const;
 
   const WarpIssuer& issuer_;
   KernelMemory& memory_;

@@ -228,13 +228,7 @@ SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
   for (const Path& p : paths_) {
     if (p.mask & w.barrier_lanes) continue;  // its lanes wait at a barrier (per-thread barriers)
     all_at_barrier = false;
-    if (ws.fetch_pc != p.pc) {
-      bool hit = false;
-      ws.fetch_ready = icache_.fetch(p.pc, now, hit);
-      ws.fetch_pc = p.pc;
-      ++(hit ? stats_.icache_hits : stats_.icache_misses);
-      own_state = false;
-    }
+    if (fetch(ws, p.pc, now)) own_state = false;
     if (ws.fetch_ready > now) {
       own_state = false;
       wake_hint_ = std::min(wake_hint_, ws.fetch_ready);
@@ -252,24 +246,12 @@ SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
       continue;
     }
     own_state = false;  // the checks below ask shared resources
-    const UnitKind kind = unit_of(in);
-    if (!units_.can_issue(kind, now)) {
-      note(Stall::Pipeline);
-      wake_hint_ = std::min(wake_hint_, units_.next_free(kind));
-      continue;
-    }
-    if (kind == UnitKind::LdSt && is_memory_op(in.op) && mshrs_.full()) {
-      note(Stall::Memory);
-      continue;
-    }
     uint64_t ready = 0;
-    unsigned conflicts = 0;
-    if (!collector_.start(now, slot, ops.reads, ops.n_reads, ready, conflicts)) {
-      note(Stall::Collector);
-      wake_hint_ = std::min(wake_hint_, collector_.next_free_collector());
+    const Stall shared = take_shared_resources(in, ops, slot, now, ready);
+    if (shared != Stall::Issued) {
+      note(shared);
       continue;
     }
-    stats_.register_bank_conflicts += conflicts;
     if (!ws.scoreboard.empty() && ws.scoreboard.blocked_any_lane(ops))
       ++stats_.stalls_avoided_by_lane_masks;
     run_.note_issuable(paths_.size());
@@ -286,6 +268,32 @@ SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
   }
   if (own_state) ws.blocked = reason;
   return reason;
+}
+
+bool SmCore::fetch(WarpSlot& ws, Pc pc, uint64_t now) {
+  if (ws.fetch_pc == pc) return false;
+  bool hit = false;
+  ws.fetch_ready = icache_.fetch(pc, now, hit);
+  ws.fetch_pc = pc;
+  ++(hit ? stats_.icache_hits : stats_.icache_misses);
+  return true;
+}
+
+SmCore::Stall SmCore::take_shared_resources(const Instruction& in, const RegisterOperands& ops,
+                                            unsigned bank_warp, uint64_t now, uint64_t& ready) {
+  const UnitKind kind = unit_of(in);
+  if (!units_.can_issue(kind, now)) {
+    wake_hint_ = std::min(wake_hint_, units_.next_free(kind));
+    return Stall::Pipeline;
+  }
+  if (kind == UnitKind::LdSt && is_memory_op(in.op) && mshrs_.full()) return Stall::Memory;
+  unsigned conflicts = 0;
+  if (!collector_.start(now, bank_warp, ops.reads, ops.n_reads, ready, conflicts)) {
+    wake_hint_ = std::min(wake_hint_, collector_.next_free_collector());
+    return Stall::Collector;
+  }
+  stats_.register_bank_conflicts += conflicts;
+  return Stall::Issued;
 }
 
 void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_ready) {

@@ -182,6 +182,15 @@ class SmCore {
   };
 
   Stall try_issue(unsigned scheduler, unsigned slot_in_scheduler, uint64_t now);
+  // Puts the instruction at `pc` in ws's buffer (an icache access) unless it
+  // is there already; returns whether it fetched.
+  bool fetch(WarpSlot& ws, Pc pc, uint64_t now);
+  // The resources an issue shares with other warps: its execution unit, an
+  // MSHR for a memory instruction, an operand collector (register banks as
+  // warp slot `bank_warp`'s). Issued when all are taken (`ready`: operands
+  // read), else the cause that stalls it.
+  Stall take_shared_resources(const Instruction& in, const RegisterOperands& ops,
+                              unsigned bank_warp, uint64_t now, uint64_t& ready);
   // The issue-slot statistic a cause counts in.
   uint64_t* slot_bin(Stall cause);
   void issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_ready);
@@ -221,6 +230,9 @@ class SmCore {
   // Runs the synchronisation once all formed warps arrived (false: deferred
   // until pending writes drain before a call or return).
   bool complete_sync(CtaSlot& cta, uint64_t now);
+  // The synchronising instruction in lockstep, and its register effects:
+  // new frames for a call or return, a warp-level operation's results.
+  void step_synchronised(CtaSlot& cta, bool frame_change, uint64_t now);
   // Deals the top entry's formed warps to the CTA's slots, ready at `ready`.
   void deal_formed_warps(CtaSlot& cta, uint64_t ready);
   static bool synchronises(const Instruction& in, const Program& program, Pc pc);

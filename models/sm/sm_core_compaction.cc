@@ -17,13 +17,6 @@
 #include "sm/sm_core.h"
 
 namespace warptlm {
-namespace {
-
-bool is_memory(Opcode op) {
-  return op == Opcode::Ld || op == Opcode::St || op == Opcode::Atom || op == Opcode::Red;
-}
-
-}  // namespace
 
 bool SmCore::synchronises(const Instruction& in, const Program& program, Pc pc) {
   switch (in.op) {
@@ -195,12 +188,7 @@ SmCore::Stall SmCore::try_issue_formed(unsigned sched, unsigned local, unsigned 
     wake_hint_ = std::min(wake_hint_, ws.control_ready);
     return Stall::Control;
   }
-  if (ws.fetch_pc != ws.pc) {
-    bool hit = false;
-    ws.fetch_ready = icache_.fetch(ws.pc, now, hit);
-    ws.fetch_pc = ws.pc;
-    ++(hit ? stats_.icache_hits : stats_.icache_misses);
-  }
+  fetch(ws, ws.pc, now);
   if (ws.fetch_ready > now) {
     wake_hint_ = std::min(wake_hint_, ws.fetch_ready);
     return Stall::Idle;
@@ -210,23 +198,13 @@ SmCore::Stall SmCore::try_issue_formed(unsigned sched, unsigned local, unsigned 
   // A thread's registers and their pending writes are its static warp's.
   for (const WarpPiece& p : ws.pieces)
     if (warps_[p.warp].scoreboard.blocked(ops, p.lanes)) return Stall::Scoreboard;
-  const UnitKind kind = unit_of(in);
-  if (!units_.can_issue(kind, now)) {
-    wake_hint_ = std::min(wake_hint_, units_.next_free(kind));
-    return Stall::Pipeline;
-  }
-  if (kind == UnitKind::LdSt && is_memory(in.op) && mshrs_.full()) return Stall::Memory;
   // The register file is addressed per SIMD lane (TBC's requirement): each
   // thread reads its static warp's rows in its own lane's column, so a
   // formed warp's reads conflict exactly as a static warp's do; its banks
   // are booked as its first static warp's.
   uint64_t ready = 0;
-  unsigned conflicts = 0;
-  if (!collector_.start(now, ws.pieces.front().warp, ops.reads, ops.n_reads, ready, conflicts)) {
-    wake_hint_ = std::min(wake_hint_, collector_.next_free_collector());
-    return Stall::Collector;
-  }
-  stats_.register_bank_conflicts += conflicts;
+  const Stall shared = take_shared_resources(in, ops, ws.pieces.front().warp, now, ready);
+  if (shared != Stall::Issued) return shared;
   schedulers_[sched]->issued(local);
   order_stale_[sched] = 1;
   CtaSlot& cta = ctas_[ws.cta];
@@ -250,7 +228,7 @@ void SmCore::issue_formed(WarpSlot& ws, CtaSlot& cta, const Instruction& in, uin
   ++run_.issuable_paths_sum;  // one path offered to each formed warp
   run_.max_issuable_paths = std::max(run_.max_issuable_paths, 1u);
   const WarpSlot& first = warps_[ws.pieces.front().warp];
-  issuer_->check_budget(first.warp, cta.context, pc, ws.pieces.front().lanes, run_);
+  // The launch's count includes this SM's: it is the only check needed.
   check_launch_budget(first.warp, cta, Path{pc, ws.pieces.front().lanes, 0});
   if (trace_) trace_->issued(TraceRecord{now, id_, ws.global_id, 0, pc, ws.lanes});
   ws.control_ready = now + 1;
@@ -309,25 +287,6 @@ void SmCore::arrive(WarpSlot& ws, CtaSlot& cta, Pc pc, bool at_instruction, uint
 
 bool SmCore::complete_sync(CtaSlot& cta, uint64_t now) {
   CompactingCtaRunner& run = *cta.lockstep;
-  if (cta.bypassing) {
-    // Every warp of the set ran the bypassed region and reached its
-    // reconvergence pc: the block stack learns what they did there.
-    const size_t nw = cta.warp_slots.size();
-    taken_scratch_.assign(nw, 0);
-    exited_scratch_.assign(nw, 0);
-    for (size_t k = 0; k < nw; ++k) {
-      const WarpSlot& s = warps_[cta.warp_slots[k]];
-      if (!s.formed) continue;
-      taken_scratch_[k] = s.taken;
-      exited_scratch_[k] = s.warp.exited & ~s.exited_before;
-      stats_.compaction_sync_cycles += now - s.arrived_at;
-    }
-    ++stats_.compaction_syncs;
-    ++stats_.capri_bypasses;
-    run.rejoin(cta.bypass_pc, taken_scratch_, exited_scratch_, cta.bypass_reconv, run_);
-    deal_formed_warps(cta, now + 1);
-    return true;
-  }
   const Instruction& in = launch_->program->module.at(cta.sync_pc);
   const bool frame_change =
       cta.sync_at_instruction && (in.op == Opcode::Call || in.op == Opcode::Ret);
@@ -342,37 +301,53 @@ bool SmCore::complete_sync(CtaSlot& cta, uint64_t now) {
   ++stats_.compaction_syncs;
   for (unsigned slot : cta.warp_slots)
     if (warps_[slot].formed) stats_.compaction_sync_cycles += now - warps_[slot].arrived_at;
-  // The formed warps ran the same straight-line code up to here.
-  run.jump(cta.sync_pc);
-  uint64_t ready = now + 1;
-  if (cta.sync_at_instruction) {
-    // The threads of the set, per static warp, before the step moves them.
-    piece_scratch_.clear();
-    for (unsigned slot : cta.warp_slots)
-      if (warps_[slot].formed)
-        for (const WarpPiece& p : warps_[slot].pieces) piece_scratch_.push_back(p);
-    const RegisterOperands& ops = operands_->at(cta.sync_pc);
-    run.step(cta.context, run_);
-    if (frame_change) {
-      for (const WarpPiece& p : piece_scratch_) {
-        WarpSlot& owner = warps_[p.warp];
-        owner.scoreboard.reset(static_cast<unsigned>(
-            launch_->program->module.functions[owner.warp.frames.back().function].regs.size()));
-      }
-    } else if (ops.n_writes) {
-      // A warp-level operation's results (vote, shfl, activemask, redux).
-      for (const WarpPiece& p : piece_scratch_) {
-        WarpSlot& owner = warps_[p.warp];
-        owner.scoreboard.reserve(ops, p.lanes);
-        ++owner.writebacks;
-        writebacks_.push(
-            Writeback{std::max(cta.sync_ready, now + 1), p.warp, cta.sync_pc, p.lanes});
-      }
+  if (cta.bypassing) {
+    // Every warp of the set ran the bypassed region and reached its
+    // reconvergence pc: the block stack learns what they did there.
+    ++stats_.capri_bypasses;
+    const size_t nw = cta.warp_slots.size();
+    taken_scratch_.assign(nw, 0);
+    exited_scratch_.assign(nw, 0);
+    for (size_t k = 0; k < nw; ++k) {
+      const WarpSlot& s = warps_[cta.warp_slots[k]];
+      if (!s.formed) continue;
+      taken_scratch_[k] = s.taken;
+      exited_scratch_[k] = s.warp.exited & ~s.exited_before;
     }
-    cta.sync_ready = 0;
+    run.rejoin(cta.bypass_pc, taken_scratch_, exited_scratch_, cta.bypass_reconv, run_);
+  } else {
+    // The formed warps ran the same straight-line code up to here.
+    run.jump(cta.sync_pc);
+    if (cta.sync_at_instruction) step_synchronised(cta, frame_change, now);
   }
-  deal_formed_warps(cta, ready);
+  deal_formed_warps(cta, now + 1);
   return true;
+}
+
+void SmCore::step_synchronised(CtaSlot& cta, bool frame_change, uint64_t now) {
+  // The threads of the set, per static warp, before the step moves them.
+  piece_scratch_.clear();
+  for (unsigned slot : cta.warp_slots)
+    if (warps_[slot].formed)
+      for (const WarpPiece& p : warps_[slot].pieces) piece_scratch_.push_back(p);
+  const RegisterOperands& ops = operands_->at(cta.sync_pc);
+  cta.lockstep->step(cta.context, run_);
+  if (frame_change) {
+    for (const WarpPiece& p : piece_scratch_) {
+      WarpSlot& owner = warps_[p.warp];
+      owner.scoreboard.reset(static_cast<unsigned>(
+          launch_->program->module.functions[owner.warp.frames.back().function].regs.size()));
+    }
+  } else if (ops.n_writes) {
+    // A warp-level operation's results (vote, shfl, activemask, redux).
+    for (const WarpPiece& p : piece_scratch_) {
+      WarpSlot& owner = warps_[p.warp];
+      owner.scoreboard.reserve(ops, p.lanes);
+      ++owner.writebacks;
+      writebacks_.push(Writeback{std::max(cta.sync_ready, now + 1), p.warp, cta.sync_pc, p.lanes});
+    }
+  }
+  cta.sync_ready = 0;
 }
 
 }  // namespace warptlm

@@ -51,14 +51,25 @@ struct Counts {
   uint64_t warp_instructions, syncs, formations, formed, compacted_memory, compacted_transactions;
 };
 
-Counts run_parity(const std::string& compaction, const std::string& permutation) {
-  PlatformConfig c = quiet_config();
-  c.compaction = compaction;
-  c.permutation = permutation;
+// One CTA of 64 threads, its output buffer the kernel's parameter.
+LaunchSpec parity_launch() {
   LaunchSpec l = launch_of(1, 64);
   l.buffers.push_back(u32_buffer("out", std::vector<uint32_t>(64, 0)));
   l.args = {KernelArg::buffer_arg(0)};
-  Result r = run(kParity, "parity", l, c);
+  return l;
+}
+
+// kParity on the quiet one-SM platform.
+Result parity_run(const std::string& compaction, const std::string& permutation) {
+  PlatformConfig c = quiet_config();
+  c.compaction = compaction;
+  c.permutation = permutation;
+  EXPECT_EQ(c.sm.warp_formation_cycles, 1u);  // what the derivations below assume
+  return run(kParity, "parity", parity_launch(), c);
+}
+
+Counts run_parity(const std::string& compaction, const std::string& permutation) {
+  const Result r = parity_run(compaction, permutation);
   return {stat(r, "warp_instructions"),
           stat(r, "sm.compaction_syncs"),
           stat(r, "sm.warp_formations"),
@@ -114,14 +125,7 @@ TEST(Compaction, IdealCompactionPacksEachSideIntoOneWarp) {
 
 TEST(Compaction, FormedWarpsWaitForTheLastArrivalThenForFormation) {
   in_child_process([] {
-    PlatformConfig c = quiet_config();
-    c.compaction = "tbc";
-    c.permutation = "odd_even";
-    ASSERT_EQ(c.sm.warp_formation_cycles, 1u);
-    LaunchSpec l = launch_of(1, 64);
-    l.buffers.push_back(u32_buffer("out", std::vector<uint32_t>(64, 0)));
-    l.args = {KernelArg::buffer_arg(0)};
-    Result r = run(kParity, "parity", l, c);
+    const Result r = parity_run("tbc", "odd_even");
     // Static warps 0 and 1 (one scheduler, lrr): ld.param 0, 1; mov 2, 3;
     // and 6, 7 and setp 10, 11 (SP latency 4); the branch 14, 15. Warp 0
     // arrives at 14 and waits 1 cycle for warp 1. The EVEN warp is formed at
@@ -207,9 +211,7 @@ TEST(Compaction, TimingCountsTheFunctionalFormation) {
     ExecConfig e;
     e.compaction = "tbc";
     e.permutation = perm;
-    LaunchSpec l = launch_of(1, 64);
-    l.buffers.push_back(u32_buffer("out", std::vector<uint32_t>(64, 0)));
-    l.args = {KernelArg::buffer_arg(0)};
+    LaunchSpec l = parity_launch();
     RunStats s = run_functional(program, "parity", l, e);
     EXPECT_EQ(s.warp_instructions, std::string(perm) == "none" ? 24u : 18u) << perm;
   }
