@@ -120,9 +120,15 @@ unsigned SmCore::rotation_start(unsigned s) const {
 }
 
 void SmCore::set_launch(const KernelLaunch& launch) {
-  if (!launch_ || launch_->program != launch.program)
+  // A GPU reuses one KernelLaunch for all its launches: compare the program itself.
+  if (operands_program_ != launch.program) {
     operands_ = std::make_unique<OperandTable>(launch.program->module);
+    operands_program_ = launch.program;
+  }
   launch_ = &launch;
+  launch_id_ = launch.id;
+  earlier_runs_.add(run_);
+  run_ = RunStats{};
   exec_config_ = config_.exec_config();
   compacting_ = exec_config_.compaction != "none";
   if (exec_config_.compaction == "capri" && !capri_)
@@ -134,9 +140,15 @@ void SmCore::set_launch(const KernelLaunch& launch) {
   run_.warp_size = warp_size_;
 }
 
+RunStats SmCore::run_stats() const {
+  RunStats total = earlier_runs_;
+  total.add(run_);
+  return total;
+}
+
 void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t linear,
                        uint64_t now) {
-  if (launch_ != &launch) set_launch(launch);
+  if (launch_ != &launch || launch_id_ != launch.id) set_launch(launch);
   const unsigned nwarps = launch.per_cta.warps;
   auto cta_it = std::find_if(ctas_.begin(), ctas_.end(), [](const CtaSlot& c) { return !c.used; });
   if (cta_it == ctas_.end() || resident_warps_ + nwarps > max_warps_)

@@ -76,7 +76,8 @@ class SmCore {
   std::vector<MemoryRequest>& outbox() { return outbox_; }
   bool idle() const { return resident_ctas_ == 0; }
   const SmStats& stats() const { return stats_; }
-  const RunStats& run_stats() const { return run_; }
+  // This SM's counts over every launch so far (earlier launches' plus this one's).
+  RunStats run_stats() const;
   void set_trace(TraceSink* trace) { trace_ = trace; }
   // Extra statistics of the reconvergence side: issue attempts that a
   // per-warp scoreboard would have blocked but the lane masks let through.
@@ -249,13 +250,16 @@ class SmCore {
   unsigned warp_size_;
   unsigned max_warps_;
   SmStats stats_;
-  RunStats run_;
+  RunStats run_;           // this launch's counts: the issuer's budget check reads them
+  RunStats earlier_runs_;  // the counts of the launches before it
   TraceSink* trace_ = nullptr;
 
   // Launch-level state (rebuilt when a CTA of a new launch arrives).
   const KernelLaunch* launch_ = nullptr;
+  uint64_t launch_id_ = 0;  // launch_->id when set_launch ran: a GPU reuses its KernelLaunch
   std::unique_ptr<WarpIssuer> issuer_;
   std::unique_ptr<OperandTable> operands_;
+  const Program* operands_program_ = nullptr;  // the program operands_ describes
 
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   std::vector<WarpSlot> warps_;

@@ -78,7 +78,7 @@ StreamingMultiprocessor::~StreamingMultiprocessor() = default;
 
 void StreamingMultiprocessor::set_trace(TraceSink* trace) { impl_->core.set_trace(trace); }
 const SmStats& StreamingMultiprocessor::stats() const { return impl_->core.stats(); }
-const RunStats& StreamingMultiprocessor::run_stats() const { return impl_->core.run_stats(); }
+RunStats StreamingMultiprocessor::run_stats() const { return impl_->core.run_stats(); }
 bool StreamingMultiprocessor::idle() const { return impl_->core.idle(); }
 uint64_t StreamingMultiprocessor::stalls_avoided_by_lane_masks() const {
   return impl_->core.stalls_avoided_by_lane_masks();

@@ -44,7 +44,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, private SmClock::Memb
   void set_trace(TraceSink* trace);
   const SmStats& stats() const;
   // Instruction counts as the functional executor reports them (RunStats).
-  const RunStats& run_stats() const;
+  RunStats run_stats() const;
   // Issues a per-warp scoreboard would have blocked but lane masks allowed.
   uint64_t stalls_avoided_by_lane_masks() const;
   // Whether the SM holds no CTA.

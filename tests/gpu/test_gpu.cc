@@ -230,6 +230,97 @@ TEST(Gpu, ALaunchCompletesWithTheInterruptAndItsCycleCount) {
   });
 }
 
+// A second program whose two kernels write different functions of `in`.
+const char* const kScaleKernels = R"(.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry scale(.param .u64 in, .param .u64 out)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.u32 %r2, [%rd4];
+  mul.lo.u32 %r3, %r2, 3;
+  add.s64 %rd5, %rd2, %rd3;
+  st.global.u32 [%rd5], %r3;
+  ret;
+}
+
+.visible .entry negate(.param .u64 in, .param .u64 out)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.u32 %r2, [%rd4];
+  neg.s32 %r3, %r2;
+  add.s64 %rd5, %rd2, %rd3;
+  st.global.u32 [%rd5], %r3;
+  ret;
+}
+)";
+
+// Launches of different programs and kernels on one GPU each run their own
+// kernel, and the instruction budget counts each launch on its own: 2 CTAs
+// of `add` issue 26 warp instructions, 13 on each SM, so five launches under
+// a budget of 30 stay within it while the SMs' totals pass it.
+TEST(Gpu, EachLaunchRunsItsOwnKernelUnderItsOwnBudget) {
+  in_child_process([] {
+    Bench* b = nullptr;
+    AddBuffers buffers;
+    uint32_t h_add = 0, h_scale = 0;
+    auto script = [&](ScriptHost& host) {
+      Gpu& gpu = b->gpu;
+      auto run = [&](const char* what) {
+        host.set(reg::kLaunch, 1);
+        sc_core::wait(gpu.launch_finished_event());
+        EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done))
+            << what << ": " << gpu.last_error();
+      };
+      auto out = [&](uint32_t i) {
+        uint32_t v = 0;
+        gpu.default_store().read(buffers.out + 4 * i, &v, 4);
+        return v;
+      };
+      program_add(host, gpu, h_add, buffers);
+      for (int i = 0; i < 3; ++i) run("add");
+      EXPECT_EQ(out(33), 33000u + 9);
+      // scale and negate take (in, out): the first 16 bytes of add's parameters.
+      host.set(reg::kProgram, h_scale);
+      host.set(reg::kKernel, entry(gpu, h_scale, "scale"));
+      host.set(reg::kGridX, 1);
+      run("scale");
+      for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(out(i), 3000u * i) << "scale, thread " << i;
+      host.set(reg::kKernel, entry(gpu, h_scale, "negate"));
+      run("negate");
+      for (uint32_t i = 0; i < 32; ++i)
+        EXPECT_EQ(out(i), static_cast<uint32_t>(-1000 * static_cast<int32_t>(i)))
+            << "negate, thread " << i;
+      program_add(host, gpu, h_add, buffers);
+      run("add again");
+      EXPECT_EQ(out(63), 63000u + 9);
+    };
+    PlatformConfig config = preset("small");
+    config.instruction_budget = 30;
+    Bench bench(script, config);
+    b = &bench;
+    h_add = bench.gpu.load_program(testing::program_of(testing::kGpuKernels));
+    h_scale = bench.gpu.load_program(testing::program_of(kScaleKernels));
+    buffers = setup_add(bench.gpu, 9);
+    sc_core::sc_start();
+    EXPECT_TRUE(bench.host.finished);
+    EXPECT_EQ(bench.gpu.stats()["launches"].get<uint64_t>(), 6u);
+  });
+}
+
 TEST(Gpu, AKernelFaultIsReportedAndSticky) {
   in_child_process([] {
     Bench* b = nullptr;
