@@ -127,7 +127,10 @@ void GridRunner::run_cta(const Dim3& ctaid) {
         progress = true;
       }
     }
-    if (all_done) return;
+    if (all_done) {
+      for (Warp& w : warps_) WarpIssuer::add_counters(w, stats_);
+      return;
+    }
     // Every live warp waits at a barrier that cannot complete.
     if (!progress) CtaBarriers::deadlock(warp_ptrs_, threads, issuer_, cta_);
   }

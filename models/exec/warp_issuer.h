@@ -40,9 +40,10 @@ class WarpIssuer {
   void start_warp(Warp& w, uint32_t index, unsigned warp_size, const Dim3& block) const;
 
   // Issues path `p` (one of w.simt->issuable()) of warp `w` in CTA `cta`.
-  // `env` is the warp's environment (bound to `w`). Updates `stats`. A
-  // barrier's arrival is the caller's business (outcome.control == Barrier
-  // with executed lanes). Throws KernelFault.
+  // `env` is the warp's environment (bound to `w`). Updates `stats`, except
+  // for the scheme's own counters, which add_counters() adds. A barrier's
+  // arrival is the caller's business (outcome.control == Barrier with
+  // executed lanes). Throws KernelFault.
   IssueResult issue(Warp& w, const Path& p, CtaContext& cta, WarpEnvironment& env,
                     RunStats& stats) const;
 
@@ -61,6 +62,11 @@ class WarpIssuer {
                     const RunStats& stats) const {
     if (stats.warp_instructions > instruction_budget_) budget_fault(w, cta, pc, mask);
   }
+  // Adds the counters of w.simt (ReconvergenceCounters: cumulative since its
+  // reset()) to `stats` once, if issue() advanced it since the last call.
+  // Whoever issues calls it when the warp ends and before resetting its unit;
+  // the sums are those of every issue's own part, the peaks the same maxima.
+  static void add_counters(Warp& w, RunStats& stats);
   // Counts a conditional branch that path lanes `active` issued (and whether
   // they went both ways) into stats.branches / divergent_branches.
   static void count_branch(const IssueResult& r, LaneMask active, RunStats& stats);

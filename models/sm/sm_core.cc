@@ -656,6 +656,7 @@ void SmCore::store_write_back(uint64_t l, unsigned id, uint32_t warp, Pc pc, uin
 void SmCore::finish_warp(unsigned slot) {
   WarpSlot& ws = warps_[slot];
   ws.finished = true;
+  WarpIssuer::add_counters(ws.warp, run_);
   const unsigned s = static_cast<unsigned>(schedulers_.size());
   schedulers_[slot % s]->warp_finished(slot / s);
   order_stale_[slot % s] = 1;

@@ -159,6 +159,7 @@ bool SmCore::bypasses(WarpSlot& ws, CtaSlot& cta, const Instruction& in) {
   for (int32_t t : ws.lane_thread)
     if (t >= 0) lanes |= LaneMask(1) << (static_cast<uint32_t>(t) % warp_size_);
   ws.static_lanes = lanes;
+  WarpIssuer::add_counters(ws.warp, run_);  // of an earlier bypass
   ws.warp.simt->reset(ws.pc, lanes);
   ws.blocked = Stall::Issued;
   ws.fetch_pc = kExitPc;
