@@ -187,6 +187,7 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
     ws.outstanding = ws.writebacks = 0;
     ws.control_ready = 0;
     ws.blocked = Stall::Issued;
+    ws.paths_valid = false;
     issuer_->start_warp(ws.warp, i, warp_size_, launch.block);
     ws.warp.simt->set_table_timing({config_.sm.cct_access_cycles, config_.sm.rt_access_cycles});
     ws.warp.at_barrier = false;
@@ -226,9 +227,13 @@ SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
     return Stall::Control;
   }
   if (ws.blocked != Stall::Issued) return ws.blocked;
-  paths_.clear();
-  w.simt->issuable(paths_);
-  if (paths_.empty()) return ws.blocked = Stall::Control;
+  if (!ws.paths_valid) {
+    ws.paths.clear();
+    w.simt->issuable(ws.paths);
+    ws.paths_valid = true;
+  }
+  const std::vector<Path>& paths = ws.paths;
+  if (paths.empty()) return ws.blocked = Stall::Control;
   // Whether the outcome depends only on the warp's own state (no fetch, no
   // shared resource was asked), so the next attempts can reuse it.
   bool own_state = true;
@@ -237,7 +242,7 @@ SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
     if (reason == Stall::Idle) reason = s;
   };
   bool all_at_barrier = true;
-  for (const Path& p : paths_) {
+  for (const Path& p : paths) {
     if (p.mask & w.barrier_lanes) continue;  // its lanes wait at a barrier (per-thread barriers)
     all_at_barrier = false;
     if (fetch(ws, p.pc, now)) own_state = false;
@@ -266,7 +271,7 @@ SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
     }
     if (!ws.scoreboard.empty() && ws.scoreboard.blocked_any_lane(ops))
       ++stats_.stalls_avoided_by_lane_masks;
-    run_.note_issuable(paths_.size());
+    run_.note_issuable(paths.size());
     // The scheduler hears of the issue first: a global load then reports a
     // long-latency stall (two_level moves the warp to its pending set).
     schedulers_[sched]->issued(local);
@@ -318,6 +323,7 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   env.cycle = now;
   const RegisterOperands& ops = operands_->at(p.pc);
   IssueResult r = issuer_->issue(w, p, cta.context, env, run_);
+  ws.paths_valid = false;  // the unit advanced (`p` stays readable: ws.paths is kept)
   check_launch_budget(w, cta, p);
   ws.control_ready = now + 1 + w.simt->control_cycles();  // the scheme's tables work on
   const Instruction& in = *r.instruction;

@@ -115,6 +115,10 @@ class SmCore {
     // that state changes (a writeback, a barrier release, an issue) every
     // attempt ends the same way, so it is answered from here.
     Stall blocked = Stall::Issued;
+    // warp.simt->issuable(), kept while `paths_valid`: it changes only when
+    // the unit does (an issue, a reset), not from one attempt to the next.
+    std::vector<Path> paths;
+    bool paths_valid = false;
     // Compaction (a CTA with a lockstep runner): slot k of the CTA carries
     // formed warp k of the block stack's top entry, while `warp` and
     // `scoreboard` stay those of static warp k, whose registers they hold.

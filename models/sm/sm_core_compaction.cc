@@ -161,6 +161,7 @@ bool SmCore::bypasses(WarpSlot& ws, CtaSlot& cta, const Instruction& in) {
   ws.static_lanes = lanes;
   WarpIssuer::add_counters(ws.warp, run_);  // of an earlier bypass
   ws.warp.simt->reset(ws.pc, lanes);
+  ws.paths_valid = false;
   ws.blocked = Stall::Issued;
   ws.fetch_pc = kExitPc;
   return true;
