@@ -79,8 +79,17 @@ void WarpIssuer::start_warp(Warp& w, uint32_t index, unsigned ws, const Dim3& b)
   w.size = ws;
   w.valid = 0;
   w.exited = 0;
+  w.at_barrier = false;
+  w.barrier_lanes = 0;
+  w.barrier_id = 0;
+  w.barrier_pc = 0;
+  w.issued = 0;
   w.tid.assign(ws, Dim3{0, 0, 0});
-  w.local.assign(ws, {});
+  w.local.assign(ws, {});  // the lanes' vectors keep their storage
+  // A warp reused for the next one (an SM's warp slot, the functional
+  // executor's warps of the next CTA) keeps its kernel frame's storage.
+  Frame storage;
+  if (!w.frames.empty()) storage = std::move(w.frames.front());
   w.frames.clear();
   for (unsigned l = 0; l < ws; ++l) {
     uint64_t t = uint64_t(index) * ws + l;
@@ -93,19 +102,25 @@ void WarpIssuer::start_warp(Warp& w, uint32_t index, unsigned ws, const Dim3& b)
   w.counters_pending = false;
   w.simt->set_layout_ranks(&program_.layout_rank);  // ppc_implicit compares ranks
   CtaContext none;
-  push_frame(w, none, static_cast<uint32_t>(&kernel_ - module_.functions.data()), 0, w.valid);
+  push_frame(w, none, static_cast<uint32_t>(&kernel_ - module_.functions.data()), 0, w.valid,
+             std::move(storage));
   w.simt->reset(kernel_.begin, w.valid);
 }
 
 void WarpIssuer::push_frame(Warp& w, const CtaContext& cta, uint32_t function, Pc call_pc,
-                            LaneMask lanes) const {
+                            LaneMask lanes, Frame&& storage) const {
   const Function& f = module_.functions[function];
-  Frame fr;
+  Frame fr = std::move(storage);
   fr.function = function;
-  fr.regs.assign(f.regs.size() * w.size, 0);
+  // Every register and parameter starts at 0. clear() and resize() zero
+  // with memset; assign() on reused storage would store element by element.
+  fr.regs.clear();
+  fr.regs.resize(f.regs.size() * w.size);
   fr.param_frame_size = f.param_frame_size;
-  fr.params.assign(f.param_frame_size * w.size, 0);
+  fr.params.clear();
+  fr.params.resize(f.param_frame_size * w.size);
   fr.call_pc = call_pc;
+  fr.local_base = 0;
   if (!w.frames.empty()) {
     const Frame& caller = w.frames.back();
     uint64_t end = caller.local_base + module_.functions[caller.function].local_size;
@@ -205,7 +220,7 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
     }
     case Control::Call:
       if (o.executed) {
-        push_frame(w, cta, o.callee, p.pc, o.executed);
+        push_frame(w, cta, o.callee, p.pc, o.executed, Frame{});
         r.called = true;
       }
       break;

@@ -36,7 +36,8 @@ class WarpIssuer {
              const SchemeOptions& scheme_options = {});
 
   // Sets up warp `index` of a CTA with `block` threads: lanes, thread ids,
-  // reconvergence unit, the kernel's frame.
+  // reconvergence unit, the kernel's frame, barrier state and issue count (a
+  // warp that ran before keeps only its vectors' storage).
   void start_warp(Warp& w, uint32_t index, unsigned warp_size, const Dim3& block) const;
 
   // Issues path `p` (one of w.simt->issuable()) of warp `w` in CTA `cta`.
@@ -82,8 +83,9 @@ class WarpIssuer {
   const Function& kernel() const { return kernel_; }
 
  private:
-  void push_frame(Warp& w, const CtaContext& cta, uint32_t function, Pc call_pc,
-                  LaneMask lanes) const;
+  // `storage`: a frame whose vectors are reused (their contents are not).
+  void push_frame(Warp& w, const CtaContext& cta, uint32_t function, Pc call_pc, LaneMask lanes,
+                  Frame&& storage) const;
   void pop_frame(Warp& w) const;
   [[noreturn]] void budget_fault(const Warp& w, const CtaContext& cta, Pc pc, LaneMask mask) const;
 

@@ -190,9 +190,6 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
     ws.paths_valid = false;
     issuer_->start_warp(ws.warp, i, warp_size_, launch.block);
     ws.warp.simt->set_table_timing({config_.sm.cct_access_cycles, config_.sm.rt_access_cycles});
-    ws.warp.at_barrier = false;
-    ws.warp.barrier_lanes = 0;
-    ws.warp.issued = 0;
     ws.scoreboard.reset(regs);
     ws.done = ws.warp.finished();
     may_finish_ |= ws.done;
