@@ -325,7 +325,7 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   ws.control_ready = now + 1 + w.simt->control_cycles();  // the scheme's tables work on
   const Instruction& in = *r.instruction;
   ++stats_.warp_instructions;
-  stats_.thread_instructions += static_cast<unsigned>(__builtin_popcountll(p.mask));
+  stats_.thread_instructions += lane_count(p.mask);  // inline: the builtin is a libgcc call
   if (trace_) trace_->issued(TraceRecord{now, id_, ws.global_id, p.split, p.pc, p.mask});
   ws.fetch_pc = kExitPc;  // the next instruction is fetched when the warp is next considered
   ws.blocked = Stall::Issued;

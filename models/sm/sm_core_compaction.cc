@@ -223,7 +223,7 @@ SmCore::Stall SmCore::try_issue_formed(unsigned sched, unsigned local, unsigned 
 void SmCore::issue_formed(WarpSlot& ws, CtaSlot& cta, const Instruction& in, uint64_t now,
                           uint64_t operands_ready) {
   const Pc pc = ws.pc;
-  const unsigned threads = static_cast<unsigned>(__builtin_popcountll(ws.lanes));
+  const unsigned threads = lane_count(ws.lanes);
   ++stats_.warp_instructions;
   stats_.thread_instructions += threads;
   ++run_.warp_instructions;
