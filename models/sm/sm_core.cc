@@ -209,10 +209,26 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
   stats_.warps += nwarps;
 }
 
-SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
+// Most attempts end at one of the first checks (an idle slot, a warp at a
+// barrier, its scheme's tables at work, its remembered outcome): those are
+// answered inline in tick(), without the call of the full attempt.
+inline SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
   const unsigned slot = local * static_cast<unsigned>(schedulers_.size()) + sched;
   WarpSlot& ws = warps_[slot];
   if (!ws.used || ws.finished || ws.done) return Stall::Idle;
+  if (!compacting_) {
+    if (ws.warp.at_barrier) return Stall::Barrier;
+    if (ws.control_ready > now) {
+      wake_hint_ = std::min(wake_hint_, ws.control_ready);
+      return Stall::Control;
+    }
+    if (ws.blocked != Stall::Issued) return ws.blocked;
+  }
+  return attempt(sched, local, slot, now);
+}
+
+SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uint64_t now) {
+  WarpSlot& ws = warps_[slot];
   if (compacting_) {
     if (!ws.bypass) return try_issue_formed(sched, local, slot, now);
     if (rejoin_if_reconverged(ws, now)) return Stall::Control;
