@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <queue>
 #include <vector>
 
 #include "cache/cache_tags.h"
@@ -21,6 +20,7 @@
 #include "exec/trace.h"
 #include "exec/warp.h"
 #include "exec/warp_issuer.h"
+#include "sm/due_queue.h"
 #include "sm/fetch/instruction_cache.h"
 #include "sm/kernel_launch.h"
 #include "sm/pipeline/execution_units.h"
@@ -169,7 +169,6 @@ class SmCore {
     unsigned warp;
     Pc pc;
     LaneMask lanes;
-    bool operator>(const Writeback& o) const { return cycle > o.cycle; }
   };
   struct MemoryOp {
     bool used = false;
@@ -301,7 +300,8 @@ class SmCore {
   uint64_t flush_start_ = 0;
   std::vector<uint64_t> dirty_lines_;  // reused by start_l1_flush
   std::vector<unsigned> free_memory_ops_;
-  std::priority_queue<Writeback, std::vector<Writeback>, std::greater<Writeback>> writebacks_;
+  // Same-cycle writebacks may come out in any order: their effects commute.
+  DueQueue<Writeback> writebacks_;
   std::vector<MemoryRequest> outbox_;
 
   // Per scheduler: its last order() and whether a call since may have changed it.
