@@ -103,8 +103,7 @@ void GridRunner::run_cta(const Dim3& ctaid) {
       (ctaid.x + uint64_t(ctaid.y) * g.x + uint64_t(ctaid.z) * g.x * g.y) * cta_.warps);
   cta_.shared.assign(module_.shared_static_size + launch_.shared_bytes, 0);
   barriers_.reset();
-  warps_.clear();
-  warps_.resize(cta_.warps);
+  warps_.resize(cta_.warps);  // start_warp() reinitialises a warp of the last CTA
   warp_ptrs_.clear();
   for (unsigned wi = 0; wi < cta_.warps; ++wi) {
     issuer_.start_warp(warps_[wi], wi, ws, b);
@@ -127,7 +126,10 @@ void GridRunner::run_cta(const Dim3& ctaid) {
         progress = true;
       }
     }
-    if (all_done) return;
+    if (all_done) {
+      for (Warp& w : warps_) WarpIssuer::add_counters(w, stats_);
+      return;
+    }
     // Every live warp waits at a barrier that cannot complete.
     if (!progress) CtaBarriers::deadlock(warp_ptrs_, threads, issuer_, cta_);
   }

@@ -38,6 +38,8 @@ struct Warp {
   uint32_t barrier_id = 0;
   Pc barrier_pc = 0;
   uint64_t issued = 0;  // warp instructions issued (drives %clock)
+  // WarpIssuer::issue() advanced `simt` since WarpIssuer::add_counters() last ran.
+  bool counters_pending = false;
   bool finished() const { return simt->finished(); }
 };
 

@@ -79,8 +79,17 @@ void WarpIssuer::start_warp(Warp& w, uint32_t index, unsigned ws, const Dim3& b)
   w.size = ws;
   w.valid = 0;
   w.exited = 0;
+  w.at_barrier = false;
+  w.barrier_lanes = 0;
+  w.barrier_id = 0;
+  w.barrier_pc = 0;
+  w.issued = 0;
   w.tid.assign(ws, Dim3{0, 0, 0});
-  w.local.assign(ws, {});
+  w.local.assign(ws, {});  // the lanes' vectors keep their storage
+  // A warp reused for the next one (an SM's warp slot, the functional
+  // executor's warps of the next CTA) keeps its kernel frame's storage.
+  Frame storage;
+  if (!w.frames.empty()) storage = std::move(w.frames.front());
   w.frames.clear();
   for (unsigned l = 0; l < ws; ++l) {
     uint64_t t = uint64_t(index) * ws + l;
@@ -90,21 +99,28 @@ void WarpIssuer::start_warp(Warp& w, uint32_t index, unsigned ws, const Dim3& b)
                     static_cast<uint32_t>(t / (uint64_t(b.x) * b.y))};
   }
   w.simt = make_reconvergence_unit(reconvergence_, ws, scheme_options_);
+  w.counters_pending = false;
   w.simt->set_layout_ranks(&program_.layout_rank);  // ppc_implicit compares ranks
   CtaContext none;
-  push_frame(w, none, static_cast<uint32_t>(&kernel_ - module_.functions.data()), 0, w.valid);
+  push_frame(w, none, static_cast<uint32_t>(&kernel_ - module_.functions.data()), 0, w.valid,
+             std::move(storage));
   w.simt->reset(kernel_.begin, w.valid);
 }
 
 void WarpIssuer::push_frame(Warp& w, const CtaContext& cta, uint32_t function, Pc call_pc,
-                            LaneMask lanes) const {
+                            LaneMask lanes, Frame&& storage) const {
   const Function& f = module_.functions[function];
-  Frame fr;
+  Frame fr = std::move(storage);
   fr.function = function;
-  fr.regs.assign(f.regs.size() * w.size, 0);
+  // Every register and parameter starts at 0. clear() and resize() zero
+  // with memset; assign() on reused storage would store element by element.
+  fr.regs.clear();
+  fr.regs.resize(f.regs.size() * w.size);
   fr.param_frame_size = f.param_frame_size;
-  fr.params.assign(f.param_frame_size * w.size, 0);
+  fr.params.clear();
+  fr.params.resize(f.param_frame_size * w.size);
   fr.call_pc = call_pc;
+  fr.local_base = 0;
   if (!w.frames.empty()) {
     const Frame& caller = w.frames.back();
     uint64_t end = caller.local_base + module_.functions[caller.function].local_size;
@@ -204,7 +220,7 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
     }
     case Control::Call:
       if (o.executed) {
-        push_frame(w, cta, o.callee, p.pc, o.executed);
+        push_frame(w, cta, o.callee, p.pc, o.executed, Frame{});
         r.called = true;
       }
       break;
@@ -231,6 +247,25 @@ void WarpIssuer::count_branch(const IssueResult& r, LaneMask active, RunStats& s
   if (taken != 0 && taken != active) ++stats.divergent_branches;
 }
 
+void WarpIssuer::add_counters(Warp& w, RunStats& stats) {
+  if (!w.counters_pending) return;
+  w.counters_pending = false;
+  const ReconvergenceCounters& rc = w.simt->counters();
+  stats.reconvergences += rc.reconvergences;
+  stats.early_reconvergences += rc.early_reconvergences;
+  stats.cct_inserts += rc.cct_inserts;
+  stats.cct_extracts += rc.cct_extracts;
+  stats.rt_accesses += rc.rt_accesses;
+  stats.st_overflows += rc.st_overflows;
+  stats.rt_overflows += rc.rt_overflows;
+  stats.table_cycles += rc.table_cycles;
+  stats.peak_entries = std::max(stats.peak_entries, rc.peak_entries);
+  stats.peak_st_entries = std::max(stats.peak_st_entries, rc.peak_st_entries);
+  stats.peak_rt_entries = std::max(stats.peak_rt_entries, rc.peak_rt_entries);
+  stats.peak_hct_entries = std::max(stats.peak_hct_entries, rc.peak_hct_entries);
+  stats.peak_cct_entries = std::max(stats.peak_cct_entries, rc.peak_cct_entries);
+}
+
 void WarpIssuer::complete_frames(Warp& w, unsigned frames) const {
   for (unsigned i = 0; i < frames && w.frames.size() > 1; ++i) pop_frame(w);
 }
@@ -244,23 +279,10 @@ IssueResult WarpIssuer::issue(Warp& w, const Path& p, CtaContext& cta, WarpEnvir
   check_budget(w, cta, p.pc, p.mask, stats);
   count_branch(r, p.mask, stats);
   if (ev.marker) ++stats.marker_instructions;
-  // The scheme's counters are cumulative per warp: what this advance() added.
-  const ReconvergenceCounters& rc = w.simt->counters();
-  const ReconvergenceCounters before = rc;
+  // The scheme's counters stay in the unit until add_counters() (a diff per
+  // issue cost about 2% of a run's instructions).
   unsigned returned = w.simt->advance(p.split, ev);
-  stats.reconvergences += rc.reconvergences - before.reconvergences;
-  stats.early_reconvergences += rc.early_reconvergences - before.early_reconvergences;
-  stats.cct_inserts += rc.cct_inserts - before.cct_inserts;
-  stats.cct_extracts += rc.cct_extracts - before.cct_extracts;
-  stats.rt_accesses += rc.rt_accesses - before.rt_accesses;
-  stats.st_overflows += rc.st_overflows - before.st_overflows;
-  stats.rt_overflows += rc.rt_overflows - before.rt_overflows;
-  stats.table_cycles += rc.table_cycles - before.table_cycles;
-  stats.peak_entries = std::max(stats.peak_entries, rc.peak_entries);
-  stats.peak_st_entries = std::max(stats.peak_st_entries, rc.peak_st_entries);
-  stats.peak_rt_entries = std::max(stats.peak_rt_entries, rc.peak_rt_entries);
-  stats.peak_hct_entries = std::max(stats.peak_hct_entries, rc.peak_hct_entries);
-  stats.peak_cct_entries = std::max(stats.peak_cct_entries, rc.peak_cct_entries);
+  w.counters_pending = true;
   complete_frames(w, returned);
   r.returned = returned;
   return r;

@@ -36,13 +36,15 @@ class WarpIssuer {
              const SchemeOptions& scheme_options = {});
 
   // Sets up warp `index` of a CTA with `block` threads: lanes, thread ids,
-  // reconvergence unit, the kernel's frame.
+  // reconvergence unit, the kernel's frame, barrier state and issue count (a
+  // warp that ran before keeps only its vectors' storage).
   void start_warp(Warp& w, uint32_t index, unsigned warp_size, const Dim3& block) const;
 
   // Issues path `p` (one of w.simt->issuable()) of warp `w` in CTA `cta`.
-  // `env` is the warp's environment (bound to `w`). Updates `stats`. A
-  // barrier's arrival is the caller's business (outcome.control == Barrier
-  // with executed lanes). Throws KernelFault.
+  // `env` is the warp's environment (bound to `w`). Updates `stats`, except
+  // for the scheme's own counters, which add_counters() adds. A barrier's
+  // arrival is the caller's business (outcome.control == Barrier with
+  // executed lanes). Throws KernelFault.
   IssueResult issue(Warp& w, const Path& p, CtaContext& cta, WarpEnvironment& env,
                     RunStats& stats) const;
 
@@ -61,6 +63,11 @@ class WarpIssuer {
                     const RunStats& stats) const {
     if (stats.warp_instructions > instruction_budget_) budget_fault(w, cta, pc, mask);
   }
+  // Adds the counters of w.simt (ReconvergenceCounters: cumulative since its
+  // reset()) to `stats` once, if issue() advanced it since the last call.
+  // Whoever issues calls it when the warp ends and before resetting its unit;
+  // the sums are those of every issue's own part, the peaks the same maxima.
+  static void add_counters(Warp& w, RunStats& stats);
   // Counts a conditional branch that path lanes `active` issued (and whether
   // they went both ways) into stats.branches / divergent_branches.
   static void count_branch(const IssueResult& r, LaneMask active, RunStats& stats);
@@ -76,8 +83,9 @@ class WarpIssuer {
   const Function& kernel() const { return kernel_; }
 
  private:
-  void push_frame(Warp& w, const CtaContext& cta, uint32_t function, Pc call_pc,
-                  LaneMask lanes) const;
+  // `storage`: a frame whose vectors are reused (their contents are not).
+  void push_frame(Warp& w, const CtaContext& cta, uint32_t function, Pc call_pc, LaneMask lanes,
+                  Frame&& storage) const;
   void pop_frame(Warp& w) const;
   [[noreturn]] void budget_fault(const Warp& w, const CtaContext& cta, Pc pc, LaneMask mask) const;
 

@@ -187,11 +187,9 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
     ws.outstanding = ws.writebacks = 0;
     ws.control_ready = 0;
     ws.blocked = Stall::Issued;
+    ws.paths_valid = false;
     issuer_->start_warp(ws.warp, i, warp_size_, launch.block);
     ws.warp.simt->set_table_timing({config_.sm.cct_access_cycles, config_.sm.rt_access_cycles});
-    ws.warp.at_barrier = false;
-    ws.warp.barrier_lanes = 0;
-    ws.warp.issued = 0;
     ws.scoreboard.reset(regs);
     ws.done = ws.warp.finished();
     may_finish_ |= ws.done;
@@ -211,10 +209,26 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
   stats_.warps += nwarps;
 }
 
-SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
+// Most attempts end at one of the first checks (an idle slot, a warp at a
+// barrier, its scheme's tables at work, its remembered outcome): those are
+// answered inline in tick(), without the call of the full attempt.
+inline SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
   const unsigned slot = local * static_cast<unsigned>(schedulers_.size()) + sched;
   WarpSlot& ws = warps_[slot];
   if (!ws.used || ws.finished || ws.done) return Stall::Idle;
+  if (!compacting_) {
+    if (ws.warp.at_barrier) return Stall::Barrier;
+    if (ws.control_ready > now) {
+      wake_hint_ = std::min(wake_hint_, ws.control_ready);
+      return Stall::Control;
+    }
+    if (ws.blocked != Stall::Issued) return ws.blocked;
+  }
+  return attempt(sched, local, slot, now);
+}
+
+SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uint64_t now) {
+  WarpSlot& ws = warps_[slot];
   if (compacting_) {
     if (!ws.bypass) return try_issue_formed(sched, local, slot, now);
     if (rejoin_if_reconverged(ws, now)) return Stall::Control;
@@ -226,9 +240,13 @@ SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
     return Stall::Control;
   }
   if (ws.blocked != Stall::Issued) return ws.blocked;
-  paths_.clear();
-  w.simt->issuable(paths_);
-  if (paths_.empty()) return ws.blocked = Stall::Control;
+  if (!ws.paths_valid) {
+    ws.paths.clear();
+    w.simt->issuable(ws.paths);
+    ws.paths_valid = true;
+  }
+  const std::vector<Path>& paths = ws.paths;
+  if (paths.empty()) return ws.blocked = Stall::Control;
   // Whether the outcome depends only on the warp's own state (no fetch, no
   // shared resource was asked), so the next attempts can reuse it.
   bool own_state = true;
@@ -237,7 +255,7 @@ SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
     if (reason == Stall::Idle) reason = s;
   };
   bool all_at_barrier = true;
-  for (const Path& p : paths_) {
+  for (const Path& p : paths) {
     if (p.mask & w.barrier_lanes) continue;  // its lanes wait at a barrier (per-thread barriers)
     all_at_barrier = false;
     if (fetch(ws, p.pc, now)) own_state = false;
@@ -266,7 +284,7 @@ SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
     }
     if (!ws.scoreboard.empty() && ws.scoreboard.blocked_any_lane(ops))
       ++stats_.stalls_avoided_by_lane_masks;
-    run_.note_issuable(paths_.size());
+    run_.note_issuable(paths.size());
     // The scheduler hears of the issue first: a global load then reports a
     // long-latency stall (two_level moves the warp to its pending set).
     schedulers_[sched]->issued(local);
@@ -318,11 +336,12 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   env.cycle = now;
   const RegisterOperands& ops = operands_->at(p.pc);
   IssueResult r = issuer_->issue(w, p, cta.context, env, run_);
+  ws.paths_valid = false;  // the unit advanced (`p` stays readable: ws.paths is kept)
   check_launch_budget(w, cta, p);
   ws.control_ready = now + 1 + w.simt->control_cycles();  // the scheme's tables work on
   const Instruction& in = *r.instruction;
   ++stats_.warp_instructions;
-  stats_.thread_instructions += static_cast<unsigned>(__builtin_popcountll(p.mask));
+  stats_.thread_instructions += lane_count(p.mask);  // inline: the builtin is a libgcc call
   if (trace_) trace_->issued(TraceRecord{now, id_, ws.global_id, p.split, p.pc, p.mask});
   ws.fetch_pc = kExitPc;  // the next instruction is fetched when the warp is next considered
   ws.blocked = Stall::Issued;
@@ -656,6 +675,7 @@ void SmCore::store_write_back(uint64_t l, unsigned id, uint32_t warp, Pc pc, uin
 void SmCore::finish_warp(unsigned slot) {
   WarpSlot& ws = warps_[slot];
   ws.finished = true;
+  WarpIssuer::add_counters(ws.warp, run_);
   const unsigned s = static_cast<unsigned>(schedulers_.size());
   schedulers_[slot % s]->warp_finished(slot / s);
   order_stale_[slot % s] = 1;

@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <queue>
 #include <vector>
 
 #include "cache/cache_tags.h"
@@ -21,6 +20,7 @@
 #include "exec/trace.h"
 #include "exec/warp.h"
 #include "exec/warp_issuer.h"
+#include "sm/due_queue.h"
 #include "sm/fetch/instruction_cache.h"
 #include "sm/kernel_launch.h"
 #include "sm/pipeline/execution_units.h"
@@ -115,6 +115,10 @@ class SmCore {
     // that state changes (a writeback, a barrier release, an issue) every
     // attempt ends the same way, so it is answered from here.
     Stall blocked = Stall::Issued;
+    // warp.simt->issuable(), kept while `paths_valid`: it changes only when
+    // the unit does (an issue, a reset), not from one attempt to the next.
+    std::vector<Path> paths;
+    bool paths_valid = false;
     // Compaction (a CTA with a lockstep runner): slot k of the CTA carries
     // formed warp k of the block stack's top entry, while `warp` and
     // `scoreboard` stay those of static warp k, whose registers they hold.
@@ -165,7 +169,6 @@ class SmCore {
     unsigned warp;
     Pc pc;
     LaneMask lanes;
-    bool operator>(const Writeback& o) const { return cycle > o.cycle; }
   };
   struct MemoryOp {
     bool used = false;
@@ -183,6 +186,8 @@ class SmCore {
   };
 
   Stall try_issue(unsigned scheduler, unsigned slot_in_scheduler, uint64_t now);
+  // try_issue() past its first checks (`slot`: the warp slot's index).
+  Stall attempt(unsigned scheduler, unsigned slot_in_scheduler, unsigned slot, uint64_t now);
   // Puts the instruction at `pc` in ws's buffer (an icache access) unless it
   // is there already; returns whether it fetched.
   bool fetch(WarpSlot& ws, Pc pc, uint64_t now);
@@ -295,7 +300,8 @@ class SmCore {
   uint64_t flush_start_ = 0;
   std::vector<uint64_t> dirty_lines_;  // reused by start_l1_flush
   std::vector<unsigned> free_memory_ops_;
-  std::priority_queue<Writeback, std::vector<Writeback>, std::greater<Writeback>> writebacks_;
+  // Same-cycle writebacks may come out in any order: their effects commute.
+  DueQueue<Writeback> writebacks_;
   std::vector<MemoryRequest> outbox_;
 
   // Per scheduler: its last order() and whether a call since may have changed it.

@@ -159,7 +159,9 @@ bool SmCore::bypasses(WarpSlot& ws, CtaSlot& cta, const Instruction& in) {
   for (int32_t t : ws.lane_thread)
     if (t >= 0) lanes |= LaneMask(1) << (static_cast<uint32_t>(t) % warp_size_);
   ws.static_lanes = lanes;
+  WarpIssuer::add_counters(ws.warp, run_);  // of an earlier bypass
   ws.warp.simt->reset(ws.pc, lanes);
+  ws.paths_valid = false;
   ws.blocked = Stall::Issued;
   ws.fetch_pc = kExitPc;
   return true;
@@ -221,7 +223,7 @@ SmCore::Stall SmCore::try_issue_formed(unsigned sched, unsigned local, unsigned 
 void SmCore::issue_formed(WarpSlot& ws, CtaSlot& cta, const Instruction& in, uint64_t now,
                           uint64_t operands_ready) {
   const Pc pc = ws.pc;
-  const unsigned threads = static_cast<unsigned>(__builtin_popcountll(ws.lanes));
+  const unsigned threads = lane_count(ws.lanes);
   ++stats_.warp_instructions;
   stats_.thread_instructions += threads;
   ++run_.warp_instructions;

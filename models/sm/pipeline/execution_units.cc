@@ -12,10 +12,13 @@ unsigned pipeline_passes(unsigned warp_size, unsigned simd_width) {
   return std::max(1u, (warp_size + simd_width - 1) / simd_width);
 }
 
-unsigned ExecutionUnits::index(UnitKind kind) {
-  const unsigned k = static_cast<unsigned>(kind);
-  if (k >= kUnitKinds) throw std::invalid_argument("kind: not a unit kind: " + std::to_string(k));
-  return k;
+void ExecutionUnits::bad_kind(unsigned k) {
+  throw std::invalid_argument("kind: not a unit kind: " + std::to_string(k));
+}
+
+void ExecutionUnits::none_free(UnitKind kind, uint64_t now) {
+  throw std::invalid_argument(std::string("kind: no ") + unit_kind_name(kind) +
+                              " unit is free at cycle " + std::to_string(now));
 }
 
 ExecutionUnits::ExecutionUnits(const PipelineParams (&params)[kUnitKinds], unsigned passes)
@@ -32,24 +35,6 @@ ExecutionUnits::ExecutionUnits(const PipelineParams (&params)[kUnitKinds], unsig
     occupancy_[k] = std::max(p.interval, passes);
     free_at_[k].assign(p.units, 0);
   }
-}
-
-bool ExecutionUnits::can_issue(UnitKind kind, uint64_t now) const {
-  for (uint64_t t : free_at_[index(kind)])
-    if (t <= now) return true;
-  return false;
-}
-
-uint64_t ExecutionUnits::issue(UnitKind kind, uint64_t now) {
-  const unsigned k = index(kind);
-  for (uint64_t& t : free_at_[k]) {
-    if (t <= now) {
-      t = now + occupancy_[k];
-      return now + params_[k].latency + passes_ - 1;
-    }
-  }
-  throw std::invalid_argument(std::string("kind: no ") + unit_kind_name(kind) +
-                              " unit is free at cycle " + std::to_string(now));
 }
 
 uint64_t ExecutionUnits::next_free(UnitKind kind) const {

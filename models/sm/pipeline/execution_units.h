@@ -28,11 +28,25 @@ class ExecutionUnits {  // per SM
   ExecutionUnits(const PipelineParams (&params)[kUnitKinds], unsigned passes);
 
   // Whether a unit of `kind` accepts an instruction at cycle `now`.
-  bool can_issue(UnitKind kind, uint64_t now) const;
+  // Inline, like issue(): the SM calls both for every issue.
+  bool can_issue(UnitKind kind, uint64_t now) const {
+    for (uint64_t t : free_at_[index(kind)])
+      if (t <= now) return true;
+    return false;
+  }
   // Occupies one free unit of `kind` for max(interval, passes) cycles from `now`; returns the cycle
   // the result is written back: now + latency + passes - 1. Throws std::invalid_argument naming
   // `kind` when no unit of it is free at `now`.
-  uint64_t issue(UnitKind kind, uint64_t now);
+  uint64_t issue(UnitKind kind, uint64_t now) {
+    const unsigned k = index(kind);
+    for (uint64_t& t : free_at_[k]) {
+      if (t <= now) {
+        t = now + occupancy_[k];
+        return now + params_[k].latency + passes_ - 1;
+      }
+    }
+    none_free(kind, now);
+  }
   // Earliest cycle a unit of `kind` accepts.
   uint64_t next_free(UnitKind kind) const;
   // Every unit free from cycle 0.
@@ -43,7 +57,13 @@ class ExecutionUnits {  // per SM
 
  private:
   // Throws std::invalid_argument naming `kind` for a value outside the enum.
-  static unsigned index(UnitKind kind);
+  static unsigned index(UnitKind kind) {
+    const unsigned k = static_cast<unsigned>(kind);
+    if (k >= kUnitKinds) bad_kind(k);
+    return k;
+  }
+  [[noreturn]] static void bad_kind(unsigned k);
+  [[noreturn]] static void none_free(UnitKind kind, uint64_t now);
 
   PipelineParams params_[kUnitKinds];
   unsigned passes_;

@@ -18,6 +18,29 @@ const char* unit_kind_name(UnitKind kind);  // "sp", "sfu", "ldst"
 // they all go through the LD/ST unit. Sp: everything else: integer, fp16/32/64
 // arithmetic, conversions, warp operations, control flow, barriers and membar
 // (whose ordering the SM enforces itself).
-UnitKind unit_of(const Instruction& in);
+// Inline: the SM asks for every issue attempt.
+inline UnitKind unit_of(const Instruction& in) {
+  switch (in.op) {
+    case Opcode::Sin:
+    case Opcode::Cos:
+    case Opcode::Ex2:
+    case Opcode::Lg2:
+    case Opcode::Rsqrt:
+    case Opcode::Rcp:
+    case Opcode::Sqrt:
+      return UnitKind::Sfu;
+    case Opcode::Div:
+      // Integer division is a sequence of ordinary integer operations on the
+      // hardware; float division goes through the reciprocal unit.
+      return is_float(in.type) ? UnitKind::Sfu : UnitKind::Sp;
+    case Opcode::Ld:
+    case Opcode::St:
+    case Opcode::Atom:
+    case Opcode::Red:
+      return UnitKind::LdSt;
+    default:
+      return UnitKind::Sp;
+  }
+}
 
 }  // namespace warptlm

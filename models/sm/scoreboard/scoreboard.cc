@@ -30,17 +30,14 @@ void Scoreboard::out_of_range(uint32_t reg, size_t registers) {
                               ")");
 }
 
-void Scoreboard::check(const RegisterOperands& ops) const {
+void Scoreboard::reserve(const RegisterOperands& ops, LaneMask lanes) {
+  // Validate everything before changing anything: the range of every
+  // register (reads, then writes), then the written lanes.
   const size_t n = pending_.size();
   for (unsigned i = 0; i < ops.n_reads; ++i)
     if (ops.reads[i] >= n) out_of_range(ops.reads[i], n);
   for (unsigned i = 0; i < ops.n_writes; ++i)
     if (ops.writes[i] >= n) out_of_range(ops.writes[i], n);
-}
-
-void Scoreboard::reserve(const RegisterOperands& ops, LaneMask lanes) {
-  check(ops);
-  // Validate everything before changing anything.
   for (unsigned i = 0; i < ops.n_writes; ++i) {
     const uint32_t r = ops.writes[i];
     if (pending_[r] & lanes) lane_error("a second pending write", r, lanes, pending_[r]);
@@ -68,25 +65,6 @@ void Scoreboard::release(const RegisterOperands& ops, LaneMask lanes) {
     m &= ~lanes;
     pending_registers_ -= m == 0;
   }
-}
-
-// The queries run on every issue attempt: the range check rides in the same
-// loop (a register past the end throws when the scan reaches it; one before it
-// that is blocked answers first, which is the same answer a full check would
-// precede).
-bool Scoreboard::blocked(const RegisterOperands& ops, LaneMask lanes) const {
-  const size_t n = pending_.size();
-  for (unsigned i = 0; i < ops.n_reads; ++i) {
-    const uint32_t r = ops.reads[i];
-    if (r >= n) out_of_range(r, n);
-    if (pending_[r] & lanes) return true;
-  }
-  for (unsigned i = 0; i < ops.n_writes; ++i) {
-    const uint32_t r = ops.writes[i];
-    if (r >= n) out_of_range(r, n);
-    if (pending_[r] & lanes) return true;
-  }
-  return false;
 }
 
 bool Scoreboard::blocked_any_lane(const RegisterOperands& ops) const {

@@ -30,7 +30,24 @@ class Scoreboard {
   // RAW or WAW: some read or written register has a pending write on a lane of
   // `lanes`. Throws std::invalid_argument naming `ops` for a register out of
   // range that the scan reaches (it stops at the first blocked register).
-  bool blocked(const RegisterOperands& ops, LaneMask lanes) const;
+  // Inline: it runs on every issue attempt. The range check rides in the
+  // same loop (a register past the end throws when the scan reaches it; one
+  // before it that is blocked answers first, which is the same answer a full
+  // check would precede).
+  bool blocked(const RegisterOperands& ops, LaneMask lanes) const {
+    const size_t n = pending_.size();
+    for (unsigned i = 0; i < ops.n_reads; ++i) {
+      const uint32_t r = ops.reads[i];
+      if (r >= n) out_of_range(r, n);
+      if (pending_[r] & lanes) return true;
+    }
+    for (unsigned i = 0; i < ops.n_writes; ++i) {
+      const uint32_t r = ops.writes[i];
+      if (r >= n) out_of_range(r, n);
+      if (pending_[r] & lanes) return true;
+    }
+    return false;
+  }
   // What a scoreboard without lane masks would say (any pending write to those
   // registers): the SM counts "stalls avoided by lane masks" as
   // blocked_any_lane && !blocked.
@@ -43,7 +60,6 @@ class Scoreboard {
   unsigned registers() const { return static_cast<unsigned>(pending_.size()); }
 
  private:
-  void check(const RegisterOperands& ops) const;  // every register in range
   [[noreturn]] static void out_of_range(uint32_t reg, size_t registers);
 
   std::vector<LaneMask> pending_;   // by register: lanes with a write in flight
