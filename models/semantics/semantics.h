@@ -62,6 +62,16 @@ class WarpEnvironment {
   // semantics before calling. Throw MemoryFault.
   virtual void load(Space space, unsigned lane, uint64_t addr, void* dst, unsigned size) = 0;
   virtual void store(Space space, unsigned lane, uint64_t addr, const void* src, unsigned size) = 0;
+  // The accesses of one warp instruction in one call: for each lane l of
+  // `lanes`, in increasing lane order, load(space, l, addrs[l], data + l * size,
+  // size) / store(..., data + l * size, size). The first fault ends it, so the
+  // lanes below the faulting one have completed and the others are untouched.
+  // The defaults call load/store lane by lane; an environment overrides them to
+  // find the memory once for lanes that fall in the same block.
+  virtual void load_lanes(Space space, LaneMask lanes, const uint64_t* addrs, uint8_t* data,
+                          unsigned size);
+  virtual void store_lanes(Space space, LaneMask lanes, const uint64_t* addrs, const uint8_t* data,
+                           unsigned size);
 };
 
 // The registers of the warp's current frame, lane-major per register:
