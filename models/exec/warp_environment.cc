@@ -18,8 +18,7 @@ std::string hex(uint64_t v) {
 
 }  // namespace
 
-uint64_t FunctionalWarpEnvironment::symbol_address(uint32_t symbol, unsigned lane) {
-  (void)lane;
+uint64_t FunctionalWarpEnvironment::symbol_address(uint32_t symbol) {
   const Symbol& s = module_.symbols[symbol];
   switch (s.space) {
     case Space::Global:

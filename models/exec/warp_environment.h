@@ -23,7 +23,7 @@ class FunctionalWarpEnvironment : public WarpEnvironment {
       : module_(module), mem_(memory), cta_(cta) {}
   void bind(Warp* warp) { warp_ = warp; }
 
-  uint64_t symbol_address(uint32_t symbol, unsigned lane) override;
+  uint64_t symbol_address(uint32_t symbol) override;
   uint64_t special(SpecialReg sreg, unsigned comp, unsigned lane) override;
   void load(Space space, unsigned lane, uint64_t addr, void* dst, unsigned size) override;
   void store(Space space, unsigned lane, uint64_t addr, const void* src, unsigned size) override;

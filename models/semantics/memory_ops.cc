@@ -70,12 +70,11 @@ class AddressOperand {
       for_lanes(m, [&](unsigned lane) { out[lane] = (in[lane] + off) & wrap; });
       return;
     }
-    const u64 a = has_symbol_ ? x_.env.symbol_address(symbol_, ctz(m)) + off : off;
+    const u64 a = has_symbol_ ? x_.env.symbol_address(symbol_) + off : off;
     each_lane(m, ws, [&](unsigned lane) { out[lane] = a; });
   }
 
  private:
-  static unsigned ctz(LaneMask m) { return static_cast<unsigned>(__builtin_ctzll(m)); }
   const Exec& x_;
   const u64* base_ = nullptr;
   bool wrap32_ = false, has_symbol_ = false;

@@ -123,10 +123,16 @@ Source::Source(const Exec& x, const Operand& op, Type t) {
 
 uint64_t Source::fetch(unsigned lane) const {
   if (kind_ == Kind::Special) return env_->special(sreg_, comp_, lane);
-  return env_->symbol_address(symbol_, lane) + static_cast<uint64_t>(offset_);
+  return env_->symbol_address(symbol_) + static_cast<uint64_t>(offset_);
 }
 
 void Source::gather_fetched(LaneMask m, uint64_t* out) const {
+  if (kind_ == Kind::Symbol) {  // the same for every lane: asked once
+    if (!m) return;
+    const uint64_t v = ext_(fetch(0)) ^ flip_;
+    for_lanes(m, [&](unsigned lane) { out[lane] = v; });
+    return;
+  }
   for_lanes(m, [&](unsigned lane) { out[lane] = ext_(fetch(lane)) ^ flip_; });
 }
 

@@ -122,8 +122,8 @@ class Source {
   // Reads the operand into out[lane] for the lanes of m; the other entries
   // are left alone and must not be read (each_lane and Dest::scatter touch
   // only the lanes of m). A whole warp reads registers and constants in a
-  // straight loop that vectorises; specials and symbol addresses ask the
-  // environment lane by lane, in increasing lane order.
+  // straight loop that vectorises; specials ask the environment lane by
+  // lane, in increasing lane order, a symbol's address once.
   void gather(LaneMask m, unsigned ws, uint64_t* out) const {
     if (kind_ == Kind::Reg) {
       if (m == full_mask(ws)) return read_lanes(lanes_, out, ext_, flip_, ws);

@@ -54,8 +54,10 @@ class WarpEnvironment {
   // Address of a variable in its own state space (not generic): a global or
   // const variable's address, a shared variable's offset in the CTA's shared
   // memory, a local variable's offset in the lane's local memory (frame base
-  // included), a param's offset in the param buffer / frame.
-  virtual uint64_t symbol_address(uint32_t symbol, unsigned lane) = 0;
+  // included), a param's offset in the param buffer / frame. The same for
+  // every lane of the warp (a frame starts at one offset in every lane's local
+  // memory), so the semantics ask once per instruction.
+  virtual uint64_t symbol_address(uint32_t symbol) = 0;
   virtual uint64_t special(SpecialReg sreg, unsigned comp, unsigned lane) = 0;
   // Byte accesses in a state space (Generic is resolved by the environment
   // through address_map). Bounds are checked here; alignment is checked by the

@@ -245,6 +245,28 @@ TEST(MemoryOps, AddressForms) {
   EXPECT_EQ(h.env.log.back().addr, address_map::kSharedBase + 0x10);
 }
 
+// A variable's address is the same for every lane: one question per
+// instruction, none when no lane executes.
+TEST(MemoryOps, SymbolAddressAskedOncePerInstruction) {
+  Harness h;
+  h.env.symbols = {0x40};
+  for (unsigned l = 0; l < 4; ++l) h.env.poke<uint32_t>(Space::Shared, 0x48 + 4 * l, 50 + l);
+  const uint32_t d = h.reg(Type::U32), p = h.reg(Type::U64);
+  h.run(mem_inst(Opcode::Ld, Type::U32, Space::Shared, {h.r(d), Harness::symbol_addr(0, 12)}),
+        0b1101);
+  EXPECT_EQ(h.env.symbol_lookups, 1u);
+  EXPECT_EQ(h.get(d, 0), 51u);  // [0x40 + 12]
+  EXPECT_EQ(h.get(d, 3), 51u);
+  h.run(mem_inst(Opcode::St, Type::U32, Space::Shared, {Harness::symbol_addr(0, 8), h.r(d)}));
+  EXPECT_EQ(h.env.symbol_lookups, 2u);
+  EXPECT_EQ(h.env.peek<uint32_t>(Space::Shared, 0x48), 51u);  // lane 3 stores last
+  h.run(Harness::make(Opcode::Mov, Type::U64, {h.r(p), Harness::symbol(0, 4)}));
+  EXPECT_EQ(h.env.symbol_lookups, 3u);
+  for (unsigned l = 0; l < 4; ++l) EXPECT_EQ(h.get(p, l), 0x44u);
+  h.run(Harness::make(Opcode::Mov, Type::U64, {h.r(p), Harness::symbol(0, 4)}), 0);
+  EXPECT_EQ(h.env.symbol_lookups, 3u);
+}
+
 // Runs atom.<op>.<t> d, [0x200], b[, c] on all four lanes; b/c per lane.
 std::vector<uint64_t> atom(Harness& h, AtomOp op, Type t, std::vector<uint64_t> b,
                            std::vector<uint64_t> c = {}, Space s = Space::Global) {
