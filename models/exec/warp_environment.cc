@@ -18,8 +18,7 @@ std::string hex(uint64_t v) {
 
 }  // namespace
 
-uint64_t FunctionalWarpEnvironment::symbol_address(uint32_t symbol, unsigned lane) {
-  (void)lane;
+uint64_t FunctionalWarpEnvironment::symbol_address(uint32_t symbol) {
   const Symbol& s = module_.symbols[symbol];
   switch (s.space) {
     case Space::Global:
@@ -163,6 +162,104 @@ void FunctionalWarpEnvironment::store(Space space, unsigned lane, uint64_t addr,
     return;
   }
   std::memcpy(locate(space, lane, addr, size, true), src, size);
+}
+
+inline uint8_t* FunctionalWarpEnvironment::global_bytes(GlobalMemory::Block* block, uint64_t addr,
+                                                        unsigned size) {
+  uint64_t off = addr - block->base;  // huge below the base
+  if (off > block->size || size > block->size - off) {
+    *block = mem_.global->block(addr, size);
+    if (!block->data) return nullptr;
+    off = addr - block->base;
+  }
+  return block->data + off;
+}
+
+template <class Access>
+void FunctionalWarpEnvironment::each_access(Space space, LaneMask lanes, const uint64_t* addrs,
+                                            unsigned size, bool writing, Access&& access) {
+  // The state space is decided once; the usual cases (global memory within
+  // the block of the previous lane, shared memory, kernel parameters) are
+  // checked inline, and everything else, faults included, goes to locate().
+  auto in_range = [size](uint64_t off, uint64_t limit) {
+    return off <= limit && size <= limit - off;
+  };
+  auto each = [&](auto&& f) {
+    for (LaneMask m = lanes; m; m &= m - 1) {
+      const unsigned lane = static_cast<unsigned>(__builtin_ctzll(m));
+      f(lane, addrs[lane]);
+    }
+  };
+  auto elsewhere = [&](unsigned lane, uint64_t addr) {
+    access(lane, locate(space, lane, addr, size, writing));
+  };
+  GlobalMemory::Block block;
+  switch (space) {
+    case Space::Global:
+      return each(
+          [&](unsigned lane, uint64_t addr) { access(lane, global_bytes(&block, addr, size)); });
+    case Space::Shared:
+      return each([&](unsigned lane, uint64_t addr) {
+        if (in_range(addr, cta_.shared.size()))
+          access(lane, cta_.shared.data() + addr);
+        else
+          elsewhere(lane, addr);
+      });
+    case Space::Param:
+      return each([&](unsigned lane, uint64_t addr) {
+        if (!writing && addr < kFrameParamTag && in_range(addr, mem_.params.size()))
+          access(lane, mem_.params.data() + addr);
+        else
+          elsewhere(lane, addr);
+      });
+    case Space::Generic:
+      return each([&](unsigned lane, uint64_t addr) {
+        if (is_global(space, addr))
+          access(lane, global_bytes(&block, addr, size));
+        else
+          elsewhere(lane, addr);
+      });
+    default:
+      return each(elsewhere);
+  }
+}
+
+namespace {
+
+// One element or vector access: a fixed-size copy for the common sizes.
+inline void copy(uint8_t* dst, const uint8_t* src, unsigned size) {
+  switch (size) {
+    case 4:
+      return static_cast<void>(std::memcpy(dst, src, 4));
+    case 8:
+      return static_cast<void>(std::memcpy(dst, src, 8));
+    default:
+      std::memcpy(dst, src, size);
+  }
+}
+
+}  // namespace
+
+void FunctionalWarpEnvironment::load_lanes(Space space, LaneMask lanes, const uint64_t* addrs,
+                                           uint8_t* data, unsigned size) {
+  each_access(space, lanes, addrs, size, false, [&](unsigned lane, const uint8_t* src) {
+    uint8_t* dst = data + size_t(lane) * size;
+    if (src)
+      copy(dst, src, size);
+    else  // global memory without a block: read, or fault
+      FunctionalWarpEnvironment::load(space, lane, addrs[lane], dst, size);
+  });
+}
+
+void FunctionalWarpEnvironment::store_lanes(Space space, LaneMask lanes, const uint64_t* addrs,
+                                            const uint8_t* data, unsigned size) {
+  each_access(space, lanes, addrs, size, true, [&](unsigned lane, uint8_t* dst) {
+    const uint8_t* src = data + size_t(lane) * size;
+    if (dst)
+      copy(dst, src, size);
+    else
+      FunctionalWarpEnvironment::store(space, lane, addrs[lane], src, size);
+  });
 }
 
 bool FunctionalWarpEnvironment::is_global(Space space, uint64_t addr) {

@@ -23,12 +23,28 @@ class FunctionalWarpEnvironment : public WarpEnvironment {
       : module_(module), mem_(memory), cta_(cta) {}
   void bind(Warp* warp) { warp_ = warp; }
 
-  uint64_t symbol_address(uint32_t symbol, unsigned lane) override;
+  uint64_t symbol_address(uint32_t symbol) override;
   uint64_t special(SpecialReg sreg, unsigned comp, unsigned lane) override;
   void load(Space space, unsigned lane, uint64_t addr, void* dst, unsigned size) override;
   void store(Space space, unsigned lane, uint64_t addr, const void* src, unsigned size) override;
+  // One lookup of global memory for lanes in the same block, shared memory
+  // checked inline; the rest and every fault as load/store do them.
+  void load_lanes(Space space, LaneMask lanes, const uint64_t* addrs, uint8_t* data,
+                  unsigned size) override;
+  void store_lanes(Space space, LaneMask lanes, const uint64_t* addrs, const uint8_t* data,
+                   unsigned size) override;
 
  private:
+  // The host bytes of global [addr, addr + size) from `*block` (the last
+  // block found) or a new lookup, or null when the global memory has no block
+  // for them (out of bounds, or reached only through read/write).
+  uint8_t* global_bytes(GlobalMemory::Block* block, uint64_t addr, unsigned size);
+  // Calls access(lane, bytes) for each lane of `lanes` in increasing order,
+  // with bytes the host memory of [addrs[lane], + size) in `space`, or null
+  // for global memory without a block; faults as locate() does.
+  template <class Access>
+  void each_access(Space space, LaneMask lanes, const uint64_t* addrs, unsigned size, bool writing,
+                   Access&& access);
   // The bytes [addr, addr + size) of `space` for `lane`, or a MemoryFault
   // (not global memory, which is reached through KernelMemory::global).
   uint8_t* locate(Space space, unsigned lane, uint64_t addr, unsigned size, bool writing);

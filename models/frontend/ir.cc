@@ -2,41 +2,6 @@
 
 namespace warptlm {
 
-unsigned type_bits(Type t) {
-  switch (t) {
-    case Type::None:
-      return 0;
-    case Type::Pred:
-      return 1;
-    case Type::B8:
-    case Type::U8:
-    case Type::S8:
-      return 8;
-    case Type::B16:
-    case Type::U16:
-    case Type::S16:
-    case Type::F16:
-      return 16;
-    case Type::B32:
-    case Type::U32:
-    case Type::S32:
-    case Type::F32:
-      return 32;
-    case Type::B64:
-    case Type::U64:
-    case Type::S64:
-    case Type::F64:
-      return 64;
-  }
-  return 0;
-}
-
-bool is_signed(Type t) {
-  return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64;
-}
-bool is_float(Type t) { return t == Type::F16 || t == Type::F32 || t == Type::F64; }
-bool is_bits(Type t) { return t == Type::B8 || t == Type::B16 || t == Type::B32 || t == Type::B64; }
-
 const char* type_name(Type t) {
   static const char* const names[] = {"none", "pred", "b8",  "b16", "b32", "b64",
                                       "u8",   "u16",  "u32", "u64", "s8",  "s16",

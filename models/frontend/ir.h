@@ -41,10 +41,18 @@ enum class Type : uint8_t {
   F64,
 };
 
-unsigned type_bits(Type t);     // Pred -> 1, None -> 0
-bool is_signed(Type t);         // S*
-bool is_float(Type t);          // F*
-bool is_bits(Type t);           // B*
+// Inline: the semantics decode the types of every instruction they execute.
+inline unsigned type_bits(Type t) {  // Pred -> 1, None -> 0
+  static constexpr uint8_t kBits[] = {0,  1, 8,  16, 32, 64, 8,  16, 32,
+                                      64, 8, 16, 32, 64, 16, 32, 64};
+  static_assert(sizeof kBits == static_cast<unsigned>(Type::F64) + 1, "one entry per type");
+  const unsigned i = static_cast<unsigned>(t);
+  return i < sizeof kBits ? kBits[i] : 0;
+}
+// The kinds are consecutive in Type (B*, U*, S*, F*, each by width).
+inline bool is_signed(Type t) { return t >= Type::S8 && t <= Type::S64; }
+inline bool is_float(Type t) { return t >= Type::F16 && t <= Type::F64; }
+inline bool is_bits(Type t) { return t >= Type::B8 && t <= Type::B64; }
 const char* type_name(Type t);  // "s32", "pred", ...
 
 enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };

@@ -75,6 +75,12 @@ bool DeviceMemory::write(uint64_t addr, const void* src, uint64_t size) {
   return true;
 }
 
+GlobalMemory::Block DeviceMemory::block(uint64_t addr, uint64_t size) {
+  Allocation* a = find(addr, size);
+  if (!a) return {};
+  return {a->base, a->bytes.size(), a->bytes.data()};
+}
+
 std::string DeviceMemory::describe(uint64_t addr) const {
   auto it = allocations_.upper_bound(addr);
   if (it != allocations_.begin()) {

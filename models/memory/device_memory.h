@@ -37,6 +37,8 @@ class DeviceMemory : public GlobalMemory {
   // The allocation nearest to `addr`, for fault messages ("12 bytes past the
   // end of 'out'"); empty when there is none.
   std::string describe(uint64_t addr) const override;
+  // The allocation holding the range (allocations never move or go away).
+  Block block(uint64_t addr, uint64_t size) override;
   uint64_t bytes_allocated() const { return bytes_allocated_; }
 
  private:

@@ -18,6 +18,21 @@ class GlobalMemory {
   // Words for a fault message about `addr` ("12 bytes past the end of 'out'");
   // empty when there is nothing to add.
   virtual std::string describe(uint64_t addr) const = 0;
+
+  // Host bytes that back device addresses [base, base + size).
+  struct Block {
+    uint64_t base = 0, size = 0;
+    uint8_t* data = nullptr;
+  };
+  // The block holding [addr, addr + size), for callers that reach many
+  // nearby addresses (a warp's lanes) with one lookup; data is null when there
+  // is none, or when this memory is only reached through read and write (the
+  // default). Valid until the memory's layout changes.
+  virtual Block block(uint64_t addr, uint64_t size) {
+    (void)addr;
+    (void)size;
+    return {};
+  }
 };
 
 }  // namespace warptlm

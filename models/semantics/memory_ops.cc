@@ -3,11 +3,13 @@
 // Address = base register | variable address (env.symbol_address) | absolute,
 // plus the offset; a 32-bit base register gives 32-bit address arithmetic.
 // Every access must be aligned to its full size (element size x vector
-// length) or a MemoryFault(Misaligned) is thrown. The environment is called
-// once per lane, in increasing lane order, with the instruction's state space
-// (Generic is resolved by the environment). Atomics are performed lane by
-// lane in that order, so the old values returned are deterministic. Memory is
-// little endian.
+// length) or a MemoryFault(Misaligned) is thrown. ld and st make one
+// environment call for the warp (load_lanes/store_lanes: lanes in increasing
+// order), with the instruction's state space (Generic is resolved by the
+// environment); the faults are those of an access per lane in that order: a
+// misaligned lane faults after the lanes below it have accessed memory, and
+// only if none of them faulted. Atomics are performed lane by lane in that
+// order, so the old values returned are deterministic. Memory is little endian.
 #include <cstring>
 #include <sstream>
 
@@ -19,6 +21,27 @@ namespace warptlm::sem {
 namespace {
 
 using u64 = uint64_t;
+
+// out[lane] = (in[lane] + off) & wrap for lanes [0, ws): a plain function with
+// a restricted output, which GCC's -O2 vectoriser takes (see read_lanes).
+inline void offset_lanes(const u64* in, u64* __restrict out, u64 off, u64 wrap, unsigned ws) {
+  if (ws == 32) {
+    for (unsigned lane = 0; lane < 32; ++lane) out[lane] = (in[lane] + off) & wrap;
+  } else {
+    for (unsigned lane = 0; lane < ws; ++lane) out[lane] = (in[lane] + off) & wrap;
+  }
+}
+
+// The OR of a[0..ws), vectorisable.
+inline u64 or_lanes(const u64* a, unsigned ws) {
+  u64 any = 0;
+  if (ws == 32) {
+    for (unsigned lane = 0; lane < 32; ++lane) any |= a[lane];
+  } else {
+    for (unsigned lane = 0; lane < ws; ++lane) any |= a[lane];
+  }
+  return any;
+}
 
 // The address operand of one instruction, decoded once.
 class AddressOperand {
@@ -34,13 +57,21 @@ class AddressOperand {
       symbol_ = op.symbol;
     }
   }
-  u64 operator()(unsigned lane) const {
+  // The address of each lane of m in out[lane]. A variable's address is the
+  // same for every lane: the environment is asked once.
+  void gather(LaneMask m, u64* out) const {
+    if (!m) return;
+    const unsigned ws = x_.warp_size();
+    const u64 off = offset_;
     if (base_) {
-      const u64 a = base_[lane] + offset_;
-      return wrap32_ ? zext(a, 32) : a;
+      const u64 wrap = wrap32_ ? 0xffffffffull : ~u64(0);
+      if (m == full_mask(ws)) return offset_lanes(base_, out, off, wrap, ws);
+      const u64* in = base_;
+      for_lanes(m, [&](unsigned lane) { out[lane] = (in[lane] + off) & wrap; });
+      return;
     }
-    if (has_symbol_) return x_.env.symbol_address(symbol_, lane) + offset_;
-    return offset_;
+    const u64 a = has_symbol_ ? x_.env.symbol_address(symbol_) + off : off;
+    each_lane(m, ws, [&](unsigned lane) { out[lane] = a; });
   }
 
  private:
@@ -62,6 +93,36 @@ class AddressOperand {
 // passes here.
 inline void check_aligned(const Exec& x, u64 addr, unsigned size, unsigned lane) {
   if (addr % size != 0) misaligned(x, addr, size, lane);
+}
+
+// The lanes of m below the first (lowest) one whose address is not aligned to
+// `size`, that lane in *bad; m itself when every address is aligned. The lanes
+// below a misaligned one access memory before it faults, as lane by lane.
+LaneMask aligned_lanes(const Exec& x, LaneMask m, const u64* addrs, unsigned size, unsigned* bad) {
+  if ((size & (size - 1)) == 0) {  // element size x vector length: a power of two
+    // The usual answer, every lane aligned, from one OR of the addresses.
+    const unsigned ws = x.warp_size();
+    u64 any = 0;
+    if (m == full_mask(ws)) {
+      any = or_lanes(addrs, ws);
+    } else {
+      for_lanes(m, [&](unsigned lane) { any |= addrs[lane]; });
+    }
+    if ((any & (size - 1)) == 0) return m;
+  }
+  for (LaneMask r = m; r; r &= r - 1) {
+    const unsigned lane = static_cast<unsigned>(__builtin_ctzll(r));
+    if (addrs[lane] % size != 0) {
+      *bad = lane;
+      return m & ((LaneMask(1) << lane) - 1);
+    }
+  }
+  return m;
+}
+
+// The lanes of m below `lane` (a faulting lane's predecessors).
+inline LaneMask lanes_below(LaneMask m, unsigned lane) {
+  return lane >= 64 ? m : m & ((LaneMask(1) << lane) - 1);
 }
 
 // The element sizes as constants: on a little-endian host each is one load.
@@ -109,6 +170,55 @@ inline void write_le(uint8_t* p, u64 v, unsigned size) {
   }
 }
 
+// A warp's data is lane l's `stride` bytes at l * stride (see load_lanes).
+// Reading element values out of it: v[lane] = e(the kEs-byte element at
+// p + lane * kEs) for a whole warp of scalar accesses, a loop GCC vectorises.
+template <unsigned kEs>
+void unpack_dense(const uint8_t* p, Extender e, u64* __restrict v, unsigned ws) {
+  if (ws == 32) {
+    for (unsigned lane = 0; lane < 32; ++lane) v[lane] = e(read_le_n<kEs>(p + lane * kEs));
+  } else {
+    for (unsigned lane = 0; lane < ws; ++lane) v[lane] = e(read_le_n<kEs>(p + lane * kEs));
+  }
+}
+// The same for an element size known at run time.
+void unpack_dense(const uint8_t* p, unsigned es, Extender e, u64* v, unsigned ws) {
+  switch (es) {
+    case 1:
+      return unpack_dense<1>(p, e, v, ws);
+    case 2:
+      return unpack_dense<2>(p, e, v, ws);
+    case 4:
+      return unpack_dense<4>(p, e, v, ws);
+    default:
+      return unpack_dense<8>(p, e, v, ws);
+  }
+}
+// The other way: the kEs-byte element at p + lane * kEs = v[lane].
+template <unsigned kEs>
+void pack_dense(const u64* v, uint8_t* __restrict p, unsigned ws) {
+  if (ws == 32) {
+    for (unsigned lane = 0; lane < 32; ++lane) write_le_n<kEs>(p + lane * kEs, v[lane]);
+  } else {
+    for (unsigned lane = 0; lane < ws; ++lane) write_le_n<kEs>(p + lane * kEs, v[lane]);
+  }
+}
+void pack(LaneMask m, unsigned ws, const u64* v, uint8_t* p, unsigned stride, unsigned es) {
+  if (stride == es && m == full_mask(ws)) {
+    switch (es) {
+      case 1:
+        return pack_dense<1>(v, p, ws);
+      case 2:
+        return pack_dense<2>(v, p, ws);
+      case 4:
+        return pack_dense<4>(v, p, ws);
+      default:
+        return pack_dense<8>(v, p, ws);
+    }
+  }
+  for_lanes(m, [&](unsigned lane) { write_le(p + lane * stride, v[lane], es); });
+}
+
 unsigned element_size(const Exec& x, Type t) {
   const unsigned bits = type_bits(t);
   if (t == Type::Pred || bits < 8) x.unsupported("needs a sized, non-predicate type");
@@ -131,6 +241,9 @@ unsigned elements(const Exec& x, const Operand& op, const Operand* out[kMaxVec])
   return vec;
 }
 
+// The data of a warp's accesses, lane l's `size` bytes at l * size.
+using LaneBytes = uint8_t[kMaxWarpSize * kMaxVec * 8];
+
 void load(const Exec& x) {
   const Type t = x.inst.type;
   const unsigned es = element_size(x, t);
@@ -141,13 +254,35 @@ void load(const Exec& x) {
   const AddressOperand addr(x, x.op(1));
   const unsigned size = es * n;
   const Extender ext(type_bits(t), is_signed(t));  // extend(v, t), decoded once
-  uint8_t buf[kMaxVec * 8];
-  for_lanes(x.executed, [&](unsigned lane) {
-    const u64 a = addr(lane);
-    check_aligned(x, a, size, lane);
-    x.env.load(x.inst.space, lane, a, buf, size);
-    for (unsigned i = 0; i < n; ++i) dests[i](lane, ext(read_le(buf + i * es, es)));
-  });
+  LaneValues addrs;
+  addr.gather(x.executed, addrs);
+  unsigned bad = 0;
+  const LaneMask ok = aligned_lanes(x, x.executed, addrs, size, &bad);
+  LaneBytes buf;
+  // Registers are written after the accesses (a lane's address is read
+  // before its destination is written either way).
+  auto write_back = [&](LaneMask lanes) {
+    const unsigned ws = x.warp_size();
+    for (unsigned i = 0; i < n; ++i) {
+      const uint8_t* p = buf + i * es;
+      if (size == es && lanes == full_mask(ws)) {  // a whole warp's scalars: vector loops
+        LaneValues v;
+        unpack_dense(p, es, ext, v, ws);
+        dests[i].scatter(lanes, ws, v);
+      } else {
+        const Dest& d = dests[i];
+        for_lanes(lanes, [&](unsigned lane) { d(lane, ext(read_le(p + lane * size, es))); });
+      }
+    }
+  };
+  try {
+    x.env.load_lanes(x.inst.space, ok, addrs, buf, size);
+  } catch (const MemoryFault& f) {
+    write_back(lanes_below(ok, f.lane));  // as lane by lane: the lanes before it loaded
+    throw;
+  }
+  write_back(ok);
+  if (ok != x.executed) misaligned(x, addrs[bad], size, bad);
 }
 
 void store(const Exec& x) {
@@ -165,18 +300,32 @@ void store(const Exec& x) {
   }
   const AddressOperand addr(x, x.op(0));
   const unsigned size = es * n;
-  uint8_t buf[kMaxVec * 8];
-  for_lanes(x.executed, [&](unsigned lane) {
-    const u64 a = addr(lane);
-    check_aligned(x, a, size, lane);
-    for (unsigned i = 0; i < n; ++i) {
-      if (!sunk[i]) write_le(buf + i * es, srcs[i](lane), es);
-    }
-    if (!any_sink) return x.env.store(x.inst.space, lane, a, buf, size);
-    for (unsigned i = 0; i < n; ++i) {  // `_` elements leave memory alone
-      if (!sunk[i]) x.env.store(x.inst.space, lane, a + i * es, buf + i * es, es);
-    }
-  });
+  LaneValues addrs;
+  addr.gather(x.executed, addrs);
+  if (any_sink) {
+    // `_` elements leave memory alone: each stored element is its own access.
+    uint8_t buf[kMaxVec * 8];
+    for_lanes(x.executed, [&](unsigned lane) {
+      const u64 a = addrs[lane];
+      check_aligned(x, a, size, lane);
+      for (unsigned i = 0; i < n; ++i) {
+        if (sunk[i]) continue;
+        write_le(buf + i * es, srcs[i](lane), es);
+        x.env.store(x.inst.space, lane, a + i * es, buf + i * es, es);
+      }
+    });
+    return;
+  }
+  unsigned bad = 0;
+  const LaneMask ok = aligned_lanes(x, x.executed, addrs, size, &bad);
+  LaneBytes buf;
+  LaneValues v;
+  for (unsigned i = 0; i < n; ++i) {
+    srcs[i].gather(ok, x.warp_size(), v);
+    pack(ok, x.warp_size(), v, buf + i * es, size, es);
+  }
+  x.env.store_lanes(x.inst.space, ok, addrs, buf, size);
+  if (ok != x.executed) misaligned(x, addrs[bad], size, bad);
 }
 
 // The new memory value of an atomic operation (b, c in the value convention).
@@ -265,9 +414,11 @@ void atomic(const Exec& x) {
   const Source c = op == AtomOp::Cas ? x.src(first + 2, t) : Source();
   // PTX: atom.add.f32 flushes subnormals on global memory, not on shared.
   const bool ftz = t == Type::F32 && x.inst.space == Space::Global;
+  LaneValues addrs;
+  addr.gather(x.executed, addrs);
   uint8_t buf[8];
   for_lanes(x.executed, [&](unsigned lane) {
-    const u64 a = addr(lane);
+    const u64 a = addrs[lane];
     check_aligned(x, a, size, lane);
     x.env.load(x.inst.space, lane, a, buf, size);
     const u64 old = extend(read_le(buf, size), t);

@@ -86,7 +86,7 @@ uint64_t immediate(const Exec& x, const Operand& op, Type t) {
 
 }  // namespace
 
-Source::Source(const Exec& x, const Operand& op, Type t) {
+void Source::decode(const Exec& x, const Operand& op, Type t) {
   if (t == Type::None) x.unsupported("instruction has no operand type");
   ext_ = Extender(type_bits(t), is_signed(t));
   if (op.negated) {
@@ -123,22 +123,22 @@ Source::Source(const Exec& x, const Operand& op, Type t) {
 
 uint64_t Source::fetch(unsigned lane) const {
   if (kind_ == Kind::Special) return env_->special(sreg_, comp_, lane);
-  return env_->symbol_address(symbol_, lane) + static_cast<uint64_t>(offset_);
+  return env_->symbol_address(symbol_) + static_cast<uint64_t>(offset_);
 }
 
 void Source::gather_fetched(LaneMask m, uint64_t* out) const {
+  if (kind_ == Kind::Symbol) {  // the same for every lane: asked once
+    if (!m) return;
+    const uint64_t v = ext_(fetch(0)) ^ flip_;
+    for_lanes(m, [&](unsigned lane) { out[lane] = v; });
+    return;
+  }
   for_lanes(m, [&](unsigned lane) { out[lane] = ext_(fetch(lane)) ^ flip_; });
 }
 
-Dest::Dest(const Exec& x, const Operand& op, Type t) {
-  if (op.kind == Operand::Kind::Sink || op.kind == Operand::Kind::None) return;
+void Dest::invalid(const Exec& x, const Operand& op) {
   if (op.kind != Operand::Kind::Reg) x.unsupported("destination is not a register");
-  if (t == Type::None) x.unsupported("instruction has no operand type");
-  const Type reg = op.reg_type == Type::None ? t : op.reg_type;
-  const unsigned tbits = type_bits(t), rbits = type_bits(reg);
-  lanes_ = x.regs.lanes(op.reg);
-  ext_ = Extender(tbits, is_signed(t) && tbits < rbits);
-  reg_mask_ = low_mask(rbits);
+  x.unsupported("instruction has no operand type");
 }
 
 void Exec::missing_operand(size_t i) const {

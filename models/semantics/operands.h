@@ -113,7 +113,7 @@ inline void write_lanes(const uint64_t* v, uint64_t* __restrict out, Extender e,
 class Source {
  public:
   Source() = default;
-  Source(const Exec& x, const Operand& op, Type t);
+  inline Source(const Exec& x, const Operand& op, Type t);  // below Exec
   uint64_t operator()(unsigned lane) const {
     if (kind_ == Kind::Reg) return ext_(lanes_[lane]) ^ flip_;
     if (kind_ == Kind::Const) return value_;
@@ -122,8 +122,8 @@ class Source {
   // Reads the operand into out[lane] for the lanes of m; the other entries
   // are left alone and must not be read (each_lane and Dest::scatter touch
   // only the lanes of m). A whole warp reads registers and constants in a
-  // straight loop that vectorises; specials and symbol addresses ask the
-  // environment lane by lane, in increasing lane order.
+  // straight loop that vectorises; specials ask the environment lane by
+  // lane, in increasing lane order, a symbol's address once.
   void gather(LaneMask m, unsigned ws, uint64_t* out) const {
     if (kind_ == Kind::Reg) {
       if (m == full_mask(ws)) return read_lanes(lanes_, out, ext_, flip_, ws);
@@ -141,6 +141,8 @@ class Source {
 
  private:
   enum class Kind : uint8_t { Const, Reg, Special, Symbol };
+  // Every operand but a plain register (and every error), out of line.
+  void decode(const Exec& x, const Operand& op, Type t);
   uint64_t fetch(unsigned lane) const;  // special register or symbol address
   void gather_fetched(LaneMask m, uint64_t* out) const;
   Kind kind_ = Kind::Const;
@@ -162,10 +164,12 @@ class Source {
 class Dest {
  public:
   Dest() = default;
-  Dest(const Exec& x, const Operand& op, Type t);
+  inline Dest(const Exec& x, const Operand& op, Type t);  // below Exec
   void operator()(unsigned lane, uint64_t v) const {
     if (lanes_) lanes_[lane] = ext_(v) & reg_mask_;
   }
+  // The errors: `op` is not a register, or the instruction has no type.
+  [[noreturn]] static void invalid(const Exec& x, const Operand& op);
   // Writes v[lane] for every lane of m; the other lanes keep their values.
   void scatter(LaneMask m, unsigned ws, const uint64_t* v) const {
     if (!lanes_) return;
@@ -207,5 +211,31 @@ struct Exec {
   // Throws UnsupportedInstruction: the layout has no operand i.
   [[noreturn]] void missing_operand(size_t i) const;
 };
+
+// The operand constructors run for every executed instruction: inline for
+// registers and integer literals of integer operands, the usual cases.
+inline Source::Source(const Exec& x, const Operand& op, Type t) {
+  const bool plain = !op.negated && t != Type::None;
+  if (plain && op.kind == Operand::Kind::Reg) {
+    kind_ = Kind::Reg;
+    ext_ = Extender(type_bits(t), is_signed(t));
+    lanes_ = x.regs.lanes(op.reg);
+  } else if (plain && op.kind == Operand::Kind::Imm && t != Type::Pred && !is_float(t)) {
+    ext_ = Extender(type_bits(t), is_signed(t));
+    value_ = extend(op.imm, t);  // kind_ is Const
+  } else {
+    decode(x, op, t);
+  }
+}
+
+inline Dest::Dest(const Exec& x, const Operand& op, Type t) {
+  if (op.kind == Operand::Kind::Sink || op.kind == Operand::Kind::None) return;
+  if (op.kind != Operand::Kind::Reg || t == Type::None) invalid(x, op);
+  const Type reg = op.reg_type == Type::None ? t : op.reg_type;
+  const unsigned tbits = type_bits(t), rbits = type_bits(reg);
+  lanes_ = x.regs.lanes(op.reg);
+  ext_ = Extender(tbits, is_signed(t) && tbits < rbits);
+  reg_mask_ = low_mask(rbits);
+}
 
 }  // namespace warptlm::sem

@@ -22,6 +22,20 @@ LaneMask guard_mask(const Instruction& inst, const WarpRegisters& regs, LaneMask
 
 }  // namespace
 
+void WarpEnvironment::load_lanes(Space space, LaneMask lanes, const uint64_t* addrs, uint8_t* data,
+                                 unsigned size) {
+  sem::for_lanes(lanes, [&](unsigned lane) {
+    load(space, lane, addrs[lane], data + size_t(lane) * size, size);
+  });
+}
+
+void WarpEnvironment::store_lanes(Space space, LaneMask lanes, const uint64_t* addrs,
+                                  const uint8_t* data, unsigned size) {
+  sem::for_lanes(lanes, [&](unsigned lane) {
+    store(space, lane, addrs[lane], data + size_t(lane) * size, size);
+  });
+}
+
 Outcome execute(const Module& module, const Instruction& inst, const WarpRegisters& regs,
                 LaneMask active, WarpEnvironment& env) {
   const sem::Exec x{module, inst, regs, env, guard_mask(inst, regs, active)};

@@ -54,14 +54,26 @@ class WarpEnvironment {
   // Address of a variable in its own state space (not generic): a global or
   // const variable's address, a shared variable's offset in the CTA's shared
   // memory, a local variable's offset in the lane's local memory (frame base
-  // included), a param's offset in the param buffer / frame.
-  virtual uint64_t symbol_address(uint32_t symbol, unsigned lane) = 0;
+  // included), a param's offset in the param buffer / frame. The same for
+  // every lane of the warp (a frame starts at one offset in every lane's local
+  // memory), so the semantics ask once per instruction.
+  virtual uint64_t symbol_address(uint32_t symbol) = 0;
   virtual uint64_t special(SpecialReg sreg, unsigned comp, unsigned lane) = 0;
   // Byte accesses in a state space (Generic is resolved by the environment
   // through address_map). Bounds are checked here; alignment is checked by the
   // semantics before calling. Throw MemoryFault.
   virtual void load(Space space, unsigned lane, uint64_t addr, void* dst, unsigned size) = 0;
   virtual void store(Space space, unsigned lane, uint64_t addr, const void* src, unsigned size) = 0;
+  // The accesses of one warp instruction in one call: for each lane l of
+  // `lanes`, in increasing lane order, load(space, l, addrs[l], data + l * size,
+  // size) / store(..., data + l * size, size). The first fault ends it, so the
+  // lanes below the faulting one have completed and the others are untouched.
+  // The defaults call load/store lane by lane; an environment overrides them to
+  // find the memory once for lanes that fall in the same block.
+  virtual void load_lanes(Space space, LaneMask lanes, const uint64_t* addrs, uint8_t* data,
+                          unsigned size);
+  virtual void store_lanes(Space space, LaneMask lanes, const uint64_t* addrs, const uint8_t* data,
+                           unsigned size);
 };
 
 // The registers of the warp's current frame, lane-major per register:

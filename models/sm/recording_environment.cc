@@ -1,5 +1,6 @@
 #include "sm/recording_environment.h"
 
+#include "exec/warp_issuer.h"  // lane_count
 #include "memory/address_map.h"
 
 namespace warptlm {
@@ -21,6 +22,48 @@ void RecordingEnvironment::store(Space space, unsigned lane, uint64_t addr, cons
                                  unsigned size) {
   FunctionalWarpEnvironment::store(space, lane, addr, src, size);
   record(space, lane, addr, size, true);
+}
+
+void RecordingEnvironment::record_lanes(Space space, LaneMask lanes, const uint64_t* addrs,
+                                        unsigned size, bool write) {
+  const size_t at = accesses.size();
+  accesses.resize(at + lane_count(lanes));
+  MemoryAccess* out = accesses.data() + at;
+  for (; lanes; lanes &= lanes - 1) {
+    const unsigned lane = static_cast<unsigned>(__builtin_ctzll(lanes));
+    uint64_t inner = addrs[lane];
+    const Space s = space == Space::Generic ? address_map::classify(inner, &inner) : space;
+    *out++ = MemoryAccess{s, lane, inner, size, write};
+  }
+}
+
+namespace {
+// The lanes of m below `lane`.
+LaneMask below(LaneMask m, unsigned lane) {
+  return lane >= 64 ? m : m & ((LaneMask(1) << lane) - 1);
+}
+}  // namespace
+
+void RecordingEnvironment::load_lanes(Space space, LaneMask lanes, const uint64_t* addrs,
+                                      uint8_t* data, unsigned size) {
+  try {
+    FunctionalWarpEnvironment::load_lanes(space, lanes, addrs, data, size);
+  } catch (const MemoryFault& f) {
+    record_lanes(space, below(lanes, f.lane), addrs, size, false);
+    throw;
+  }
+  record_lanes(space, lanes, addrs, size, false);
+}
+
+void RecordingEnvironment::store_lanes(Space space, LaneMask lanes, const uint64_t* addrs,
+                                       const uint8_t* data, unsigned size) {
+  try {
+    FunctionalWarpEnvironment::store_lanes(space, lanes, addrs, data, size);
+  } catch (const MemoryFault& f) {
+    record_lanes(space, below(lanes, f.lane), addrs, size, true);
+    throw;
+  }
+  record_lanes(space, lanes, addrs, size, true);
 }
 
 uint64_t RecordingEnvironment::special(SpecialReg sreg, unsigned comp, unsigned lane) {

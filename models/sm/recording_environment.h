@@ -24,6 +24,12 @@ class RecordingEnvironment : public FunctionalWarpEnvironment {
 
   void load(Space space, unsigned lane, uint64_t addr, void* dst, unsigned size) override;
   void store(Space space, unsigned lane, uint64_t addr, const void* src, unsigned size) override;
+  // The functional batch, then a record per lane in lane order (on a fault,
+  // of the lanes below the faulting one), as the per-lane calls make them.
+  void load_lanes(Space space, LaneMask lanes, const uint64_t* addrs, uint8_t* data,
+                  unsigned size) override;
+  void store_lanes(Space space, LaneMask lanes, const uint64_t* addrs, const uint8_t* data,
+                   unsigned size) override;
   uint64_t special(SpecialReg sreg, unsigned comp, unsigned lane) override;
 
   // Cleared by the SM before each instruction.
@@ -34,6 +40,7 @@ class RecordingEnvironment : public FunctionalWarpEnvironment {
 
  private:
   void record(Space space, unsigned lane, uint64_t addr, unsigned size, bool write);
+  void record_lanes(Space space, LaneMask lanes, const uint64_t* addrs, unsigned size, bool write);
 };
 
 }  // namespace warptlm

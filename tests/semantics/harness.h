@@ -56,7 +56,10 @@ class FakeEnv : public WarpEnvironment {
     for (Space s : {Space::Global, Space::Shared, Space::Local, Space::Param, Space::Const})
       mem[s].assign(kMemBytes, 0);
   }
-  uint64_t symbol_address(uint32_t symbol, unsigned) override { return symbols.at(symbol); }
+  uint64_t symbol_address(uint32_t symbol) override {
+    ++symbol_lookups;
+    return symbols.at(symbol);
+  }
   uint64_t special(SpecialReg s, unsigned comp, unsigned lane) override {
     if (s == SpecialReg::Laneid) return lane;
     if (s == SpecialReg::Tid && comp == 0) return 100 + lane;
@@ -92,6 +95,7 @@ class FakeEnv : public WarpEnvironment {
   std::map<Space, std::vector<uint8_t>> mem;
   std::map<std::pair<SpecialReg, unsigned>, uint64_t> specials;
   std::vector<uint64_t> symbols;
+  unsigned symbol_lookups = 0;
   std::vector<Access> log;
 };
 

@@ -131,6 +131,96 @@ TEST(MemoryOps, MisalignedAccessFaults) {
   }
 }
 
+// A warp's accesses fault as lane-by-lane accesses would: the lowest lane that
+// faults (out of bounds or misaligned) is reported, the lanes below it have
+// accessed memory (loads: their registers are written) and the lanes above
+// it have not.
+TEST(MemoryOps, FaultsInLaneOrderOutOfBoundsBeforeMisaligned) {
+  Harness h;
+  const uint32_t d = h.reg(Type::U32), a = h.reg(Type::U64);
+  for (unsigned l = 0; l < 4; ++l) h.env.poke<uint32_t>(Space::Global, 0x100 + 4 * l, 10 + l);
+  h.set(a, 0, 0x100);
+  h.set(a, 1, FakeEnv::kMemBytes);  // out of bounds
+  h.set(a, 2, 0x102);               // misaligned
+  h.set(a, 3, 0x10c);
+  h.set_all(d, 7);
+  try {
+    h.run(mem_inst(Opcode::Ld, Type::U32, Space::Global, {h.r(d), h.addr(a)}));
+    FAIL() << "expected a fault";
+  } catch (const MemoryFault& f) {
+    EXPECT_EQ(f.reason, MemoryFault::Reason::OutOfBounds);
+    EXPECT_EQ(f.lane, 1u);
+  }
+  EXPECT_EQ(h.get(d, 0), 10u);  // loaded before the fault
+  EXPECT_EQ(h.get(d, 2), 7u);
+  EXPECT_EQ(h.get(d, 3), 7u);
+  ASSERT_EQ(h.env.log.size(), 2u);  // lanes 0 and 1 asked, nothing after
+  EXPECT_EQ(h.env.log[1].lane, 1u);
+
+  // Stores: lane 0 has stored, lanes 2 and 3 have not.
+  h.env.log.clear();
+  const uint32_t v = h.reg(Type::U32);
+  for (unsigned l = 0; l < 4; ++l) h.set(v, l, 100 + l);
+  try {
+    h.run(mem_inst(Opcode::St, Type::U32, Space::Global, {h.addr(a), h.r(v)}));
+    FAIL() << "expected a fault";
+  } catch (const MemoryFault& f) {
+    EXPECT_EQ(f.reason, MemoryFault::Reason::OutOfBounds);
+    EXPECT_EQ(f.lane, 1u);
+  }
+  EXPECT_EQ(h.env.peek<uint32_t>(Space::Global, 0x100), 100u);
+  EXPECT_EQ(h.env.peek<uint32_t>(Space::Global, 0x10c), 13u);
+  ASSERT_EQ(h.env.log.size(), 2u);
+}
+
+TEST(MemoryOps, FaultsInLaneOrderMisalignedBeforeOutOfBounds) {
+  Harness h;
+  const uint32_t d = h.reg(Type::U32), a = h.reg(Type::U64), v = h.reg(Type::U32);
+  for (unsigned l = 0; l < 4; ++l) {
+    h.env.poke<uint32_t>(Space::Shared, 0x40 + 4 * l, 20 + l);
+    h.set(v, l, 200 + l);
+  }
+  h.set(a, 0, 0x40);
+  h.set(a, 1, 0x44);
+  h.set(a, 2, 0x4a);                // misaligned
+  h.set(a, 3, FakeEnv::kMemBytes);  // out of bounds, but after the misaligned lane
+  try {
+    h.run(mem_inst(Opcode::Ld, Type::U32, Space::Shared, {h.r(d), h.addr(a)}), 0b1110);
+    FAIL() << "expected a fault";
+  } catch (const MemoryFault& f) {
+    EXPECT_EQ(f.reason, MemoryFault::Reason::Misaligned);
+    EXPECT_EQ(f.lane, 2u);
+    EXPECT_EQ(f.address, 0x4au);
+  }
+  EXPECT_EQ(h.get(d, 0), 0u);  // not active
+  EXPECT_EQ(h.get(d, 1), 21u);
+  EXPECT_EQ(h.get(d, 3), 0u);
+  ASSERT_EQ(h.env.log.size(), 1u);  // lane 1 only
+  try {
+    h.run(mem_inst(Opcode::St, Type::U32, Space::Shared, {h.addr(a), h.r(v)}));
+    FAIL() << "expected a fault";
+  } catch (const MemoryFault& f) {
+    EXPECT_EQ(f.reason, MemoryFault::Reason::Misaligned);
+    EXPECT_EQ(f.lane, 2u);
+  }
+  EXPECT_EQ(h.env.peek<uint32_t>(Space::Shared, 0x40), 200u);
+  EXPECT_EQ(h.env.peek<uint32_t>(Space::Shared, 0x44), 201u);
+  EXPECT_EQ(h.env.peek<uint32_t>(Space::Shared, 0x48), 22u);
+  // A whole 32-lane warp (the counted loops) reports its lowest bad lane too.
+  Harness w(32);
+  const uint32_t wd = w.reg(Type::U64), wa = w.reg(Type::U64);
+  for (unsigned l = 0; l < 32; ++l) w.set(wa, l, 8 * l);
+  w.set(wa, 20, 8 * 20 + 4);
+  w.set(wa, 9, 8 * 9 + 2);
+  try {
+    w.run(mem_inst(Opcode::Ld, Type::U64, Space::Local, {w.r(wd), w.addr(wa)}));
+    FAIL() << "expected a fault";
+  } catch (const MemoryFault& f) {
+    EXPECT_EQ(f.lane, 9u);
+  }
+  EXPECT_EQ(w.env.log.size(), 9u);
+}
+
 TEST(MemoryOps, AddressForms) {
   Harness h;
   h.env.symbols = {0x20, 0x300};
@@ -153,6 +243,28 @@ TEST(MemoryOps, AddressForms) {
   EXPECT_EQ(h.get(g, 0), 99u);
   EXPECT_EQ(h.env.log.back().space, Space::Generic);
   EXPECT_EQ(h.env.log.back().addr, address_map::kSharedBase + 0x10);
+}
+
+// A variable's address is the same for every lane: one question per
+// instruction, none when no lane executes.
+TEST(MemoryOps, SymbolAddressAskedOncePerInstruction) {
+  Harness h;
+  h.env.symbols = {0x40};
+  for (unsigned l = 0; l < 4; ++l) h.env.poke<uint32_t>(Space::Shared, 0x48 + 4 * l, 50 + l);
+  const uint32_t d = h.reg(Type::U32), p = h.reg(Type::U64);
+  h.run(mem_inst(Opcode::Ld, Type::U32, Space::Shared, {h.r(d), Harness::symbol_addr(0, 12)}),
+        0b1101);
+  EXPECT_EQ(h.env.symbol_lookups, 1u);
+  EXPECT_EQ(h.get(d, 0), 51u);  // [0x40 + 12]
+  EXPECT_EQ(h.get(d, 3), 51u);
+  h.run(mem_inst(Opcode::St, Type::U32, Space::Shared, {Harness::symbol_addr(0, 8), h.r(d)}));
+  EXPECT_EQ(h.env.symbol_lookups, 2u);
+  EXPECT_EQ(h.env.peek<uint32_t>(Space::Shared, 0x48), 51u);  // lane 3 stores last
+  h.run(Harness::make(Opcode::Mov, Type::U64, {h.r(p), Harness::symbol(0, 4)}));
+  EXPECT_EQ(h.env.symbol_lookups, 3u);
+  for (unsigned l = 0; l < 4; ++l) EXPECT_EQ(h.get(p, l), 0x44u);
+  h.run(Harness::make(Opcode::Mov, Type::U64, {h.r(p), Harness::symbol(0, 4)}), 0);
+  EXPECT_EQ(h.env.symbol_lookups, 3u);
 }
 
 // Runs atom.<op>.<t> d, [0x200], b[, c] on all four lanes; b/c per lane.

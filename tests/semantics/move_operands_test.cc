@@ -126,5 +126,28 @@ TEST(MoveOperands, ErrorsNameOpcodeAndText) {
                UnsupportedInstruction);  // `!` on a non-predicate
 }
 
+// The operand decoders' errors, each with its own reason.
+TEST(MoveOperands, OperandErrorsSayWhy) {
+  Harness h;
+  const uint32_t d = h.reg(Type::U32), s = h.reg(Type::U32);
+  auto why = [&](const Instruction& in) -> std::string {
+    try {
+      h.run(in);
+    } catch (const UnsupportedInstruction& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  auto has = [](const std::string& what, const char* part) {
+    EXPECT_NE(what.find(part), std::string::npos) << what;
+  };
+  has(why(Harness::make(Opcode::Add, Type::U32, {Harness::imm(1), h.r(s), h.r(s)})),
+      "destination is not a register");
+  has(why(Harness::make(Opcode::Add, Type::U32, {h.r(d), h.r(s, true), h.r(s)})),
+      "`!` on a non-predicate operand");
+  has(why(Harness::make(Opcode::Add, Type::U32, {h.r(d), Harness::label(8), h.r(s)})),
+      "cannot be a source");
+}
+
 }  // namespace
 }  // namespace warptlm::test

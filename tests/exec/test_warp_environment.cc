@@ -1,0 +1,200 @@
+// FunctionalWarpEnvironment's warp accesses (load_lanes/store_lanes): the
+// same bytes and the same faults as its per-lane load/store in lane order,
+// across allocations, state spaces and generic windows, and with a global
+// memory that offers no blocks.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "exec/warp_environment.h"
+#include "memory/address_map.h"
+#include "memory/device_memory.h"
+
+namespace warptlm {
+namespace {
+
+constexpr unsigned kLanes = 4;
+
+// A global memory reached only through read and write (as the GPU's memory
+// socket bound to a platform memory): no blocks.
+class ReadWriteOnly : public GlobalMemory {
+ public:
+  explicit ReadWriteOnly(DeviceMemory& m) : m_(m) {}
+  bool read(uint64_t addr, void* dst, uint64_t size) const override {
+    return m_.read(addr, dst, size);
+  }
+  bool write(uint64_t addr, const void* src, uint64_t size) override {
+    return m_.write(addr, src, size);
+  }
+  std::string describe(uint64_t addr) const override { return m_.describe(addr); }
+
+ private:
+  DeviceMemory& m_;
+};
+
+// One 4-lane warp of one CTA: two global buffers, 64 bytes of shared, local
+// and constant memory each.
+struct World {
+  explicit World(bool blocks = true) : plain(dev) {
+    a = dev.allocate(64, "a");
+    b = dev.allocate(64, "b");
+    memory.global = blocks ? static_cast<GlobalMemory*>(&dev) : &plain;
+    memory.constants.assign(64, 0);
+    cta.shared.assign(64, 0);
+    warp.size = kLanes;
+    warp.local.assign(kLanes, std::vector<uint8_t>(64, 0));
+    warp.frames.emplace_back();
+    for (unsigned i = 0; i < 64; ++i) {
+      const uint8_t v = static_cast<uint8_t>(i);
+      dev.write(a + i, &v, 1);
+      const uint8_t w = static_cast<uint8_t>(0x80 + i);
+      dev.write(b + i, &w, 1);
+      cta.shared[i] = static_cast<uint8_t>(0x40 + i);
+      memory.constants[i] = static_cast<uint8_t>(0xc0 + i);
+      for (unsigned l = 0; l < kLanes; ++l) warp.local[l][i] = static_cast<uint8_t>(16 * l + i);
+    }
+    env.bind(&warp);
+  }
+  uint32_t global_u32(uint64_t addr) {
+    uint32_t v = 0;
+    dev.read(addr, &v, 4);
+    return v;
+  }
+
+  Module module;
+  DeviceMemory dev;
+  ReadWriteOnly plain;
+  KernelMemory memory;
+  CtaContext cta;
+  Warp warp;
+  FunctionalWarpEnvironment env{module, memory, cta};
+  uint64_t a = 0, b = 0;
+};
+
+// The fault `f` throws (the test fails when it throws none).
+MemoryFault fault_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const MemoryFault& m) {
+    return m;
+  }
+  ADD_FAILURE() << "expected a MemoryFault";
+  return MemoryFault(MemoryFault::Reason::OutOfBounds, Space::Generic, 0, 0, 99, "none");
+}
+
+void expect_same(const MemoryFault& got, const MemoryFault& want) {
+  EXPECT_STREQ(got.what(), want.what());
+  EXPECT_EQ(got.reason, want.reason);
+  EXPECT_EQ(got.space, want.space);
+  EXPECT_EQ(got.address, want.address);
+  EXPECT_EQ(got.size, want.size);
+  EXPECT_EQ(got.lane, want.lane);
+}
+
+// Every lane's bytes as load() reads them, lane by lane.
+std::vector<uint8_t> per_lane_loads(World& w, Space space, LaneMask lanes, const uint64_t* addrs,
+                                    unsigned size) {
+  std::vector<uint8_t> out(kLanes * size, 0xee);
+  for (unsigned l = 0; l < kLanes; ++l)
+    if ((lanes >> l) & 1) w.env.load(space, l, addrs[l], out.data() + l * size, size);
+  return out;
+}
+
+std::vector<uint8_t> batch_load(World& w, Space space, LaneMask lanes, const uint64_t* addrs,
+                                unsigned size) {
+  std::vector<uint8_t> out(kLanes * size, 0xee);
+  w.env.load_lanes(space, lanes, addrs, out.data(), size);
+  return out;
+}
+
+TEST(WarpEnvironment, BatchReadsWhatLaneByLaneReads) {
+  for (bool blocks : {true, false}) {
+    World w(blocks);
+    // Lanes in two allocations, back and forth (the block found is replaced).
+    const uint64_t g[kLanes] = {w.a + 4, w.b + 8, w.a + 60, w.b + 60};
+    EXPECT_EQ(batch_load(w, Space::Global, 0b1111, g, 4),
+              per_lane_loads(w, Space::Global, 0b1111, g, 4));
+    EXPECT_EQ(w.global_u32(w.b + 8), 0x8b8a8988u);
+    // Lanes outside the mask are left alone.
+    std::vector<uint8_t> partial = batch_load(w, Space::Global, 0b0101, g, 4);
+    EXPECT_EQ(partial[4], 0xee);
+    EXPECT_EQ(partial[8], 60);
+    // Generic addresses of several windows in one access.
+    const uint64_t gen[kLanes] = {address_map::kSharedBase + 8, w.b + 16,
+                                  address_map::kLocalBase + 24, address_map::kConstBase + 32};
+    EXPECT_EQ(batch_load(w, Space::Generic, 0b1111, gen, 8),
+              per_lane_loads(w, Space::Generic, 0b1111, gen, 8));
+    // Local memory is the lane's own.
+    const uint64_t loc[kLanes] = {0, 0, 0, 0};
+    std::vector<uint8_t> local = batch_load(w, Space::Local, 0b1111, loc, 2);
+    EXPECT_EQ(local[2 * 3], 48);
+    EXPECT_EQ(local, per_lane_loads(w, Space::Local, 0b1111, loc, 2));
+    const uint64_t sh[kLanes] = {0, 16, 32, 56};
+    EXPECT_EQ(batch_load(w, Space::Shared, 0b1111, sh, 8),
+              per_lane_loads(w, Space::Shared, 0b1111, sh, 8));
+  }
+}
+
+TEST(WarpEnvironment, BatchWritesWhatLaneByLaneWrites) {
+  for (bool blocks : {true, false}) {
+    World w(blocks), ref(blocks);
+    const uint64_t g[kLanes] = {w.a, w.b + 4, address_map::kSharedBase + 12, w.a + 32};
+    uint8_t data[kLanes * 4];
+    for (unsigned i = 0; i < sizeof data; ++i) data[i] = static_cast<uint8_t>(0xa0 + i);
+    w.env.store_lanes(Space::Generic, 0b1011, g, data, 4);
+    for (unsigned l : {0u, 1u, 3u}) ref.env.store(Space::Generic, l, g[l], data + 4 * l, 4);
+    for (uint64_t off = 0; off < 64; off += 4) {
+      EXPECT_EQ(w.global_u32(w.a + off), ref.global_u32(ref.a + off)) << off;
+      EXPECT_EQ(w.global_u32(w.b + off), ref.global_u32(ref.b + off)) << off;
+    }
+    EXPECT_EQ(w.cta.shared, ref.cta.shared);  // lane 2 is not in the mask
+    EXPECT_EQ(w.global_u32(w.b + 4), 0xa7a6a5a4u);
+  }
+}
+
+// The first faulting lane is reported with load/store's message; the lanes
+// below it have completed, those above it have not.
+TEST(WarpEnvironment, BatchFaultsAtTheLowestFaultingLane) {
+  for (bool blocks : {true, false}) {
+    World w(blocks);
+    // Lane 1 runs 4 bytes past a's end (into the gap), lane 3 before b.
+    const uint64_t g[kLanes] = {w.a, w.a + 64, w.b, w.b - 8};
+    uint8_t out[kLanes * 8];
+    std::memset(out, 0xee, sizeof out);
+    const MemoryFault lf = fault_of([&] { w.env.load_lanes(Space::Global, 0b1111, g, out, 8); });
+    uint8_t one[8];
+    expect_same(lf, fault_of([&] { w.env.load(Space::Global, 1, g[1], one, 8); }));
+    EXPECT_EQ(lf.lane, 1u);
+    EXPECT_EQ(out[0], 0);      // lane 0 read a[0..8)
+    EXPECT_EQ(out[16], 0xee);  // lane 2 not read
+    uint8_t data[kLanes * 8];
+    std::memset(data, 0x5a, sizeof data);
+    const MemoryFault sf = fault_of([&] { w.env.store_lanes(Space::Global, 0b1101, g, data, 8); });
+    expect_same(sf, fault_of([&] { w.env.store(Space::Global, 3, g[3], data, 8); }));
+    EXPECT_EQ(w.global_u32(w.a), 0x5a5a5a5au);  // lanes 0 and 2 stored
+    EXPECT_EQ(w.global_u32(w.b), 0x5a5a5a5au);
+    // Lane 2 stops a store before lane 3 writes.
+    const uint64_t g2[kLanes] = {w.a + 8, w.b + 8, w.b + 64, w.a + 16};
+    expect_same(fault_of([&] { w.env.store_lanes(Space::Global, 0b1100, g2, data, 8); }),
+                fault_of([&] { w.env.store(Space::Global, 2, g2[2], data, 8); }));
+    EXPECT_EQ(w.global_u32(w.a + 16), 0x13121110u);
+
+    // Other spaces: shared out of range, read-only constants, generic gaps.
+    const uint64_t sh[kLanes] = {0, 8, 64, 72};
+    expect_same(fault_of([&] { w.env.load_lanes(Space::Shared, 0b1111, sh, out, 4); }),
+                fault_of([&] { w.env.load(Space::Shared, 2, sh[2], one, 4); }));
+    const uint64_t c[kLanes] = {0, 4, 8, 12};
+    expect_same(fault_of([&] { w.env.store_lanes(Space::Const, 0b1110, c, data, 4); }),
+                fault_of([&] { w.env.store(Space::Const, 1, c[1], data, 4); }));
+    const uint64_t gen[kLanes] = {address_map::kLocalBase, address_map::kLocalBase + 64, 0, 0};
+    const MemoryFault gf = fault_of([&] { w.env.load_lanes(Space::Generic, 0b1111, gen, out, 4); });
+    expect_same(gf, fault_of([&] { w.env.load(Space::Generic, 1, gen[1], one, 4); }));
+    EXPECT_EQ(gf.space, Space::Local);
+  }
+}
+
+}  // namespace
+}  // namespace warptlm
