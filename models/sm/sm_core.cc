@@ -300,15 +300,6 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
   return reason;
 }
 
-bool SmCore::fetch(WarpSlot& ws, Pc pc, uint64_t now) {
-  if (ws.fetch_pc == pc) return false;
-  bool hit = false;
-  ws.fetch_ready = icache_.fetch(pc, now, hit);
-  ws.fetch_pc = pc;
-  ++(hit ? stats_.icache_hits : stats_.icache_misses);
-  return true;
-}
-
 SmCore::Stall SmCore::take_shared_resources(const Instruction& in, const RegisterOperands& ops,
                                             unsigned bank_warp, uint64_t now, uint64_t& ready) {
   const UnitKind kind = unit_of(in);
