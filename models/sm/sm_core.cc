@@ -113,7 +113,7 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
   last_stall_.assign(s, Stall::Idle);
 }
 
-unsigned SmCore::rotation_start(unsigned s) const {
+inline unsigned SmCore::rotation_start(unsigned s) const {
   const WarpScheduler* w = schedulers_[s].get();
   return rotation_ == Rotation::Lrr ? static_cast<const LrrScheduler*>(w)->start()
                                     : static_cast<const SrrScheduler*>(w)->start();
@@ -685,28 +685,17 @@ void SmCore::maybe_retire(unsigned c, TickResult& result) {
   result.retired.push_back(cta.linear);
 }
 
-uint64_t* SmCore::slot_bin(Stall cause) {
-  // Stall's order is the bins' order (built per call, this was 0.5% of a
-  // compute-bound run's instructions).
-  switch (cause) {
-    case Stall::Issued:
-      return &stats_.slot_issued;
-    case Stall::Idle:
-      return &stats_.slot_idle;
-    case Stall::Scoreboard:
-      return &stats_.slot_scoreboard;
-    case Stall::Pipeline:
-      return &stats_.slot_pipeline;
-    case Stall::Collector:
-      return &stats_.slot_collector;
-    case Stall::Barrier:
-      return &stats_.slot_barrier;
-    case Stall::Control:
-      return &stats_.slot_control;
-    case Stall::Memory:
-      break;
-  }
-  return &stats_.slot_memory;
+// Inline, like rotation_start(): tick() asks once per scheduler per cycle.
+inline uint64_t& SmCore::slot_bin(Stall cause) {
+  // The bin of each cause, in Stall's order (a pointer table built per call
+  // was 0.5% of a compute-bound run's instructions; a switch is a call).
+  static constexpr uint64_t SmStats::*kBins[] = {&SmStats::slot_issued,     &SmStats::slot_idle,
+                                                 &SmStats::slot_scoreboard, &SmStats::slot_pipeline,
+                                                 &SmStats::slot_collector,  &SmStats::slot_barrier,
+                                                 &SmStats::slot_control,    &SmStats::slot_memory};
+  static_assert(sizeof(kBins) / sizeof(kBins[0]) == static_cast<unsigned>(Stall::Memory) + 1,
+                "one bin per Stall");
+  return stats_.*kBins[static_cast<unsigned>(cause)];
 }
 
 void SmCore::tick(uint64_t now, TickResult& result) {
@@ -719,7 +708,7 @@ void SmCore::tick(uint64_t now, TickResult& result) {
     stats_.resident_warp_cycles += gap * resident_warps_;
     for (Stall s : last_stall_) {
       // An issued slot is not repeated by sleeping: nothing issues while asleep.
-      *slot_bin(s == Stall::Issued ? Stall::Idle : s) += gap;
+      slot_bin(s == Stall::Issued ? Stall::Idle : s) += gap;
     }
   }
   while (!writebacks_.empty() && writebacks_.top().cycle <= now) {
@@ -769,7 +758,7 @@ void SmCore::tick(uint64_t now, TickResult& result) {
     }
     issued |= cause == Stall::Issued;
     last_stall_[s] = cause;
-    ++*slot_bin(cause);
+    ++slot_bin(cause);
   }
   ++stats_.cycles;
   stats_.resident_warp_cycles += resident_warps_;

@@ -206,7 +206,7 @@ class SmCore {
   Stall take_shared_resources(const Instruction& in, const RegisterOperands& ops,
                               unsigned bank_warp, uint64_t now, uint64_t& ready);
   // The issue-slot statistic a cause counts in.
-  uint64_t* slot_bin(Stall cause);
+  uint64_t& slot_bin(Stall cause);
   void issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_ready);
   // Times the accesses of a memory instruction; returns the writeback cycle
   // (kNever: waits on responses, the MemoryOp writes back).
