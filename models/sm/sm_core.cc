@@ -415,8 +415,10 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
   }
   auto span = [&](LaneMask lanes) {
     unsigned size = 1;
-    for (unsigned l = 0; l < warp_size_; ++l)
-      if ((lanes >> l) & 1) size = std::max<unsigned>(size, unsigned(ends[l] - addrs[l]));
+    for (LaneMask m = lanes; m; m &= m - 1) {
+      const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
+      size = std::max<unsigned>(size, unsigned(ends[l] - addrs[l]));
+    }
     return size;
   };
   if (shared) {
