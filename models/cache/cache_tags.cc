@@ -37,32 +37,6 @@ CacheTags::CacheTags(uint64_t size, unsigned assoc, unsigned line, SetIndex inde
   ways_.assign(sets_ * assoc_, Way{});
 }
 
-CacheTags::Way* CacheTags::set_of(uint64_t line_no) {
-  return const_cast<Way*>(static_cast<const CacheTags*>(this)->set_of(line_no));
-}
-
-const CacheTags::Way* CacheTags::set_of(uint64_t line_no) const {
-  uint64_t key = line_no;
-  if (index_ == SetIndex::Xor && set_bits_ > 0) key ^= line_no >> set_bits_;
-  return &ways_[(key & (sets_ - 1)) * assoc_];
-}
-
-CacheTags::Way* CacheTags::find(uint64_t line_no) {
-  return const_cast<Way*>(static_cast<const CacheTags*>(this)->find(line_no));
-}
-
-const CacheTags::Way* CacheTags::find(uint64_t line_no) const {
-  if (indexed_) {
-    const uint32_t w = index_of_.find(line_no);
-    return w == LineIndex::kAbsent ? nullptr : &ways_[w];
-  }
-  const Way* set = set_of(line_no);
-  for (unsigned w = 0; w < assoc_; ++w) {
-    if (set[w].valid && set[w].line_no == line_no) return &set[w];
-  }
-  return nullptr;
-}
-
 bool CacheTags::probe(uint64_t line_addr) const {
   return find(line_addr >> line_shift_) != nullptr;
 }
@@ -70,7 +44,7 @@ bool CacheTags::probe(uint64_t line_addr) const {
 bool CacheTags::access(uint64_t line_addr) {
   Way* way = find(line_addr >> line_shift_);
   if (way == nullptr) return false;
-  way->last_use = ++clock_;
+  way->stamp = restamp(*way);
   return true;
 }
 
@@ -78,48 +52,42 @@ CacheTags::Victim CacheTags::fill(uint64_t line_addr, bool dirty) {
   const uint64_t line_no = line_addr >> line_shift_;
   Victim victim;
   if (Way* way = find(line_no)) {
-    way->last_use = ++clock_;
-    way->dirty = way->dirty || dirty;
+    way->stamp = restamp(*way) | uint64_t(dirty);
     return victim;
   }
-  // An invalid way if there is one (lowest index), else the least recently used.
+  // An invalid way if there is one (lowest index), else the least recently
+  // used: invalid ways have the smallest stamp, 0, so the first minimum is it.
   Way* set = set_of(line_no);
   Way* slot = &set[0];
-  for (unsigned w = 0; w < assoc_; ++w) {
-    if (!set[w].valid) {
-      slot = &set[w];
-      break;
-    }
-    if (set[w].last_use < slot->last_use) slot = &set[w];
+  for (unsigned w = 1; w < assoc_ && slot->stamp != 0; ++w) {
+    if (set[w].stamp < slot->stamp) slot = &set[w];
   }
-  if (slot->valid) {
+  if (slot->valid()) {
     victim.valid = true;
     victim.line_addr = slot->line_no << line_shift_;
-    victim.dirty = slot->dirty;
+    victim.dirty = slot->dirty();
     if (indexed_) index_of_.erase(slot->line_no);
   }
   if (indexed_) index_of_.insert(line_no, static_cast<uint32_t>(slot - ways_.data()));
   slot->line_no = line_no;
-  slot->last_use = ++clock_;
-  slot->valid = true;
-  slot->dirty = dirty;
+  slot->stamp = (++clock_ << 1) | uint64_t(dirty);
   return victim;
 }
 
 void CacheTags::mark_dirty(uint64_t line_addr) {
-  if (Way* way = find(line_addr >> line_shift_)) way->dirty = true;
+  if (Way* way = find(line_addr >> line_shift_)) way->stamp |= 1;
 }
 
 bool CacheTags::is_dirty(uint64_t line_addr) const {
   const Way* way = find(line_addr >> line_shift_);
-  return way != nullptr && way->dirty;
+  return way != nullptr && way->dirty();
 }
 
 void CacheTags::take_dirty(std::vector<uint64_t>& lines) {
   for (Way& way : ways_) {
-    if (way.valid && way.dirty) {
+    if (way.valid() && way.dirty()) {
       lines.push_back(way.line_no << line_shift_);
-      way.dirty = false;
+      way.stamp &= ~uint64_t(1);
     }
   }
 }
@@ -127,8 +95,7 @@ void CacheTags::take_dirty(std::vector<uint64_t>& lines) {
 void CacheTags::invalidate(uint64_t line_addr) {
   if (Way* way = find(line_addr >> line_shift_)) {
     if (indexed_) index_of_.erase(way->line_no);
-    way->valid = false;
-    way->dirty = false;
+    way->stamp = 0;  // invalid; its dirty data is dropped
   }
 }
 

@@ -52,16 +52,39 @@ class CacheTags {
   void clear();                         // every way invalid
 
  private:
+  // 16 bytes, so a set spans fewer host cache lines (the fermi L2's 64-way
+  // sets are scanned for a victim on every fill): validity and the dirty bit
+  // ride in the stamp.
   struct Way {
-    uint64_t line_no = 0;   // full line number (line address >> line shift)
-    uint64_t last_use = 0;  // LRU stamp: larger is more recent
-    bool valid = false;
-    bool dirty = false;
+    uint64_t line_no = 0;  // full line number (line address >> line shift)
+    // 0: invalid. Else (LRU clock << 1) | dirty: larger is more recent, and
+    // the clocks of valid ways differ, so the dirty bit never decides.
+    uint64_t stamp = 0;
+    bool valid() const { return stamp != 0; }
+    bool dirty() const { return (stamp & 1) != 0; }
   };
-  Way* set_of(uint64_t line_no);
-  const Way* set_of(uint64_t line_no) const;
-  Way* find(uint64_t line_no);
-  const Way* find(uint64_t line_no) const;
+  // A new stamp (most recent) keeping the way's dirty bit.
+  uint64_t restamp(const Way& way) { return (++clock_ << 1) | (way.stamp & 1); }
+  Way* set_of(uint64_t line_no) {
+    uint64_t key = line_no;
+    if (index_ == SetIndex::Xor && set_bits_ > 0) key ^= line_no >> set_bits_;
+    return &ways_[(key & (sets_ - 1)) * assoc_];
+  }
+  const Way* set_of(uint64_t line_no) const {
+    return const_cast<CacheTags*>(this)->set_of(line_no);
+  }
+  Way* find(uint64_t line_no) {
+    if (indexed_) {
+      const uint32_t w = index_of_.find(line_no);
+      return w == LineIndex::kAbsent ? nullptr : &ways_[w];
+    }
+    Way* set = set_of(line_no);
+    for (unsigned w = 0; w < assoc_; ++w) {
+      if (set[w].line_no == line_no && set[w].valid()) return &set[w];
+    }
+    return nullptr;
+  }
+  const Way* find(uint64_t line_no) const { return const_cast<CacheTags*>(this)->find(line_no); }
 
   uint64_t sets_;
   unsigned assoc_;
@@ -69,7 +92,7 @@ class CacheTags {
   unsigned line_shift_;
   unsigned set_bits_;
   SetIndex index_;
-  uint64_t clock_ = 0;     // LRU stamp source; 64 bits never wrap in practice
+  uint64_t clock_ = 0;     // LRU clock; 63 bits (the stamp's) never wrap in practice
   std::vector<Way> ways_;  // sets_ * assoc_, set-major
   // Valid line number -> its way's position in ways_, kept only when the sets
   // are wide (kIndexedAssoc): a scan of a few ways is cheaper than keeping

@@ -14,14 +14,7 @@ unsigned SmClock::add(Member& sm) {
   return static_cast<unsigned>(members_.size() - 1);
 }
 
-void SmClock::request(unsigned sm, uint64_t at) {
-  if (due_[sm] <= at) return;
-  due_[sm] = at;
-  if (ticking_) {  // wake() arms the earliest after its pass
-    late_ = std::min(late_, at);
-    return;
-  }
-  if (at >= armed_) return;
+void SmClock::arm(uint64_t at) {
   armed_ = at;
   wakeups_.wake_at(id_, at);
 }

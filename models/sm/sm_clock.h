@@ -6,6 +6,7 @@
 // tick requests a tick through it; each Gpu owns one (no global state).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <systemc>
 #include <vector>
@@ -35,13 +36,23 @@ class SmClock : private WakeupScheduler::Client {
   unsigned add(Member& sm);
   // Ticks member `sm` at absolute time `at` (sc_time::value(), a clock edge
   // of that SM); an earlier pending request wins and a later one is ignored.
-  void request(unsigned sm, uint64_t at);
+  // Inline: every SM tick asks for its next one.
+  void request(unsigned sm, uint64_t at) {
+    if (due_[sm] <= at) return;
+    due_[sm] = at;
+    if (ticking_) {  // wake() arms the earliest after its pass
+      late_ = std::min(late_, at);
+      return;
+    }
+    if (at < armed_) arm(at);
+  }
   // Drops member `sm`'s pending tick (it is being ticked some other way).
   void cancel(unsigned sm) { due_[sm] = kNone; }
 
  private:
   static constexpr uint64_t kNone = ~uint64_t(0);
   void wake() override;
+  void arm(uint64_t at);  // asks wakeups_ for `at`
 
   WakeupScheduler& wakeups_;
   unsigned id_;

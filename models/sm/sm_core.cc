@@ -113,7 +113,7 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
   last_stall_.assign(s, Stall::Idle);
 }
 
-unsigned SmCore::rotation_start(unsigned s) const {
+inline unsigned SmCore::rotation_start(unsigned s) const {
   const WarpScheduler* w = schedulers_[s].get();
   return rotation_ == Rotation::Lrr ? static_cast<const LrrScheduler*>(w)->start()
                                     : static_cast<const SrrScheduler*>(w)->start();
@@ -300,15 +300,6 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
   return reason;
 }
 
-bool SmCore::fetch(WarpSlot& ws, Pc pc, uint64_t now) {
-  if (ws.fetch_pc == pc) return false;
-  bool hit = false;
-  ws.fetch_ready = icache_.fetch(pc, now, hit);
-  ws.fetch_pc = pc;
-  ++(hit ? stats_.icache_hits : stats_.icache_misses);
-  return true;
-}
-
 SmCore::Stall SmCore::take_shared_resources(const Instruction& in, const RegisterOperands& ops,
                                             unsigned bank_warp, uint64_t now, uint64_t& ready) {
   const UnitKind kind = unit_of(in);
@@ -424,8 +415,10 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
   }
   auto span = [&](LaneMask lanes) {
     unsigned size = 1;
-    for (unsigned l = 0; l < warp_size_; ++l)
-      if ((lanes >> l) & 1) size = std::max<unsigned>(size, unsigned(ends[l] - addrs[l]));
+    for (LaneMask m = lanes; m; m &= m - 1) {
+      const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
+      size = std::max<unsigned>(size, unsigned(ends[l] - addrs[l]));
+    }
     return size;
   };
   if (shared) {
@@ -694,28 +687,17 @@ void SmCore::maybe_retire(unsigned c, TickResult& result) {
   result.retired.push_back(cta.linear);
 }
 
-uint64_t* SmCore::slot_bin(Stall cause) {
-  // Stall's order is the bins' order (built per call, this was 0.5% of a
-  // compute-bound run's instructions).
-  switch (cause) {
-    case Stall::Issued:
-      return &stats_.slot_issued;
-    case Stall::Idle:
-      return &stats_.slot_idle;
-    case Stall::Scoreboard:
-      return &stats_.slot_scoreboard;
-    case Stall::Pipeline:
-      return &stats_.slot_pipeline;
-    case Stall::Collector:
-      return &stats_.slot_collector;
-    case Stall::Barrier:
-      return &stats_.slot_barrier;
-    case Stall::Control:
-      return &stats_.slot_control;
-    case Stall::Memory:
-      break;
-  }
-  return &stats_.slot_memory;
+// Inline, like rotation_start(): tick() asks once per scheduler per cycle.
+inline uint64_t& SmCore::slot_bin(Stall cause) {
+  // The bin of each cause, in Stall's order (a pointer table built per call
+  // was 0.5% of a compute-bound run's instructions; a switch is a call).
+  static constexpr uint64_t SmStats::*kBins[] = {&SmStats::slot_issued,     &SmStats::slot_idle,
+                                                 &SmStats::slot_scoreboard, &SmStats::slot_pipeline,
+                                                 &SmStats::slot_collector,  &SmStats::slot_barrier,
+                                                 &SmStats::slot_control,    &SmStats::slot_memory};
+  static_assert(sizeof(kBins) / sizeof(kBins[0]) == static_cast<unsigned>(Stall::Memory) + 1,
+                "one bin per Stall");
+  return stats_.*kBins[static_cast<unsigned>(cause)];
 }
 
 void SmCore::tick(uint64_t now, TickResult& result) {
@@ -728,7 +710,7 @@ void SmCore::tick(uint64_t now, TickResult& result) {
     stats_.resident_warp_cycles += gap * resident_warps_;
     for (Stall s : last_stall_) {
       // An issued slot is not repeated by sleeping: nothing issues while asleep.
-      *slot_bin(s == Stall::Issued ? Stall::Idle : s) += gap;
+      slot_bin(s == Stall::Issued ? Stall::Idle : s) += gap;
     }
   }
   while (!writebacks_.empty() && writebacks_.top().cycle <= now) {
@@ -778,7 +760,7 @@ void SmCore::tick(uint64_t now, TickResult& result) {
     }
     issued |= cause == Stall::Issued;
     last_stall_[s] = cause;
-    ++*slot_bin(cause);
+    ++slot_bin(cause);
   }
   ++stats_.cycles;
   stats_.resident_warp_cycles += resident_warps_;

@@ -189,8 +189,16 @@ class SmCore {
   // try_issue() past its first checks (`slot`: the warp slot's index).
   Stall attempt(unsigned scheduler, unsigned slot_in_scheduler, unsigned slot, uint64_t now);
   // Puts the instruction at `pc` in ws's buffer (an icache access) unless it
-  // is there already; returns whether it fetched.
-  bool fetch(WarpSlot& ws, Pc pc, uint64_t now);
+  // is there already; returns whether it fetched. Inline: every attempt past
+  // the first checks asks, and the call cost more than the answer.
+  bool fetch(WarpSlot& ws, Pc pc, uint64_t now) {
+    if (ws.fetch_pc == pc) return false;
+    bool hit = false;
+    ws.fetch_ready = icache_.fetch(pc, now, hit);
+    ws.fetch_pc = pc;
+    ++(hit ? stats_.icache_hits : stats_.icache_misses);
+    return true;
+  }
   // The resources an issue shares with other warps: its execution unit, an
   // MSHR for a memory instruction, an operand collector (register banks as
   // warp slot `bank_warp`'s). Issued when all are taken (`ready`: operands
@@ -198,7 +206,7 @@ class SmCore {
   Stall take_shared_resources(const Instruction& in, const RegisterOperands& ops,
                               unsigned bank_warp, uint64_t now, uint64_t& ready);
   // The issue-slot statistic a cause counts in.
-  uint64_t* slot_bin(Stall cause);
+  uint64_t& slot_bin(Stall cause);
   void issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_ready);
   // Times the accesses of a memory instruction; returns the writeback cycle
   // (kNever: waits on responses, the MemoryOp writes back).

@@ -120,7 +120,8 @@ void StreamingMultiprocessor::run() {
   step();
 }
 
-void StreamingMultiprocessor::request_tick(uint64_t cycle) {
+// Inline, as the clock's request(): every tick asks for the next one.
+inline void StreamingMultiprocessor::request_tick(uint64_t cycle) {
   Impl& m = *impl_;
   const uint64_t at = cycle * m.ticks;
   if (m.clock) {
@@ -155,7 +156,10 @@ void StreamingMultiprocessor::step() {
   Impl& m = *impl_;
   if (m.faulted) return;
   const uint64_t t = sim_now_value();
-  const uint64_t now = (t + m.ticks - 1) / m.ticks;
+  // The edge after the last tick is the usual time: no 64-bit division then.
+  const uint64_t now = m.last_tick != kNever && t == (m.last_tick + 1) * m.ticks
+                           ? m.last_tick + 1
+                           : (t + m.ticks - 1) / m.ticks;
   if (now * m.ticks > t) {  // woken between edges: tick at the next one
     request_tick(now);
     return;
@@ -165,7 +169,7 @@ void StreamingMultiprocessor::step() {
     return;
   }
   // Responses that arrived before this edge; those arriving at it wait for the next.
-  if (!apply_arrivals(t)) return;
+  if (m.applied < m.arrivals.size() && !apply_arrivals(t)) return;
   m.last_tick = now;
   try {
     m.core.tick(now, m.result);

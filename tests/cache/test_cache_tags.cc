@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cache/cache_tags.h"
 
@@ -96,6 +97,30 @@ TEST(CacheTags, RefillOfPresentLineKeepsDirtyAndEvictsNothing) {
   t.fill(kB);
   CacheTags::Victim v = t.fill(kC);
   EXPECT_EQ(v.line_addr, kA);
+  EXPECT_TRUE(v.dirty);
+}
+
+TEST(CacheTags, DirtyBitsDoNotChangeTheLruOrder) {
+  CacheTags t(256, 4, 64);
+  t.fill(kA);
+  t.fill(kB, /*dirty=*/true);
+  t.fill(kC);
+  t.fill(kD, /*dirty=*/true);
+  t.mark_dirty(kA);  // still the oldest
+  std::vector<uint64_t> lines;
+  t.take_dirty(lines);  // cleaning keeps every line's place
+  EXPECT_EQ(lines, (std::vector<uint64_t>{kA, kB, kD}));
+  EXPECT_TRUE(t.access(kB));  // order A C D B
+  CacheTags::Victim v = t.fill(kE);
+  EXPECT_EQ(v.line_addr, kA);
+  EXPECT_FALSE(v.dirty);
+  t.fill(kC, /*dirty=*/true);  // present: most recent, dirty; order D B E C
+  EXPECT_EQ(t.fill(kF).line_addr, kD);
+  EXPECT_EQ(t.fill(kA).line_addr, kB);
+  v = t.fill(kD);
+  EXPECT_EQ(v.line_addr, kE);
+  v = t.fill(kB);
+  EXPECT_EQ(v.line_addr, kC);
   EXPECT_TRUE(v.dirty);
 }
 

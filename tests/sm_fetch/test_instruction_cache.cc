@@ -57,6 +57,41 @@ TEST(InstructionCache, LinesInstallAtArrivalWithLruEviction) {
   EXPECT_EQ(ic.fills(), 5u);
 }
 
+TEST(InstructionCache, RepeatedHitsAndInstallsKeepTheLruOrder) {
+  // Lines A 0x000, B 0x080, D 0x100 share set 0 of 2 ways; C 0x040 is in set 1.
+  // Repeated hits on one line skip the tag lookup; once another line was
+  // installed, the next hit on it must be a real LRU update.
+  InstructionCache ic(256, 2, 64, 10);
+  bool hit = false;
+  EXPECT_EQ(ic.fetch(0x000, 0, hit), 10u);  // A
+  EXPECT_EQ(ic.fetch(0x000, 10, hit), 10u);
+  EXPECT_TRUE(hit);
+  EXPECT_EQ(ic.fetch(0x008, 10, hit), 10u);  // A again, same cycle
+  EXPECT_TRUE(hit);
+  EXPECT_EQ(ic.fetch(0x080, 11, hit), 21u);  // B: miss, installed at 21
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(ic.fetch(0x010, 20, hit), 20u);  // A, before B arrives
+  EXPECT_TRUE(hit);
+  EXPECT_EQ(ic.fetch(0x040, 21, hit), 31u);  // C misses; B is installed meanwhile
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(ic.fetch(0x018, 22, hit), 22u);  // A: now more recent than B
+  EXPECT_TRUE(hit);
+  EXPECT_EQ(ic.fetch(0x100, 23, hit), 33u);  // D evicts set 0's LRU way, B
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(ic.fetch(0x020, 33, hit), 33u);  // A survived D's install
+  EXPECT_TRUE(hit);
+  EXPECT_EQ(ic.fetch(0x080, 34, hit), 44u);  // B is gone
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(ic.hits(), 5u);
+  EXPECT_EQ(ic.misses(), 5u);
+  try {
+    ic.fetch(0x020, 33, hit);  // the fast path checks time too
+    ADD_FAILURE();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("now:", 0), 0u);
+  }
+}
+
 TEST(InstructionCache, ZeroLatencyMissIsAvailableAtOnce) {
   InstructionCache ic(128, 1, 64, 0);
   bool hit = true;

@@ -48,6 +48,18 @@ TEST(Coalescer, ScatteredOrderedByLowestLane) {
   EXPECT_EQ(out, (Segs{0x300, 0x100, 0x200}));
 }
 
+TEST(Coalescer, RunsOfOneSegmentAndReturnsToEarlierOnes) {
+  // Lanes 0-1 in 0x100, lane 2 crosses 0x13c..0x143 into 0x140, lane 3 stays
+  // in 0x140 (the last one found), lane 4 returns to 0x100, lanes 5-6 in 0x180,
+  // lane 7 in 0x140 again: each segment once, in first-touch order.
+  std::vector<uint64_t> a = {0x100, 0x108, 0x13c, 0x144, 0x110, 0x180, 0x188, 0x150}, out;
+  coalesce(a.data(), full_mask(8), 8, 8, 64, out);
+  EXPECT_EQ(out, (Segs{0x100, 0x140, 0x180}));
+  // Without lane 2 the run of 0x100 ends at lane 3.
+  coalesce(a.data(), full_mask(8) & ~LaneMask(4), 8, 8, 64, out);
+  EXPECT_EQ(out, (Segs{0x100, 0x140, 0x180}));
+}
+
 TEST(Coalescer, SameAddressIsOneSegment) {
   std::vector<uint64_t> a(32, 0x5008), out;
   coalesce(a.data(), full_mask(32), 32, 8, 64, out);

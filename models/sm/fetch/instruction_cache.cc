@@ -26,17 +26,20 @@ void InstructionCache::install_arrived(uint64_t now) {
   size_t done = 0;
   while (done < pending_.size() && pending_[done].ready <= now) {
     tags_.fill(pending_[done].line_addr);
+    mru_line_ = pending_[done].line_addr;
     ++done;
   }
   if (done != 0) pending_.erase(pending_.begin(), pending_.begin() + done);
+  next_arrival_ = pending_.empty() ? kNone : pending_.front().ready;
 }
 
-uint64_t InstructionCache::fetch(Pc pc, uint64_t now, bool& hit) {
+uint64_t InstructionCache::lookup(Pc pc, uint64_t now, bool& hit) {
   if (now < last_now_) throw std::invalid_argument("now: earlier than a previous fetch");
   last_now_ = now;
   install_arrived(now);
   const uint64_t line_addr = tags_.line_address(pc);
   if (tags_.access(line_addr)) {
+    mru_line_ = line_addr;
     hit = true;
     ++hits_;
     return now;
@@ -49,8 +52,10 @@ uint64_t InstructionCache::fetch(Pc pc, uint64_t now, bool& hit) {
   const uint64_t ready = now + miss_latency_;
   if (ready == now) {  // zero latency: the line is there at once
     tags_.fill(line_addr);
+    mru_line_ = line_addr;
   } else {
     pending_.push_back(Pending{line_addr, ready});
+    next_arrival_ = pending_.front().ready;
   }
   ++fills_;
   return ready;

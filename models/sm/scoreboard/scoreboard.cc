@@ -30,9 +30,7 @@ void Scoreboard::out_of_range(uint32_t reg, size_t registers) {
                               ")");
 }
 
-void Scoreboard::reserve(const RegisterOperands& ops, LaneMask lanes) {
-  // Validate everything before changing anything: the range of every
-  // register (reads, then writes), then the written lanes.
+void Scoreboard::bad_reserve(const RegisterOperands& ops, LaneMask lanes) const {
   const size_t n = pending_.size();
   for (unsigned i = 0; i < ops.n_reads; ++i)
     if (ops.reads[i] >= n) out_of_range(ops.reads[i], n);
@@ -42,29 +40,17 @@ void Scoreboard::reserve(const RegisterOperands& ops, LaneMask lanes) {
     const uint32_t r = ops.writes[i];
     if (pending_[r] & lanes) lane_error("a second pending write", r, lanes, pending_[r]);
   }
-  if (lanes == 0) return;
-  for (unsigned i = 0; i < ops.n_writes; ++i) {
-    LaneMask& m = pending_[ops.writes[i]];
-    pending_registers_ += m == 0;
-    m |= lanes;
-  }
+  throw std::logic_error("bad_reserve: the reservation is valid");
 }
 
-void Scoreboard::release(const RegisterOperands& ops, LaneMask lanes) {
-  // Only the written registers are touched: they are range-checked in the
-  // validation pass (per writeback, so no separate pass over the reads).
+void Scoreboard::bad_release(const RegisterOperands& ops, LaneMask lanes) const {
   const size_t n = pending_.size();
   for (unsigned i = 0; i < ops.n_writes; ++i) {
     const uint32_t r = ops.writes[i];
     if (r >= n) out_of_range(r, n);
     if ((pending_[r] & lanes) != lanes) lane_error("release", r, lanes, pending_[r]);
   }
-  if (lanes == 0) return;
-  for (unsigned i = 0; i < ops.n_writes; ++i) {
-    LaneMask& m = pending_[ops.writes[i]];
-    m &= ~lanes;
-    pending_registers_ -= m == 0;
-  }
+  throw std::logic_error("bad_release: the release is valid");
 }
 
 bool Scoreboard::blocked_any_lane(const RegisterOperands& ops) const {

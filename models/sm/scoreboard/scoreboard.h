@@ -21,12 +21,42 @@ class Scoreboard {
   // naming `lanes` when a written register already has a pending write on one
   // of them (the SM checks blocked() first, so that is a caller bug), or `ops`
   // when a register is out of range; nothing changes then.
-  void reserve(const RegisterOperands& ops, LaneMask lanes);
+  // Inline (once per issue with writes), as is release() (once per writeback):
+  // the checks are one pass, and only a failed check looks for the error to report.
+  void reserve(const RegisterOperands& ops, LaneMask lanes) {
+    const size_t n = pending_.size();
+    LaneMask* const pending = pending_.data();
+    for (unsigned i = 0; i < ops.n_reads; ++i)
+      if (ops.reads[i] >= n) bad_reserve(ops, lanes);
+    for (unsigned i = 0; i < ops.n_writes; ++i) {
+      const uint32_t r = ops.writes[i];
+      if (r >= n || (pending[r] & lanes)) bad_reserve(ops, lanes);
+    }
+    if (lanes == 0) return;
+    for (unsigned i = 0; i < ops.n_writes; ++i) {
+      LaneMask& m = pending[ops.writes[i]];
+      pending_registers_ += m == 0;
+      m |= lanes;
+    }
+  }
   // Their writeback happened: removes exactly `lanes` from each written
   // register. Throws std::invalid_argument naming `lanes` when one of them was
   // not pending, or `ops` when a written register is out of range; nothing
   // changes then.
-  void release(const RegisterOperands& ops, LaneMask lanes);
+  void release(const RegisterOperands& ops, LaneMask lanes) {
+    const size_t n = pending_.size();
+    LaneMask* const pending = pending_.data();
+    for (unsigned i = 0; i < ops.n_writes; ++i) {
+      const uint32_t r = ops.writes[i];
+      if (r >= n || (pending[r] & lanes) != lanes) bad_release(ops, lanes);
+    }
+    if (lanes == 0) return;
+    for (unsigned i = 0; i < ops.n_writes; ++i) {
+      LaneMask& m = pending[ops.writes[i]];
+      m &= ~lanes;
+      pending_registers_ -= m == 0;
+    }
+  }
   // RAW or WAW: some read or written register has a pending write on a lane of
   // `lanes`. Throws std::invalid_argument naming `ops` for a register out of
   // range that the scan reaches (it stops at the first blocked register).
@@ -61,6 +91,10 @@ class Scoreboard {
 
  private:
   [[noreturn]] static void out_of_range(uint32_t reg, size_t registers);
+  // The first error of a reserve() or release() that failed its checks, in
+  // the documented order (reserve: read ranges, write ranges, written lanes).
+  [[noreturn]] void bad_reserve(const RegisterOperands& ops, LaneMask lanes) const;
+  [[noreturn]] void bad_release(const RegisterOperands& ops, LaneMask lanes) const;
 
   std::vector<LaneMask> pending_;   // by register: lanes with a write in flight
   unsigned pending_registers_ = 0;  // registers with a nonzero mask
