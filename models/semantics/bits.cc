@@ -22,29 +22,18 @@ void unary(const Exec& x, Type ta, Type td, Op op) {
   each_lane(m, ws, [&](unsigned lane) { av[lane] = op(av[lane]); });
   d.scatter(m, ws, av);
 }
-template <class Op>
-void binary(const Exec& x, Type ta, Type tb, Op op) {
-  const Dest d = x.dst(0, ta);
-  const Source a = x.src(1, ta), b = x.src(2, tb);
-  const LaneMask m = x.executed;
-  const unsigned ws = x.warp_size();
-  LaneValues av, bv;
-  a.gather(m, ws, av);
-  b.gather(m, ws, bv);
-  each_lane(m, ws, [&](unsigned lane) { av[lane] = op(av[lane], bv[lane]); });
-  d.scatter(m, ws, av);
-}
 
 // Shifts: the amount is an unsigned .u32 operand; amounts >= the width give
 // 0 (shl, shr.u/.b) or the sign fill (shr.s).
 void shift(const Exec& x, Type t, bool left) {
   const unsigned n = type_bits(t);
-  if (left) return binary(x, t, Type::U32, [n](u64 a, u64 b) { return b >= n ? 0 : a << b; });
+  if (left)
+    return lane_binary(x, t, t, Type::U32, [n](u64 a, u64 b) { return b >= n ? 0 : a << b; });
   if (is_signed(t)) {  // a is sign-extended to 64 bits: shifting by 63 is the sign fill
-    return binary(x, t, Type::U32,
-                  [](u64 a, u64 b) { return u64(int64_t(a) >> (b >= 63 ? 63 : b)); });
+    return lane_binary(x, t, t, Type::U32,
+                       [](u64 a, u64 b) { return u64(int64_t(a) >> (b >= 63 ? 63 : b)); });
   }
-  binary(x, t, Type::U32, [n](u64 a, u64 b) { return b >= n ? 0 : a >> b; });
+  lane_binary(x, t, t, Type::U32, [n](u64 a, u64 b) { return b >= n ? 0 : a >> b; });
 }
 
 // bfe: pos = b[7:0], len = c[7:0]; bits past the msb and past len read as the
@@ -214,11 +203,11 @@ void exec_bits(const Exec& x) {
   const unsigned n = type_bits(t);
   switch (in.op) {
     case Opcode::And:
-      return binary(x, t, t, [](u64 a, u64 b) { return a & b; });
+      return lane_binary(x, t, t, t, [](u64 a, u64 b) { return a & b; });
     case Opcode::Or:
-      return binary(x, t, t, [](u64 a, u64 b) { return a | b; });
+      return lane_binary(x, t, t, t, [](u64 a, u64 b) { return a | b; });
     case Opcode::Xor:
-      return binary(x, t, t, [](u64 a, u64 b) { return a ^ b; });
+      return lane_binary(x, t, t, t, [](u64 a, u64 b) { return a ^ b; });
     case Opcode::Not:
       return unary(x, t, t, [](u64 a) { return ~a; });
     case Opcode::Lop3:

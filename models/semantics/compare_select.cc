@@ -223,16 +223,7 @@ void set(const Exec& x) {
 // selp d, a, b, c: d = c ? a : b.
 void selp(const Exec& x) {
   const Type t = x.inst.type;
-  const Dest d = x.dst(0, t);
-  const Source a = x.src(1, t), b = x.src(2, t), c = x.src(3, Type::Pred);
-  const LaneMask m = x.executed;
-  const unsigned ws = x.warp_size();
-  LaneValues av, bv, cv;
-  a.gather(m, ws, av);
-  b.gather(m, ws, bv);
-  c.gather(m, ws, cv);
-  each_lane(m, ws, [&](unsigned lane) { av[lane] = cv[lane] ? av[lane] : bv[lane]; });
-  d.scatter(m, ws, av);
+  lane_ternary(x, t, t, Type::Pred, [](u64 a, u64 b, u64 c) { return c ? a : b; });
 }
 
 // slct d, a, b, c: d = c >= 0 ? a : b. For .f32 c, -0.0 >= 0 holds (IEEE),

@@ -28,34 +28,8 @@ i64 clamp_s32(i64 v) {
   return v;
 }
 
-// The lane loops read every operand into a LaneValues array first (see
-// Source::gather), then apply op to the executed lanes, then write them.
-template <class Op>
-void binary(const Exec& x, Type t, Op op, Type td = Type::None) {
-  const Dest d = x.dst(0, td == Type::None ? t : td);
-  const Source a = x.src(1, t), b = x.src(2, t);
-  const LaneMask m = x.executed;
-  const unsigned ws = x.warp_size();
-  LaneValues av, bv;
-  a.gather(m, ws, av);
-  b.gather(m, ws, bv);
-  each_lane(m, ws, [&](unsigned lane) { av[lane] = op(av[lane], bv[lane]); });
-  d.scatter(m, ws, av);
-}
-
-template <class Op>
-void ternary(const Exec& x, Type t, Type tc, Type td, Op op) {
-  const Dest d = x.dst(0, td);
-  const Source a = x.src(1, t), b = x.src(2, t), c = x.src(3, tc);
-  const LaneMask m = x.executed;
-  const unsigned ws = x.warp_size();
-  LaneValues av, bv, cv;
-  a.gather(m, ws, av);
-  b.gather(m, ws, bv);
-  c.gather(m, ws, cv);
-  each_lane(m, ws, [&](unsigned lane) { av[lane] = op(av[lane], bv[lane], cv[lane]); });
-  d.scatter(m, ws, av);
-}
+// The lane loops (lane_binary, lane_ternary: operands.h) read every operand
+// first, then apply op to the executed lanes, then write them.
 
 // High half of the 2n-bit product of two n-bit values.
 u64 mul_hi(u64 a, u64 b, unsigned n, bool s) {
@@ -79,20 +53,20 @@ void mul_mad(const Exec& x, Type t, bool mad) {
     const Type wt = wide_type(t);
     // The full product of two n <= 32 bit values fits in 64 bits.
     auto wide = [s](u64 a, u64 b) { return s ? u64(i64(a) * i64(b)) : a * b; };
-    if (!mad) return binary(x, t, wide, wt);
-    return ternary(x, t, wt, wt, [&](u64 a, u64 b, u64 c) { return wide(a, b) + c; });
+    if (!mad) return lane_binary(x, wt, t, t, wide);
+    return lane_ternary(x, wt, t, wt, [&](u64 a, u64 b, u64 c) { return wide(a, b) + c; });
   }
   if (mode == MulMode::Lo) {
-    if (!mad) return binary(x, t, [](u64 a, u64 b) { return a * b; });
-    return ternary(x, t, t, t, [](u64 a, u64 b, u64 c) { return a * b + c; });
+    if (!mad) return lane_binary(x, t, t, t, [](u64 a, u64 b) { return a * b; });
+    return lane_ternary(x, t, t, t, [](u64 a, u64 b, u64 c) { return a * b + c; });
   }
-  if (!mad) return binary(x, t, [n, s](u64 a, u64 b) { return mul_hi(a, b, n, s); });
+  if (!mad) return lane_binary(x, t, t, t, [n, s](u64 a, u64 b) { return mul_hi(a, b, n, s); });
   if (sat) {
-    return ternary(x, t, t, t, [](u64 a, u64 b, u64 c) {
+    return lane_ternary(x, t, t, t, [](u64 a, u64 b, u64 c) {
       return u64(clamp_s32(i64(sext(mul_hi(a, b, 32, true), 32)) + i64(c)));
     });
   }
-  ternary(x, t, t, t, [n, s](u64 a, u64 b, u64 c) { return mul_hi(a, b, n, s) + c; });
+  lane_ternary(x, t, t, t, [n, s](u64 a, u64 b, u64 c) { return mul_hi(a, b, n, s) + c; });
 }
 
 // mul24/mad24: 24-bit operands, 48-bit product; .lo = t[31:0], .hi = t[47:16].
@@ -107,13 +81,13 @@ void mul24(const Exec& x, Type t, bool mad) {
     const u64 p = s ? u64(i64(sext(a, 24)) * i64(sext(b, 24))) : zext(a, 24) * zext(b, 24);
     return hi ? u64(i64(p) >> 16) : p;
   };
-  if (!mad) return binary(x, t, product);
+  if (!mad) return lane_binary(x, t, t, t, product);
   if (sat) {
-    return ternary(x, t, t, t, [&](u64 a, u64 b, u64 c) {
+    return lane_ternary(x, t, t, t, [&](u64 a, u64 b, u64 c) {
       return u64(clamp_s32(i64(sext(product(a, b), 32)) + i64(c)));
     });
   }
-  ternary(x, t, t, t, [&](u64 a, u64 b, u64 c) { return product(a, b) + c; });
+  lane_ternary(x, t, t, t, [&](u64 a, u64 b, u64 c) { return product(a, b) + c; });
 }
 
 // div/rem in the integer types U (unsigned) and S (signed) of the operation's
@@ -124,17 +98,19 @@ template <class U, class S>
 void div_rem_as(const Exec& x, Type t, bool rem) {
   if (!is_signed(t)) {
     const u64 ones = low_mask(type_bits(t));
-    if (rem) return binary(x, t, [](u64 a, u64 b) { return b == 0 ? a : u64(U(a) % U(b)); });
-    return binary(x, t, [ones](u64 a, u64 b) { return b == 0 ? ones : u64(U(a) / U(b)); });
+    if (rem)
+      return lane_binary(x, t, t, t, [](u64 a, u64 b) { return b == 0 ? a : u64(U(a) % U(b)); });
+    return lane_binary(x, t, t, t,
+                       [ones](u64 a, u64 b) { return b == 0 ? ones : u64(U(a) / U(b)); });
   }
   if (rem) {
-    return binary(x, t, [](u64 a, u64 b) {
+    return lane_binary(x, t, t, t, [](u64 a, u64 b) {
       if (b == 0) return a;
       if (i64(b) == -1) return u64(0);  // also avoids MIN % -1
       return u64(i64(S(a) % S(b)));
     });
   }
-  binary(x, t, [](u64 a, u64 b) {
+  lane_binary(x, t, t, t, [](u64 a, u64 b) {
     if (b == 0) return i64(a) >= 0 ? ~u64(0) : u64(1);
     if (i64(b) == -1) return u64(0) - a;  // MIN / -1 wraps to MIN
     return u64(i64(S(a) / S(b)));
@@ -163,9 +139,10 @@ void unary(const Exec& x, Type t, bool neg) {
 
 void min_max(const Exec& x, Type t, bool is_max) {
   if (is_signed(t)) {
-    return binary(x, t, [is_max](u64 a, u64 b) { return (i64(a) < i64(b)) != is_max ? a : b; });
+    return lane_binary(x, t, t, t,
+                       [is_max](u64 a, u64 b) { return (i64(a) < i64(b)) != is_max ? a : b; });
   }
-  binary(x, t, [is_max](u64 a, u64 b) { return (a < b) != is_max ? a : b; });
+  lane_binary(x, t, t, t, [is_max](u64 a, u64 b) { return (a < b) != is_max ? a : b; });
 }
 
 }  // namespace
@@ -182,11 +159,11 @@ void exec_int_arith(const Exec& x) {
       const bool sub = in.op == Opcode::Sub;
       if (in.sat) {
         if (t != Type::S32) x.unsupported(".sat is only defined for .s32");
-        return binary(x, t, [sub](u64 a, u64 b) {
+        return lane_binary(x, t, t, t, [sub](u64 a, u64 b) {
           return u64(clamp_s32(sub ? i64(a) - i64(b) : i64(a) + i64(b)));
         });
       }
-      return binary(x, t, [sub](u64 a, u64 b) { return sub ? a - b : a + b; });
+      return lane_binary(x, t, t, t, [sub](u64 a, u64 b) { return sub ? a - b : a + b; });
     }
     case Opcode::Mul:
       return mul_mad(x, t, false);

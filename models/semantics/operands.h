@@ -238,4 +238,37 @@ inline Dest::Dest(const Exec& x, const Operand& op, Type t) {
   reg_mask_ = low_mask(rbits);
 }
 
+// d = op(a, b) over the executed lanes, operands 1 and 2 read as ta and tb,
+// operand 0 written as td: the lane loop of every two-source family. All
+// operands are read before any lane is written, so a destination that is
+// also a source stays exact.
+template <class Op>
+void lane_binary(const Exec& x, Type td, Type ta, Type tb, Op op) {
+  const Dest d = x.dst(0, td);
+  const Source a = x.src(1, ta), b = x.src(2, tb);
+  const LaneMask m = x.executed;
+  const unsigned ws = x.warp_size();
+  LaneValues av, bv;
+  a.gather(m, ws, av);
+  b.gather(m, ws, bv);
+  each_lane(m, ws, [&](unsigned lane) { av[lane] = op(av[lane], bv[lane]); });
+  d.scatter(m, ws, av);
+}
+
+// d = op(a, b, c) over the executed lanes: a and b read as tab, c as tc,
+// d written as td (mad and its kin, selp).
+template <class Op>
+void lane_ternary(const Exec& x, Type td, Type tab, Type tc, Op op) {
+  const Dest d = x.dst(0, td);
+  const Source a = x.src(1, tab), b = x.src(2, tab), c = x.src(3, tc);
+  const LaneMask m = x.executed;
+  const unsigned ws = x.warp_size();
+  LaneValues av, bv, cv;
+  a.gather(m, ws, av);
+  b.gather(m, ws, bv);
+  c.gather(m, ws, cv);
+  each_lane(m, ws, [&](unsigned lane) { av[lane] = op(av[lane], bv[lane], cv[lane]); });
+  d.scatter(m, ws, av);
+}
+
 }  // namespace warptlm::sem
