@@ -114,15 +114,10 @@ LaneMask aligned_lanes(const Exec& x, LaneMask m, const u64* addrs, unsigned siz
     const unsigned lane = static_cast<unsigned>(__builtin_ctzll(r));
     if (addrs[lane] % size != 0) {
       *bad = lane;
-      return m & ((LaneMask(1) << lane) - 1);
+      return lanes_below(m, lane);
     }
   }
   return m;
-}
-
-// The lanes of m below `lane` (a faulting lane's predecessors).
-inline LaneMask lanes_below(LaneMask m, unsigned lane) {
-  return lane >= 64 ? m : m & ((LaneMask(1) << lane) - 1);
 }
 
 // The element sizes as constants: on a little-endian host each is one load.

@@ -17,6 +17,8 @@ constexpr unsigned kMaxWarpSize = 64;
 inline LaneMask full_mask(unsigned warp_size) {
   return warp_size >= 64 ? ~LaneMask(0) : ((LaneMask(1) << warp_size) - 1);
 }
+// The lanes of m below `lane`: those a lane-ordered loop visits before it.
+inline LaneMask lanes_below(LaneMask m, unsigned lane) { return m & full_mask(lane); }
 
 // A bad memory access found while executing. The executor turns it into a
 // KernelFault naming the kernel, PC, thread and address.

@@ -5,11 +5,19 @@
 
 namespace warptlm {
 
-void RecordingEnvironment::record(Space space, unsigned lane, uint64_t addr, unsigned size,
-                                  bool write) {
+namespace {
+// A lane's access as the coalescer sees it: generic addresses resolved to
+// their window's space and offset.
+MemoryAccess access_of(Space space, unsigned lane, uint64_t addr, unsigned size, bool write) {
   uint64_t inner = addr;
   if (space == Space::Generic) space = address_map::classify(addr, &inner);
-  accesses.push_back(MemoryAccess{space, lane, inner, size, write});
+  return MemoryAccess{space, lane, inner, size, write};
+}
+}  // namespace
+
+void RecordingEnvironment::record(Space space, unsigned lane, uint64_t addr, unsigned size,
+                                  bool write) {
+  accesses.push_back(access_of(space, lane, addr, size, write));
 }
 
 void RecordingEnvironment::load(Space space, unsigned lane, uint64_t addr, void* dst,
@@ -31,25 +39,16 @@ void RecordingEnvironment::record_lanes(Space space, LaneMask lanes, const uint6
   MemoryAccess* out = accesses.data() + at;
   for (; lanes; lanes &= lanes - 1) {
     const unsigned lane = static_cast<unsigned>(__builtin_ctzll(lanes));
-    uint64_t inner = addrs[lane];
-    const Space s = space == Space::Generic ? address_map::classify(inner, &inner) : space;
-    *out++ = MemoryAccess{s, lane, inner, size, write};
+    *out++ = access_of(space, lane, addrs[lane], size, write);
   }
 }
-
-namespace {
-// The lanes of m below `lane`.
-LaneMask below(LaneMask m, unsigned lane) {
-  return lane >= 64 ? m : m & ((LaneMask(1) << lane) - 1);
-}
-}  // namespace
 
 void RecordingEnvironment::load_lanes(Space space, LaneMask lanes, const uint64_t* addrs,
                                       uint8_t* data, unsigned size) {
   try {
     FunctionalWarpEnvironment::load_lanes(space, lanes, addrs, data, size);
   } catch (const MemoryFault& f) {
-    record_lanes(space, below(lanes, f.lane), addrs, size, false);
+    record_lanes(space, lanes_below(lanes, f.lane), addrs, size, false);
     throw;
   }
   record_lanes(space, lanes, addrs, size, false);
@@ -60,7 +59,7 @@ void RecordingEnvironment::store_lanes(Space space, LaneMask lanes, const uint64
   try {
     FunctionalWarpEnvironment::store_lanes(space, lanes, addrs, data, size);
   } catch (const MemoryFault& f) {
-    record_lanes(space, below(lanes, f.lane), addrs, size, true);
+    record_lanes(space, lanes_below(lanes, f.lane), addrs, size, true);
     throw;
   }
   record_lanes(space, lanes, addrs, size, true);
