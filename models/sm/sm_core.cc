@@ -216,30 +216,22 @@ inline SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t 
   const unsigned slot = local * static_cast<unsigned>(schedulers_.size()) + sched;
   WarpSlot& ws = warps_[slot];
   if (!ws.used || ws.finished || ws.done) return Stall::Idle;
-  if (!compacting_) {
-    if (ws.warp.at_barrier) return Stall::Barrier;
-    if (ws.control_ready > now) {
-      wake_hint_ = std::min(wake_hint_, ws.control_ready);
-      return Stall::Control;
-    }
-    if (ws.blocked != Stall::Issued) return ws.blocked;
-  }
-  return attempt(sched, local, slot, now);
-}
-
-SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uint64_t now) {
-  WarpSlot& ws = warps_[slot];
   if (compacting_) {
     if (!ws.bypass) return try_issue_formed(sched, local, slot, now);
     if (rejoin_if_reconverged(ws, now)) return Stall::Control;
   }
-  Warp& w = ws.warp;
-  if (w.at_barrier) return Stall::Barrier;
+  if (ws.warp.at_barrier) return Stall::Barrier;
   if (ws.control_ready > now) {  // the scheme's tables still work on its last issue
     wake_hint_ = std::min(wake_hint_, ws.control_ready);
     return Stall::Control;
   }
   if (ws.blocked != Stall::Issued) return ws.blocked;
+  return attempt(sched, local, slot, now);
+}
+
+SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uint64_t now) {
+  WarpSlot& ws = warps_[slot];
+  Warp& w = ws.warp;
   if (!ws.paths_valid) {
     ws.paths.clear();
     w.simt->issuable(ws.paths);

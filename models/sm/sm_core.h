@@ -186,7 +186,8 @@ class SmCore {
   };
 
   Stall try_issue(unsigned scheduler, unsigned slot_in_scheduler, uint64_t now);
-  // try_issue() past its first checks (`slot`: the warp slot's index).
+  // try_issue() past its first checks (`slot`: the warp slot's index): a
+  // warp that may issue under its own reconvergence unit.
   Stall attempt(unsigned scheduler, unsigned slot_in_scheduler, unsigned slot, uint64_t now);
   // Puts the instruction at `pc` in ws's buffer (an icache access) unless it
   // is there already; returns whether it fetched. Inline: every attempt past
