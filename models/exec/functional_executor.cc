@@ -27,8 +27,8 @@ class GridRunner {
   GridRunner(const Program& program, const Function& kernel, KernelMemory& mem,
              const LaunchSpec& launch, const ExecConfig& config, TraceSink* trace,
              CompactionAnalysis* analysis)
-      : issuer_(program, kernel, mem, config.reconvergence, config.instruction_budget,
-                config.scheme_options),
+      : issuer_(program, kernel, mem, config.warp_size, config.reconvergence,
+                config.instruction_budget, config.scheme_options),
         module_(program.module),
         mem_(mem),
         launch_(launch),
@@ -106,7 +106,7 @@ void GridRunner::run_cta(const Dim3& ctaid) {
   warps_.resize(cta_.warps);  // start_warp() reinitialises a warp of the last CTA
   warp_ptrs_.clear();
   for (unsigned wi = 0; wi < cta_.warps; ++wi) {
-    issuer_.start_warp(warps_[wi], wi, ws, b);
+    issuer_.start_warp(warps_[wi], wi, b);
     warp_ptrs_.push_back(&warps_[wi]);
   }
   ++stats_.ctas;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "exec/launch.h"
+#include "semantics/register_file.h"
 #include "semantics/semantics.h"
 #include "simt/reconvergence_unit.h"
 
@@ -17,7 +18,7 @@ namespace warptlm {
 // a per-warp stack.
 struct Frame {
   uint32_t function = 0;
-  std::vector<uint64_t> regs;   // regs[r * warp_size + lane]
+  RegisterStorage regs;         // laid out by the function's RegisterLayout
   std::vector<uint8_t> params;  // params[lane * param_frame_size + offset]
   uint64_t param_frame_size = 0;
   uint64_t local_base = 0;  // offset of this frame in each lane's local memory

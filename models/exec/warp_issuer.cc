@@ -30,15 +30,19 @@ unsigned lowest_lane(LaneMask m) {
 }
 
 WarpIssuer::WarpIssuer(const Program& program, const Function& kernel, KernelMemory& memory,
-                       const std::string& reconvergence, uint64_t instruction_budget,
-                       const SchemeOptions& scheme_options)
+                       unsigned warp_size, const std::string& reconvergence,
+                       uint64_t instruction_budget, const SchemeOptions& scheme_options)
     : program_(program),
       module_(program.module),
       kernel_(kernel),
       memory_(memory),
+      warp_size_(warp_size),
       reconvergence_(reconvergence),
       scheme_options_(scheme_options),
-      instruction_budget_(instruction_budget) {}
+      instruction_budget_(instruction_budget) {
+  layouts_.reserve(module_.functions.size());
+  for (const Function& f : module_.functions) layouts_.emplace_back(f.regs, warp_size);
+}
 
 void WarpIssuer::fault(const Warp& w, const CtaContext& cta, Pc pc, unsigned lane,
                        const std::string& what, const MemoryFault* memory) const {
@@ -73,7 +77,8 @@ void WarpIssuer::fault(const Warp& w, const CtaContext& cta, Pc pc, unsigned lan
   throw KernelFault(os.str(), std::move(site));
 }
 
-void WarpIssuer::start_warp(Warp& w, uint32_t index, unsigned ws, const Dim3& b) const {
+void WarpIssuer::start_warp(Warp& w, uint32_t index, const Dim3& b) const {
+  const unsigned ws = warp_size_;
   const uint64_t threads = b.count();
   w.index = index;
   w.size = ws;
@@ -112,10 +117,10 @@ void WarpIssuer::push_frame(Warp& w, const CtaContext& cta, uint32_t function, P
   const Function& f = module_.functions[function];
   Frame fr = std::move(storage);
   fr.function = function;
-  // Every register and parameter starts at 0. clear() and resize() zero
-  // with memset; assign() on reused storage would store element by element.
-  fr.regs.clear();
-  fr.regs.resize(f.regs.size() * w.size);
+  // Every register and parameter starts at 0: reset() and clear() plus
+  // resize() zero with memset; assign() on reused storage would store
+  // element by element.
+  fr.regs.reset(layouts_[function].bytes);
   fr.param_frame_size = f.param_frame_size;
   fr.params.clear();
   fr.params.resize(f.param_frame_size * w.size);
@@ -192,7 +197,8 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
   r.instruction = &in;
   Outcome& o = r.outcome;
   try {
-    o = execute(module_, in, WarpRegisters{w.frames.back().regs.data(), w.size}, p.mask, env);
+    const WarpRegisters regs{frame.regs.data(), layouts_[frame.function].slots.data(), w.size};
+    o = execute(module_, in, regs, p.mask, env);
   } catch (const MemoryFault& mf) {
     fault(w, cta, p.pc, mf.lane,
           std::string(mf.reason == MemoryFault::Reason::Misaligned ? "misaligned " : "") +

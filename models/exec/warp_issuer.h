@@ -15,6 +15,7 @@
 #include "exec/warp.h"
 #include "exec/warp_environment.h"
 #include "frontend/program.h"
+#include "semantics/register_file.h"
 
 namespace warptlm {
 
@@ -30,15 +31,16 @@ struct IssueResult {
 
 class WarpIssuer {
  public:
-  // Every warp gets a unit of scheme `reconvergence` built with `scheme_options`.
+  // Every warp has `warp_size` lanes and gets a unit of scheme `reconvergence`
+  // built with `scheme_options`.
   WarpIssuer(const Program& program, const Function& kernel, KernelMemory& memory,
-             const std::string& reconvergence, uint64_t instruction_budget,
+             unsigned warp_size, const std::string& reconvergence, uint64_t instruction_budget,
              const SchemeOptions& scheme_options = {});
 
   // Sets up warp `index` of a CTA with `block` threads: lanes, thread ids,
   // reconvergence unit, the kernel's frame, barrier state and issue count (a
   // warp that ran before keeps only its vectors' storage).
-  void start_warp(Warp& w, uint32_t index, unsigned warp_size, const Dim3& block) const;
+  void start_warp(Warp& w, uint32_t index, const Dim3& block) const;
 
   // Issues path `p` (one of w.simt->issuable()) of warp `w` in CTA `cta`.
   // `env` is the warp's environment (bound to `w`). Updates `stats`, except
@@ -93,6 +95,8 @@ class WarpIssuer {
   const Module& module_;
   const Function& kernel_;
   KernelMemory& memory_;
+  unsigned warp_size_;
+  std::vector<RegisterLayout> layouts_;  // per function of the module, for warp_size_
   std::string reconvergence_;
   SchemeOptions scheme_options_;
   uint64_t instruction_budget_;

@@ -22,13 +22,15 @@ namespace {
 
 using u64 = uint64_t;
 
-// out[lane] = (in[lane] + off) & wrap for lanes [0, ws): a plain function with
-// a restricted output, which GCC's -O2 vectoriser takes (see read_lanes).
-inline void offset_lanes(const u64* in, u64* __restrict out, u64 off, u64 wrap, unsigned ws) {
+// out[lane] = (in[lane] + off) & wrap for lanes [0, ws), `in` a register's
+// lanes (u64 or uint32_t): a plain function with a restricted output, which
+// GCC's -O2 vectoriser takes (see read_lanes).
+template <class T>
+inline void offset_lanes(const T* in, u64* __restrict out, u64 off, u64 wrap, unsigned ws) {
   if (ws == 32) {
-    for (unsigned lane = 0; lane < 32; ++lane) out[lane] = (in[lane] + off) & wrap;
+    for (unsigned lane = 0; lane < 32; ++lane) out[lane] = (u64(in[lane]) + off) & wrap;
   } else {
-    for (unsigned lane = 0; lane < ws; ++lane) out[lane] = (in[lane] + off) & wrap;
+    for (unsigned lane = 0; lane < ws; ++lane) out[lane] = (u64(in[lane]) + off) & wrap;
   }
 }
 
@@ -50,7 +52,10 @@ class AddressOperand {
     if (op.kind != Operand::Kind::Address) x.unsupported("expected an [address] operand");
     offset_ = static_cast<u64>(op.offset);
     if (op.has_reg) {
-      base_ = x.regs.lanes(op.reg);
+      const RegSlot s = x.regs.slots[op.reg];
+      if (s.kind == RegKind::Pred) x.unsupported("a predicate register as an address");
+      base_ = x.regs.data + s.offset;
+      narrow_ = s.kind == RegKind::Narrow;
       wrap32_ = op.reg_type != Type::None && type_bits(op.reg_type) <= 32;
     } else if (op.has_symbol) {
       has_symbol_ = true;
@@ -65,19 +70,24 @@ class AddressOperand {
     const u64 off = offset_;
     if (base_) {
       const u64 wrap = wrap32_ ? 0xffffffffull : ~u64(0);
-      if (m == full_mask(ws)) return offset_lanes(base_, out, off, wrap, ws);
-      const u64* in = base_;
-      for_lanes(m, [&](unsigned lane) { out[lane] = (in[lane] + off) & wrap; });
-      return;
+      if (narrow_) return gather_base(static_cast<const uint32_t*>(base_), m, off, wrap, out);
+      return gather_base(static_cast<const u64*>(base_), m, off, wrap, out);
     }
     const u64 a = has_symbol_ ? x_.env.symbol_address(symbol_) + off : off;
     each_lane(m, ws, [&](unsigned lane) { out[lane] = a; });
   }
 
  private:
+  template <class T>
+  void gather_base(const T* in, LaneMask m, u64 off, u64 wrap, u64* out) const {
+    const unsigned ws = x_.warp_size();
+    if (m == full_mask(ws)) return offset_lanes(in, out, off, wrap, ws);
+    for_lanes(m, [&](unsigned lane) { out[lane] = (u64(in[lane]) + off) & wrap; });
+  }
+
   const Exec& x_;
-  const u64* base_ = nullptr;
-  bool wrap32_ = false, has_symbol_ = false;
+  const void* base_ = nullptr;  // the base register's storage
+  bool narrow_ = false, wrap32_ = false, has_symbol_ = false;
   uint32_t symbol_ = 0;
   u64 offset_ = 0;
 };

@@ -95,8 +95,7 @@ void Source::decode(const Exec& x, const Operand& op, Type t) {
   }
   switch (op.kind) {
     case Operand::Kind::Reg:
-      kind_ = Kind::Reg;
-      lanes_ = x.regs.lanes(op.reg);
+      set_reg(x.regs, op.reg);
       break;
     case Operand::Kind::Imm:
     case Operand::Kind::ImmF32:

@@ -84,40 +84,68 @@ struct Extender {
   uint64_t operator()(uint64_t v) const { return ((v & mask) ^ sbit) - sbit; }
 };
 
-// out[lane] = e(in[lane]) ^ flip for lanes [0, ws). A plain function with
-// its operands by value: GCC's -O2 vectoriser takes this loop (for ws 32)
-// but not the same loop written in a member with a lambda. `out` is a
-// LaneValues, never a register, hence __restrict.
-inline void read_lanes(const uint64_t* in, uint64_t* __restrict out, Extender e, uint64_t flip,
+// out[lane] = e(in[lane]) ^ flip for lanes [0, ws), `in` a register's lanes
+// (uint64_t or uint32_t). A plain function with its operands by value: GCC's
+// -O2 vectoriser takes this loop (for ws 32) but not the same loop written
+// in a member with a lambda. `out` is a LaneValues, never a register, hence
+// __restrict.
+template <class T>
+inline void read_lanes(const T* in, uint64_t* __restrict out, Extender e, uint64_t flip,
                        unsigned ws) {
   if (ws == 32) {
-    for (unsigned lane = 0; lane < 32; ++lane) out[lane] = e(in[lane]) ^ flip;
+    for (unsigned lane = 0; lane < 32; ++lane) out[lane] = e(uint64_t(in[lane])) ^ flip;
   } else {
-    for (unsigned lane = 0; lane < ws; ++lane) out[lane] = e(in[lane]) ^ flip;
+    for (unsigned lane = 0; lane < ws; ++lane) out[lane] = e(uint64_t(in[lane])) ^ flip;
   }
 }
-// out[lane] = e(v[lane]) & reg_mask for lanes [0, ws) (see read_lanes).
-inline void write_lanes(const uint64_t* v, uint64_t* __restrict out, Extender e, uint64_t reg_mask,
+// The same for a predicate: lane l's value is bit l of `bits`.
+inline void read_pred_lanes(LaneMask bits, uint64_t* __restrict out, Extender e, uint64_t flip,
+                            unsigned ws) {
+  if (ws == 32) {
+    for (unsigned lane = 0; lane < 32; ++lane) out[lane] = e((bits >> lane) & 1) ^ flip;
+  } else {
+    for (unsigned lane = 0; lane < ws; ++lane) out[lane] = e((bits >> lane) & 1) ^ flip;
+  }
+}
+// out[lane] = e(v[lane]) & reg_mask for lanes [0, ws), stored as T (see
+// read_lanes).
+template <class T>
+inline void write_lanes(const uint64_t* v, T* __restrict out, Extender e, uint64_t reg_mask,
                         unsigned ws) {
   if (ws == 32) {
-    for (unsigned lane = 0; lane < 32; ++lane) out[lane] = e(v[lane]) & reg_mask;
+    for (unsigned lane = 0; lane < 32; ++lane) out[lane] = static_cast<T>(e(v[lane]) & reg_mask);
   } else {
-    for (unsigned lane = 0; lane < ws; ++lane) out[lane] = e(v[lane]) & reg_mask;
+    for (unsigned lane = 0; lane < ws; ++lane) out[lane] = static_cast<T>(e(v[lane]) & reg_mask);
   }
+}
+// The predicate bits of e(v[lane]) for the lanes of m (bit 0 of the value).
+inline LaneMask pred_bits(LaneMask m, unsigned ws, const uint64_t* v, Extender e) {
+  LaneMask bits = 0;
+  each_lane(m, ws, [&](unsigned lane) { bits |= LaneMask(e(v[lane]) & 1) << lane; });
+  return bits;
 }
 
 // A source operand resolved for one instruction. Reading it for a lane gives
 // the value in the convention above, converted to the requested type.
-// Registers and constants are read inline; specials and symbol addresses go
-// through the environment.
+// Registers (of each storage kind) and constants are read inline; specials
+// and symbol addresses go through the environment.
 class Source {
  public:
   Source() = default;
   inline Source(const Exec& x, const Operand& op, Type t);  // below Exec
   uint64_t operator()(unsigned lane) const {
-    if (kind_ == Kind::Reg) return ext_(lanes_[lane]) ^ flip_;
-    if (kind_ == Kind::Const) return value_;
-    return ext_(fetch(lane)) ^ flip_;
+    switch (kind_) {
+      case Kind::Wide:
+        return ext_(static_cast<const uint64_t*>(reg_)[lane]) ^ flip_;
+      case Kind::Narrow:
+        return ext_(static_cast<const uint32_t*>(reg_)[lane]) ^ flip_;
+      case Kind::Pred:
+        return ext_((*static_cast<const LaneMask*>(reg_) >> lane) & 1) ^ flip_;
+      case Kind::Const:
+        return value_;
+      default:
+        return ext_(fetch(lane)) ^ flip_;
+    }
   }
   // Reads the operand into out[lane] for the lanes of m; the other entries
   // are left alone and must not be read (each_lane and Dest::scatter touch
@@ -125,22 +153,42 @@ class Source {
   // straight loop that vectorises; specials ask the environment lane by
   // lane, in increasing lane order, a symbol's address once.
   void gather(LaneMask m, unsigned ws, uint64_t* out) const {
-    if (kind_ == Kind::Reg) {
-      if (m == full_mask(ws)) return read_lanes(lanes_, out, ext_, flip_, ws);
-      const Extender e = ext_;
-      const uint64_t f = flip_;
-      const uint64_t* in = lanes_;
-      for_lanes(m, [&](unsigned lane) { out[lane] = e(in[lane]) ^ f; });
-    } else if (kind_ == Kind::Const) {
-      const uint64_t v = value_;
-      each_lane(m, ws, [&](unsigned lane) { out[lane] = v; });
-    } else {
-      gather_fetched(m, out);
+    switch (kind_) {
+      case Kind::Wide:
+        return gather_reg(static_cast<const uint64_t*>(reg_), m, ws, out);
+      case Kind::Narrow:
+        return gather_reg(static_cast<const uint32_t*>(reg_), m, ws, out);
+      case Kind::Pred: {
+        const LaneMask bits = *static_cast<const LaneMask*>(reg_);
+        if (m == full_mask(ws)) return read_pred_lanes(bits, out, ext_, flip_, ws);
+        const Extender e = ext_;
+        const uint64_t f = flip_;
+        return for_lanes(m, [&](unsigned lane) { out[lane] = e((bits >> lane) & 1) ^ f; });
+      }
+      case Kind::Const: {
+        const uint64_t v = value_;
+        return each_lane(m, ws, [&](unsigned lane) { out[lane] = v; });
+      }
+      default:
+        return gather_fetched(m, out);
     }
   }
 
  private:
-  enum class Kind : uint8_t { Const, Reg, Special, Symbol };
+  // The register kinds first, numbered as RegKind.
+  enum class Kind : uint8_t { Wide, Narrow, Pred, Const, Special, Symbol };
+  template <class T>
+  void gather_reg(const T* in, LaneMask m, unsigned ws, uint64_t* out) const {
+    if (m == full_mask(ws)) return read_lanes(in, out, ext_, flip_, ws);
+    const Extender e = ext_;
+    const uint64_t f = flip_;
+    for_lanes(m, [&](unsigned lane) { out[lane] = e(uint64_t(in[lane])) ^ f; });
+  }
+  void set_reg(const WarpRegisters& regs, uint32_t reg) {
+    const RegSlot s = regs.slots[reg];
+    kind_ = static_cast<Kind>(s.kind);
+    reg_ = regs.data + s.offset;
+  }
   // Every operand but a plain register (and every error), out of line.
   void decode(const Exec& x, const Operand& op, Type t);
   uint64_t fetch(unsigned lane) const;  // special register or symbol address
@@ -149,7 +197,7 @@ class Source {
   Extender ext_;
   uint64_t flip_ = 0;  // 1 for a negated predicate `!p`
   uint64_t value_ = 0;
-  const uint64_t* lanes_ = nullptr;
+  const void* reg_ = nullptr;  // a register's storage (Kind says which form)
   WarpEnvironment* env_ = nullptr;
   SpecialReg sreg_ = SpecialReg::Tid;
   uint8_t comp_ = 0;
@@ -160,28 +208,61 @@ class Source {
 // A destination register (or a `_` sink / absent optional operand, which
 // discards). Writing a value of the instruction type T into a register
 // declared R: sign-extend if T is signed and narrower than R, else
-// zero-extend, then truncate to R's width.
+// zero-extend, then truncate to R's width (and a predicate to bit 0).
 class Dest {
  public:
   Dest() = default;
   inline Dest(const Exec& x, const Operand& op, Type t);  // below Exec
   void operator()(unsigned lane, uint64_t v) const {
-    if (lanes_) lanes_[lane] = ext_(v) & reg_mask_;
+    const uint64_t r = ext_(v) & reg_mask_;
+    switch (kind_) {
+      case Kind::Wide:
+        static_cast<uint64_t*>(reg_)[lane] = r;
+        return;
+      case Kind::Narrow:
+        static_cast<uint32_t*>(reg_)[lane] = static_cast<uint32_t>(r);
+        return;
+      case Kind::Pred: {
+        LaneMask* p = static_cast<LaneMask*>(reg_);
+        *p = (*p & ~(LaneMask(1) << lane)) | (LaneMask(r & 1) << lane);
+        return;
+      }
+      default:
+        return;  // discarded
+    }
   }
   // The errors: `op` is not a register, or the instruction has no type.
   [[noreturn]] static void invalid(const Exec& x, const Operand& op);
   // Writes v[lane] for every lane of m; the other lanes keep their values.
   void scatter(LaneMask m, unsigned ws, const uint64_t* v) const {
-    if (!lanes_) return;
-    if (m == full_mask(ws)) return write_lanes(v, lanes_, ext_, reg_mask_, ws);
-    const Extender e = ext_;
-    const uint64_t rm = reg_mask_;
-    uint64_t* out = lanes_;
-    for_lanes(m, [&](unsigned lane) { out[lane] = e(v[lane]) & rm; });
+    switch (kind_) {
+      case Kind::Wide:
+        return scatter_reg(static_cast<uint64_t*>(reg_), m, ws, v);
+      case Kind::Narrow:
+        return scatter_reg(static_cast<uint32_t*>(reg_), m, ws, v);
+      case Kind::Pred: {
+        // reg_mask_ keeps bit 0 of a predicate's value: no need to apply it.
+        LaneMask* p = static_cast<LaneMask*>(reg_);
+        *p = (*p & ~m) | pred_bits(m, ws, v, ext_);
+        return;
+      }
+      default:
+        return;  // discarded
+    }
   }
 
  private:
-  uint64_t* lanes_ = nullptr;
+  // The register kinds numbered as RegKind; None discards.
+  enum class Kind : uint8_t { Wide, Narrow, Pred, None };
+  template <class T>
+  void scatter_reg(T* out, LaneMask m, unsigned ws, const uint64_t* v) const {
+    if (m == full_mask(ws)) return write_lanes(v, out, ext_, reg_mask_, ws);
+    const Extender e = ext_;
+    const uint64_t rm = reg_mask_;
+    for_lanes(m, [&](unsigned lane) { out[lane] = static_cast<T>(e(v[lane]) & rm); });
+  }
+  Kind kind_ = Kind::None;
+  void* reg_ = nullptr;
   Extender ext_;
   uint64_t reg_mask_ = ~uint64_t(0);
 };
@@ -217,9 +298,8 @@ struct Exec {
 inline Source::Source(const Exec& x, const Operand& op, Type t) {
   const bool plain = !op.negated && t != Type::None;
   if (plain && op.kind == Operand::Kind::Reg) {
-    kind_ = Kind::Reg;
     ext_ = Extender(type_bits(t), is_signed(t));
-    lanes_ = x.regs.lanes(op.reg);
+    set_reg(x.regs, op.reg);
   } else if (plain && op.kind == Operand::Kind::Imm && t != Type::Pred && !is_float(t)) {
     ext_ = Extender(type_bits(t), is_signed(t));
     value_ = extend(op.imm, t);  // kind_ is Const
@@ -233,7 +313,9 @@ inline Dest::Dest(const Exec& x, const Operand& op, Type t) {
   if (op.kind != Operand::Kind::Reg || t == Type::None) invalid(x, op);
   const Type reg = op.reg_type == Type::None ? t : op.reg_type;
   const unsigned tbits = type_bits(t), rbits = type_bits(reg);
-  lanes_ = x.regs.lanes(op.reg);
+  const RegSlot s = x.regs.slots[op.reg];
+  kind_ = static_cast<Kind>(s.kind);
+  reg_ = x.regs.data + s.offset;
   ext_ = Extender(tbits, is_signed(t) && tbits < rbits);
   reg_mask_ = low_mask(rbits);
 }

@@ -11,12 +11,12 @@ namespace {
 LaneMask guard_mask(const Instruction& inst, const WarpRegisters& regs, LaneMask active) {
   active &= full_mask(regs.warp_size);
   if (!inst.has_guard) return active;
-  // Every lane's predicate is read (a straight loop without a mask scan);
-  // `active` then keeps the lanes that count.
-  const uint64_t* pred = regs.lanes(inst.guard_reg);
+  if (regs.slots[inst.guard_reg].kind == RegKind::Pred)  // the parser's guards: one load
+    return (*regs.pred(inst.guard_reg) ^ (inst.guard_negated ? ~LaneMask(0) : 0)) & active;
   const uint64_t flip = inst.guard_negated ? 1 : 0;
   LaneMask m = 0;
-  for (unsigned lane = 0; lane < regs.warp_size; ++lane) m |= ((pred[lane] & 1) ^ flip) << lane;
+  for (unsigned lane = 0; lane < regs.warp_size; ++lane)
+    m |= ((regs.get(inst.guard_reg, lane) & 1) ^ flip) << lane;
   return m & active;
 }
 

@@ -78,13 +78,62 @@ class WarpEnvironment {
                            unsigned size);
 };
 
-// The registers of the warp's current frame, lane-major per register:
-// value of register r in lane l is data[r * warp_size + l]. A register's value
-// is kept zero-extended from its declared width to 64 bits; predicates are 0/1.
+// How a register is stored, chosen by its declared type: a 64-bit type in 8
+// bytes per lane, every narrower type in 4 bytes per lane, a predicate as one
+// LaneMask (bit l = lane l). A register holds its value zero-extended from its
+// declared width (predicates 0/1), so storage of at least that width loses
+// nothing, and the smaller footprint means fewer host cache misses.
+enum class RegKind : uint8_t { Wide, Narrow, Pred };
+inline RegKind reg_kind(Type t) {
+  if (t == Type::Pred) return RegKind::Pred;
+  return type_bits(t) > 32 ? RegKind::Wide : RegKind::Narrow;
+}
+// Where a register lives: a byte offset in its frame's storage, and how.
+struct RegSlot {
+  uint32_t offset = 0;
+  RegKind kind = RegKind::Wide;
+};
+
+// The registers of the warp's current frame (semantics/register_file.h lays
+// them out): at data + the register's slot offset, a wide register's lanes
+// are uint64_t[warp_size], a narrow one's uint32_t[warp_size], a predicate's
+// one LaneMask.
 struct WarpRegisters {
-  uint64_t* data = nullptr;
+  uint8_t* data = nullptr;
+  const RegSlot* slots = nullptr;  // per register of the frame's function
   unsigned warp_size = 0;
-  uint64_t* lanes(uint32_t reg) const { return data + static_cast<size_t>(reg) * warp_size; }
+
+  uint8_t* at(uint32_t reg) const { return data + slots[reg].offset; }
+  uint64_t* wide(uint32_t reg) const { return reinterpret_cast<uint64_t*>(at(reg)); }
+  uint32_t* narrow(uint32_t reg) const { return reinterpret_cast<uint32_t*>(at(reg)); }
+  LaneMask* pred(uint32_t reg) const { return reinterpret_cast<LaneMask*>(at(reg)); }
+  // Lane `lane`'s value, zero-extended to 64 bits.
+  uint64_t get(uint32_t reg, unsigned lane) const {
+    switch (slots[reg].kind) {
+      case RegKind::Wide:
+        return wide(reg)[lane];
+      case RegKind::Narrow:
+        return narrow(reg)[lane];
+      default:
+        return (*pred(reg) >> lane) & 1;
+    }
+  }
+  // Stores v truncated to the register's storage (the semantics have already
+  // truncated it to the declared width).
+  void set(uint32_t reg, unsigned lane, uint64_t v) const {
+    switch (slots[reg].kind) {
+      case RegKind::Wide:
+        wide(reg)[lane] = v;
+        return;
+      case RegKind::Narrow:
+        narrow(reg)[lane] = static_cast<uint32_t>(v);
+        return;
+      default: {
+        const LaneMask bit = LaneMask(1) << lane;
+        *pred(reg) = (*pred(reg) & ~bit) | ((v & 1) ? bit : 0);
+      }
+    }
+  }
 };
 
 // Trap: `trap` executed by some lane; the executor ends the run with a fault.

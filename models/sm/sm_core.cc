@@ -134,9 +134,9 @@ void SmCore::set_launch(const KernelLaunch& launch) {
   if (exec_config_.compaction == "capri" && !capri_)
     capri_ = std::make_unique<CapriPredictor>(exec_config_.capri_entries,
                                               exec_config_.capri_history_bits);
-  issuer_ = std::make_unique<WarpIssuer>(*launch.program, *launch.kernel, *launch.memory,
-                                         config_.reconvergence, launch.instruction_budget,
-                                         config_.exec_config().scheme_options);
+  issuer_ = std::make_unique<WarpIssuer>(
+      *launch.program, *launch.kernel, *launch.memory, warp_size_, config_.reconvergence,
+      launch.instruction_budget, config_.exec_config().scheme_options);
   run_.warp_size = warp_size_;
 }
 
@@ -188,7 +188,7 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
     ws.control_ready = 0;
     ws.blocked = Stall::Issued;
     ws.paths_valid = false;
-    issuer_->start_warp(ws.warp, i, warp_size_, launch.block);
+    issuer_->start_warp(ws.warp, i, launch.block);
     ws.warp.simt->set_table_timing({config_.sm.cct_access_cycles, config_.sm.rt_access_cycles});
     ws.scoreboard.reset(regs);
     ws.done = ws.warp.finished();

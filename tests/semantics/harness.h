@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "memory/address_map.h"
+#include "semantics/register_file.h"
 #include "semantics/semantics.h"
 
 namespace warptlm::test {
@@ -104,11 +105,19 @@ class Harness {
  public:
   explicit Harness(unsigned warp_size = 4) : warp_size_(warp_size) { module.functions.resize(1); }
 
+  // A new register; the registers declared before keep their values.
   uint32_t reg(Type t) {
-    auto& regs = module.functions[0].regs;
-    regs.push_back({"%r" + std::to_string(regs.size()), t});
-    data_.resize(regs.size() * warp_size_, 0);
-    return static_cast<uint32_t>(regs.size() - 1);
+    auto& decls = module.functions[0].regs;
+    decls.push_back({"%r" + std::to_string(decls.size()), t});
+    RegisterLayout layout(decls, warp_size_);
+    RegisterStorage storage;
+    storage.reset(layout.bytes);
+    const WarpRegisters before = regs(), after{storage.data(), layout.slots.data(), warp_size_};
+    for (uint32_t r = 0; r < layout_.slots.size(); ++r)
+      for (unsigned l = 0; l < warp_size_; ++l) after.set(r, l, before.get(r, l));
+    layout_ = std::move(layout);
+    storage_ = std::move(storage);
+    return static_cast<uint32_t>(decls.size() - 1);
   }
   Operand r(uint32_t reg, bool negated = false) const {
     Operand o;
@@ -183,16 +192,19 @@ class Harness {
     return in;
   }
 
-  uint64_t get(uint32_t reg, unsigned lane) const { return data_[reg * warp_size_ + lane]; }
-  void set(uint32_t reg, unsigned lane, uint64_t v) { data_[reg * warp_size_ + lane] = v; }
+  // A register's value in a lane, zero-extended; set() stores it as the
+  // register's storage holds it (a narrow register keeps 32 bits, a
+  // predicate bit 0).
+  uint64_t get(uint32_t reg, unsigned lane) const { return regs().get(reg, lane); }
+  void set(uint32_t reg, unsigned lane, uint64_t v) { regs().set(reg, lane, v); }
+  WarpRegisters regs() const { return {storage_.data(), layout_.slots.data(), warp_size_}; }
   void set_all(uint32_t reg, uint64_t v) {
     for (unsigned l = 0; l < warp_size_; ++l) set(reg, l, v);
   }
   unsigned warp_size() const { return warp_size_; }
 
   Outcome run(const Instruction& in, LaneMask active = ~LaneMask(0)) {
-    WarpRegisters regs{data_.data(), warp_size_};
-    return execute(module, in, regs, active, env);
+    return execute(module, in, regs(), active, env);
   }
 
   // Evaluates `op` on lane 0 with fresh registers: d (dtype, default t) and
@@ -223,7 +235,8 @@ class Harness {
     return o;
   }
   unsigned warp_size_;
-  std::vector<uint64_t> data_;
+  RegisterLayout layout_;
+  RegisterStorage storage_;
 };
 
 }  // namespace warptlm::test

@@ -1,0 +1,41 @@
+#include "semantics/register_file.h"
+
+#include <cstring>
+
+namespace warptlm {
+
+namespace {
+
+size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+}  // namespace
+
+RegisterLayout::RegisterLayout(const std::vector<RegDecl>& regs, unsigned warp_size) {
+  // Bytes per register of each kind, indexed by RegKind.
+  const size_t size[] = {size_t(8) * warp_size, size_t(4) * warp_size, sizeof(LaneMask)};
+  size_t count[3] = {};
+  for (const RegDecl& r : regs) ++count[static_cast<unsigned>(reg_kind(r.type))];
+  size_t next[3];
+  next[0] = 0;
+  next[1] = round_up(count[0] * size[0], kRegisterAlign);
+  next[2] = next[1] + round_up(count[1] * size[1], kRegisterAlign);
+  bytes = next[2] + round_up(count[2] * size[2], kRegisterAlign);
+  slots.reserve(regs.size());
+  for (const RegDecl& r : regs) {
+    const RegKind k = reg_kind(r.type);
+    const unsigned i = static_cast<unsigned>(k);
+    slots.push_back(RegSlot{static_cast<uint32_t>(next[i]), k});
+    next[i] += size[i];
+  }
+}
+
+void RegisterStorage::reset(size_t bytes) {
+  if (bytes > capacity_) {
+    data_.reset(static_cast<uint8_t*>(::operator new[](bytes, std::align_val_t(kRegisterAlign))));
+    capacity_ = bytes;
+  }
+  size_ = bytes;
+  if (bytes) std::memset(data_.get(), 0, bytes);
+}
+
+}  // namespace warptlm
