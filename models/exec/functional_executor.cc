@@ -27,8 +27,9 @@ class GridRunner {
   GridRunner(const Program& program, const Function& kernel, KernelMemory& mem,
              const LaunchSpec& launch, const ExecConfig& config, TraceSink* trace,
              CompactionAnalysis* analysis)
-      : issuer_(program, kernel, mem, config.warp_size, config.reconvergence,
-                config.instruction_budget, config.scheme_options),
+      : layouts_(program.module, config.warp_size),
+        issuer_(program, kernel, mem, layouts_, config.reconvergence, config.instruction_budget,
+                config.scheme_options),
         module_(program.module),
         mem_(mem),
         launch_(launch),
@@ -52,6 +53,7 @@ class GridRunner {
   void run_cta(const Dim3& ctaid);
   void step(Warp& w);
 
+  RegisterLayouts layouts_;  // before issuer_, which keeps a reference
   WarpIssuer issuer_;
   const Module& module_;
   KernelMemory& mem_;

@@ -18,8 +18,9 @@ namespace warptlm {
 // a per-warp stack.
 struct Frame {
   uint32_t function = 0;
-  RegisterStorage regs;         // laid out by the function's RegisterLayout
-  std::vector<uint8_t> params;  // params[lane * param_frame_size + offset]
+  RegisterStorage regs;            // laid out by the function's RegisterLayout
+  const RegSlot* slots = nullptr;  // that layout's slots
+  std::vector<uint8_t> params;     // params[lane * param_frame_size + offset]
   uint64_t param_frame_size = 0;
   uint64_t local_base = 0;  // offset of this frame in each lane's local memory
   Pc call_pc = 0;           // the call instruction that created it (0 for the kernel)

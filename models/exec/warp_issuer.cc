@@ -30,19 +30,16 @@ unsigned lowest_lane(LaneMask m) {
 }
 
 WarpIssuer::WarpIssuer(const Program& program, const Function& kernel, KernelMemory& memory,
-                       unsigned warp_size, const std::string& reconvergence,
+                       const RegisterLayouts& layouts, const std::string& reconvergence,
                        uint64_t instruction_budget, const SchemeOptions& scheme_options)
     : program_(program),
       module_(program.module),
       kernel_(kernel),
       memory_(memory),
-      warp_size_(warp_size),
+      layouts_(layouts),
       reconvergence_(reconvergence),
       scheme_options_(scheme_options),
-      instruction_budget_(instruction_budget) {
-  layouts_.reserve(module_.functions.size());
-  for (const Function& f : module_.functions) layouts_.emplace_back(f.regs, warp_size);
-}
+      instruction_budget_(instruction_budget) {}
 
 void WarpIssuer::fault(const Warp& w, const CtaContext& cta, Pc pc, unsigned lane,
                        const std::string& what, const MemoryFault* memory) const {
@@ -78,7 +75,7 @@ void WarpIssuer::fault(const Warp& w, const CtaContext& cta, Pc pc, unsigned lan
 }
 
 void WarpIssuer::start_warp(Warp& w, uint32_t index, const Dim3& b) const {
-  const unsigned ws = warp_size_;
+  const unsigned ws = layouts_.warp_size;
   const uint64_t threads = b.count();
   w.index = index;
   w.size = ws;
@@ -120,7 +117,9 @@ void WarpIssuer::push_frame(Warp& w, const CtaContext& cta, uint32_t function, P
   // Every register and parameter starts at 0: reset() and clear() plus
   // resize() zero with memset; assign() on reused storage would store
   // element by element.
-  fr.regs.reset(layouts_[function].bytes);
+  const RegisterLayout& layout = layouts_.functions[function];
+  fr.regs.reset(layout.bytes);
+  fr.slots = layout.slots.data();
   fr.param_frame_size = f.param_frame_size;
   fr.params.clear();
   fr.params.resize(f.param_frame_size * w.size);
@@ -197,7 +196,7 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
   r.instruction = &in;
   Outcome& o = r.outcome;
   try {
-    const WarpRegisters regs{frame.regs.data(), layouts_[frame.function].slots.data(), w.size};
+    const WarpRegisters regs{frame.regs.data(), frame.slots, w.size};
     o = execute(module_, in, regs, p.mask, env);
   } catch (const MemoryFault& mf) {
     fault(w, cta, p.pc, mf.lane,

@@ -31,11 +31,12 @@ struct IssueResult {
 
 class WarpIssuer {
  public:
-  // Every warp has `warp_size` lanes and gets a unit of scheme `reconvergence`
-  // built with `scheme_options`.
+  // Every warp has layouts.warp_size lanes, its frames laid out by `layouts`
+  // (of program.module; kept by reference), and gets a unit of scheme
+  // `reconvergence` built with `scheme_options`.
   WarpIssuer(const Program& program, const Function& kernel, KernelMemory& memory,
-             unsigned warp_size, const std::string& reconvergence, uint64_t instruction_budget,
-             const SchemeOptions& scheme_options = {});
+             const RegisterLayouts& layouts, const std::string& reconvergence,
+             uint64_t instruction_budget, const SchemeOptions& scheme_options = {});
 
   // Sets up warp `index` of a CTA with `block` threads: lanes, thread ids,
   // reconvergence unit, the kernel's frame, barrier state and issue count (a
@@ -95,8 +96,7 @@ class WarpIssuer {
   const Module& module_;
   const Function& kernel_;
   KernelMemory& memory_;
-  unsigned warp_size_;
-  std::vector<RegisterLayout> layouts_;  // per function of the module, for warp_size_
+  const RegisterLayouts& layouts_;
   std::string reconvergence_;
   SchemeOptions scheme_options_;
   uint64_t instruction_budget_;

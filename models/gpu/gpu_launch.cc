@@ -104,6 +104,7 @@ void Gpu::doorbell() {
   launch_.memory = &launch_memory_;
   launch_.per_cta = cta_resources(lp.program, *kernel, block, launch_.dynamic_shared, config_);
   launch_.instruction_budget = config_.instruction_budget;
+  launch_.layouts = RegisterLayouts(lp.program.module, config_.warp_size);
   launch_.issued = 0;
   if (auto fit = distributor_.check_fit(launch_))
     return refuse(error_for(fit->resource), "launch: kernel '" + kernel->name + "' with block " +

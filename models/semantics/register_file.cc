@@ -29,6 +29,11 @@ RegisterLayout::RegisterLayout(const std::vector<RegDecl>& regs, unsigned warp_s
   }
 }
 
+RegisterLayouts::RegisterLayouts(const Module& module, unsigned warp_size) : warp_size(warp_size) {
+  functions.reserve(module.functions.size());
+  for (const Function& f : module.functions) functions.emplace_back(f.regs, warp_size);
+}
+
 void RegisterStorage::reset(size_t bytes) {
   if (bytes > capacity_) {
     data_.reset(static_cast<uint8_t*>(::operator new[](bytes, std::align_val_t(kRegisterAlign))));

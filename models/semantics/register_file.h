@@ -32,6 +32,17 @@ struct RegisterLayout {
   RegisterLayout(const std::vector<RegDecl>& regs, unsigned warp_size);
 };
 
+// The layouts of every function of a module for one warp size. Built once
+// per launch and shared by whoever issues its warps (every SM of a GPU), so
+// the slot tables the semantics read for each operand exist once.
+struct RegisterLayouts {
+  unsigned warp_size = 0;
+  std::vector<RegisterLayout> functions;  // per function of Module::functions
+
+  RegisterLayouts() = default;
+  RegisterLayouts(const Module& module, unsigned warp_size);
+};
+
 // A frame's register storage: zeroed, aligned to kRegisterAlign, reused by
 // the next frame when large enough (a warp slot's kernel frame).
 class RegisterStorage {

@@ -9,6 +9,7 @@
 #include "exec/cta_memory.h"
 #include "exec/launch.h"
 #include "frontend/program.h"
+#include "semantics/register_file.h"
 
 namespace warptlm {
 
@@ -29,6 +30,9 @@ struct KernelLaunch {
   KernelMemory* memory = nullptr;   // global memory, module globals, constants, parameters
   CtaResources per_cta;             // see cta_resources()
   uint64_t instruction_budget = 0;  // warp instructions before a runaway-kernel fault
+  // The register layouts of the program's functions for the GPU's warp
+  // size: one copy for every SM's issuer.
+  RegisterLayouts layouts;
   // Warp instructions all SMs issued in this launch so far: the budget is the
   // launch's, as in functional mode, not each SM's. (SystemC runs the SMs in
   // one thread: a plain counter.)

@@ -135,7 +135,7 @@ void SmCore::set_launch(const KernelLaunch& launch) {
     capri_ = std::make_unique<CapriPredictor>(exec_config_.capri_entries,
                                               exec_config_.capri_history_bits);
   issuer_ = std::make_unique<WarpIssuer>(
-      *launch.program, *launch.kernel, *launch.memory, warp_size_, config_.reconvergence,
+      *launch.program, *launch.kernel, *launch.memory, launch.layouts, config_.reconvergence,
       launch.instruction_budget, config_.exec_config().scheme_options);
   run_.warp_size = warp_size_;
 }
