@@ -109,6 +109,7 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
   }
   live_.assign(s, 0);
   warps_.resize(max_warps_);
+  gates_.resize(max_warps_);
   ctas_.resize(config.sm.ctas);
   last_stall_.assign(s, Stall::Idle);
 }
@@ -176,23 +177,25 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
   const unsigned regs = static_cast<unsigned>(launch.kernel->regs.size());
   for (unsigned slot = 0, i = 0; slot < warps_.size() && i < nwarps; ++slot) {
     WarpSlot& ws = warps_[slot];
-    if (ws.used) continue;
-    ws.used = true;
-    ws.finished = false;
+    SlotGate& g = gates_[slot];
+    if (g.used) continue;
+    g.used = true;
+    g.finished = false;
     ws.cta = static_cast<unsigned>(cta_it - ctas_.begin());
     ws.global_id = static_cast<uint32_t>(linear * nwarps + i);
     ws.age = next_age_++;
     ws.fetch_pc = kExitPc;
     ws.fetch_ready = 0;
     ws.outstanding = ws.writebacks = 0;
-    ws.control_ready = 0;
-    ws.blocked = Stall::Issued;
+    g.control_ready = 0;
+    g.blocked = Stall::Issued;
     ws.paths_valid = false;
     issuer_->start_warp(ws.warp, i, warp_size_, launch.block);
     ws.warp.simt->set_table_timing({config_.sm.cct_access_cycles, config_.sm.rt_access_cycles});
     ws.scoreboard.reset(regs);
-    ws.done = ws.warp.finished();
-    may_finish_ |= ws.done;
+    g.at_barrier = ws.warp.at_barrier;
+    g.done = ws.warp.finished();
+    may_finish_ |= g.done;
     schedulers_[slot % s]->warp_started(slot / s, ws.age);
     order_stale_[slot % s] = 1;
     if (rotation_ != Rotation::None) live_[slot % s] |= uint64_t(1) << (slot / s);
@@ -214,23 +217,25 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
 // answered inline in tick(), without the call of the full attempt.
 inline SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
   const unsigned slot = local * static_cast<unsigned>(schedulers_.size()) + sched;
-  WarpSlot& ws = warps_[slot];
-  if (!ws.used || ws.finished || ws.done) return Stall::Idle;
+  const SlotGate& g = gates_[slot];
+  if (!g.used || g.finished || g.done) return Stall::Idle;
   if (compacting_) {
+    WarpSlot& ws = warps_[slot];
     if (!ws.bypass) return try_issue_formed(sched, local, slot, now);
     if (rejoin_if_reconverged(ws, now)) return Stall::Control;
   }
-  if (ws.warp.at_barrier) return Stall::Barrier;
-  if (ws.control_ready > now) {  // the scheme's tables still work on its last issue
-    wake_hint_ = std::min(wake_hint_, ws.control_ready);
+  if (g.at_barrier) return Stall::Barrier;
+  if (g.control_ready > now) {  // the scheme's tables still work on its last issue
+    wake_hint_ = std::min(wake_hint_, g.control_ready);
     return Stall::Control;
   }
-  if (ws.blocked != Stall::Issued) return ws.blocked;
+  if (g.blocked != Stall::Issued) return g.blocked;
   return attempt(sched, local, slot, now);
 }
 
 SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uint64_t now) {
   WarpSlot& ws = warps_[slot];
+  SlotGate& g = gates_[slot];
   Warp& w = ws.warp;
   if (!ws.paths_valid) {
     ws.paths.clear();
@@ -238,7 +243,7 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
     ws.paths_valid = true;
   }
   const std::vector<Path>& paths = ws.paths;
-  if (paths.empty()) return ws.blocked = Stall::Control;
+  if (paths.empty()) return g.blocked = Stall::Control;
   // Whether the outcome depends only on the warp's own state (no fetch, no
   // shared resource was asked), so the next attempts can reuse it.
   bool own_state = true;
@@ -285,10 +290,10 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
     return Stall::Issued;
   }
   if (all_at_barrier) {
-    w.at_barrier = true;  // released when the barrier completes
+    w.at_barrier = g.at_barrier = true;  // released when the barrier completes
     return Stall::Barrier;
   }
-  if (own_state) ws.blocked = reason;
+  if (own_state) g.blocked = reason;
   return reason;
 }
 
@@ -311,6 +316,7 @@ SmCore::Stall SmCore::take_shared_resources(const Instruction& in, const Registe
 
 void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_ready) {
   const unsigned slot = static_cast<unsigned>(&ws - warps_.data());
+  SlotGate& g = gates_[slot];
   Warp& w = ws.warp;
   CtaSlot& cta = ctas_[ws.cta];
   RecordingEnvironment& env = *cta.env;
@@ -321,18 +327,18 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   IssueResult r = issuer_->issue(w, p, cta.context, env, run_);
   ws.paths_valid = false;  // the unit advanced (`p` stays readable: ws.paths is kept)
   check_launch_budget(w, cta, p);
-  ws.control_ready = now + 1 + w.simt->control_cycles();  // the scheme's tables work on
+  g.control_ready = now + 1 + w.simt->control_cycles();  // the scheme's tables work on
   const Instruction& in = *r.instruction;
   ++stats_.warp_instructions;
   stats_.thread_instructions += lane_count(p.mask);  // inline: the builtin is a libgcc call
   if (trace_) trace_->issued(TraceRecord{now, id_, ws.global_id, p.split, p.pc, p.mask});
   ws.fetch_pc = kExitPc;  // the next instruction is fetched when the warp is next considered
-  ws.blocked = Stall::Issued;
+  g.blocked = Stall::Issued;
   // Under compaction a warp's end is the block stack's business.
   if (compacting_)
     ws.executed = r.outcome.executed;  // a CAPRI bypass's branch outcome
   else
-    ws.done = w.finished();
+    g.done = w.finished();
 
   uint64_t wb = units_.issue(unit_of(in), now) + (operands_ready - (now + 1));
   if (!env.accesses.empty()) wb = std::max(wb, time_memory(ws, p, in, now));
@@ -345,12 +351,18 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
     ++ws.writebacks;
     if (wb != kNever) writebacks_.push(Writeback{wb, slot, p.pc, p.mask});
   }
-  may_finish_ |= ws.done && ws.writebacks == 0 && ws.outstanding == 0;
-  if (r.outcome.control == Control::Barrier && r.outcome.executed &&
-      cta.barriers.arrive(w, r.outcome, p.pc, cta.warps, launch_->block.count(), *issuer_,
-                          cta.context)) {
-    // Released warps' barrier lanes changed: their remembered outcomes are stale.
-    for (unsigned other : cta.warp_slots) warps_[other].blocked = Stall::Issued;
+  may_finish_ |= g.done && ws.writebacks == 0 && ws.outstanding == 0;
+  if (r.outcome.control == Control::Barrier && r.outcome.executed) {
+    const bool released = cta.barriers.arrive(w, r.outcome, p.pc, cta.warps, launch_->block.count(),
+                                              *issuer_, cta.context);
+    g.at_barrier = w.at_barrier;
+    if (released) {
+      // Released warps' barrier lanes changed: their remembered outcomes are stale.
+      for (unsigned other : cta.warp_slots) {
+        gates_[other].blocked = Stall::Issued;
+        gates_[other].at_barrier = warps_[other].warp.at_barrier;
+      }
+    }
   }
 }
 
@@ -510,7 +522,7 @@ void SmCore::complete_memory_op(unsigned id, uint64_t now) {
   WarpSlot& ws = warps_[op.warp];
   --ws.outstanding;
   --outstanding_ops_;
-  may_finish_ |= ws.done && ws.outstanding == 0 && ws.writebacks == 0;
+  may_finish_ |= gates_[op.warp].done && ws.outstanding == 0 && ws.writebacks == 0;
   const uint64_t ready = std::max(op.ready, now + config_.memory.l1.latency);
   if (op.writes_registers && op.pieces) {
     const WarpPiece* pieces = &op_pieces_[uint64_t(id) * warp_size_];
@@ -659,7 +671,7 @@ void SmCore::store_write_back(uint64_t l, unsigned id, uint32_t warp, Pc pc, uin
 
 void SmCore::finish_warp(unsigned slot) {
   WarpSlot& ws = warps_[slot];
-  ws.finished = true;
+  gates_[slot].finished = true;
   WarpIssuer::add_counters(ws.warp, run_);
   const unsigned s = static_cast<unsigned>(schedulers_.size());
   schedulers_[slot % s]->warp_finished(slot / s);
@@ -672,7 +684,7 @@ void SmCore::finish_warp(unsigned slot) {
 void SmCore::maybe_retire(unsigned c, TickResult& result) {
   CtaSlot& cta = ctas_[c];
   if (!cta.used || cta.live) return;
-  for (unsigned slot : cta.warp_slots) warps_[slot].used = false;
+  for (unsigned slot : cta.warp_slots) gates_[slot].used = false;
   cta.used = false;
   cta.env.reset();
   --resident_ctas_;
@@ -709,10 +721,11 @@ void SmCore::tick(uint64_t now, TickResult& result) {
     const Writeback wbk = writebacks_.top();
     writebacks_.pop();
     WarpSlot& ws = warps_[wbk.warp];
+    SlotGate& g = gates_[wbk.warp];
     ws.scoreboard.release(operands_->at(wbk.pc), wbk.lanes);
     --ws.writebacks;
-    ws.blocked = Stall::Issued;
-    may_finish_ |= ws.done && ws.writebacks == 0 && ws.outstanding == 0;
+    g.blocked = Stall::Issued;
+    may_finish_ |= g.done && ws.writebacks == 0 && ws.outstanding == 0;
   }
   if (compacting_) {
     // A call or return waiting for its CTA's writes to drain.
@@ -763,8 +776,10 @@ void SmCore::tick(uint64_t now, TickResult& result) {
   if (may_finish_) {
     may_finish_ = false;
     for (unsigned slot = 0; slot < warps_.size(); ++slot) {
+      const SlotGate& g = gates_[slot];
+      if (!g.used || g.finished || !g.done) continue;
       WarpSlot& ws = warps_[slot];
-      if (ws.used && !ws.finished && ws.done && ws.writebacks == 0 && ws.outstanding == 0) {
+      if (ws.writebacks == 0 && ws.outstanding == 0) {
         finish_warp(slot);
         maybe_retire(ws.cta, result);
       }

@@ -94,8 +94,27 @@ class SmCore {
     Control,
     Memory
   };
-  struct WarpSlot {
+  // The state try_issue()'s first checks read, one entry per warp slot, kept
+  // apart from the 400-byte WarpSlot: a scan over warps that cannot issue
+  // touches one host cache line per four slots instead of about three per
+  // slot (most of the SM's per-cycle cache misses were these first touches).
+  struct SlotGate {
+    // First cycle the warp may issue again: after each issue, the cycles the
+    // reconvergence scheme's side tables still work (control_cycles()).
+    uint64_t control_ready = 0;
     bool used = false;
+    bool finished = false;  // left its scheduler
+    bool done = false;      // warp.finished(), cached: it changes only when the warp issues
+    // warp.at_barrier, copied wherever the SM may change it (an attempt whose
+    // paths all wait, an issue that arrives at a barrier or completes one).
+    bool at_barrier = false;
+    // The outcome of the last issue attempt when it depended only on this
+    // warp's own state (scoreboard or call/return drain; Issued: none). Until
+    // that state changes (a writeback, a barrier release, an issue) every
+    // attempt ends the same way, so it is answered from here.
+    Stall blocked = Stall::Issued;
+  };
+  struct WarpSlot {
     Warp warp;
     Scoreboard scoreboard;
     unsigned cta = 0;
@@ -105,16 +124,6 @@ class SmCore {
     uint64_t fetch_ready = 0;  // cycle it is available
     unsigned outstanding = 0;  // memory operations in flight
     unsigned writebacks = 0;   // register writebacks in flight
-    bool done = false;         // warp.finished(), cached: it changes only when the warp issues
-    bool finished = false;     // left its scheduler
-    // First cycle the warp may issue again: after each issue, the cycles the
-    // reconvergence scheme's side tables still work (control_cycles()).
-    uint64_t control_ready = 0;
-    // The outcome of the last issue attempt when it depended only on this
-    // warp's own state (scoreboard or call/return drain; Issued: none). Until
-    // that state changes (a writeback, a barrier release, an issue) every
-    // attempt ends the same way, so it is answered from here.
-    Stall blocked = Stall::Issued;
     // warp.simt->issuable(), kept while `paths_valid`: it changes only when
     // the unit does (an issue, a reset), not from one attempt to the next.
     std::vector<Path> paths;
@@ -277,6 +286,8 @@ class SmCore {
 
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   std::vector<WarpSlot> warps_;
+  std::vector<SlotGate> gates_;  // per warp slot, as warps_
+  SlotGate& gate(const WarpSlot& ws) { return gates_[static_cast<size_t>(&ws - warps_.data())]; }
   std::vector<CtaSlot> ctas_;
   unsigned resident_ctas_ = 0;
   unsigned resident_warps_ = 0;
