@@ -306,7 +306,7 @@ SmCore::Stall SmCore::take_shared_resources(const Instruction& in, const Registe
   }
   if (kind == UnitKind::LdSt && is_memory_op(in.op) && mshrs_.full()) return Stall::Memory;
   unsigned conflicts = 0;
-  if (!collector_.start(now, bank_warp, ops.reads, ops.n_reads, ready, conflicts)) {
+  if (!collector_.start(now, bank_warp, ops.reads(), ops.n_reads, ready, conflicts)) {
     wake_hint_ = std::min(wake_hint_, collector_.next_free_collector());
     return Stall::Collector;
   }
