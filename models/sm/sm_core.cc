@@ -92,7 +92,7 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
   for (unsigned i = 0; i < s; ++i)
     schedulers_.push_back(make_warp_scheduler(config.scheduler, (max_warps_ + s - 1) / s, sp));
   orders_.resize(s);
-  order_stale_.assign(s, 1);
+  sched_.resize(s);
   // The built-in policies' order() is a function of their state, which only
   // the WarpScheduler calls change: their order is kept until one is made.
   // (Exact types: a policy registered later, or derived, is asked every cycle.)
@@ -107,11 +107,9 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
     if (typeid(first) == typeid(LrrScheduler)) rotation_ = Rotation::Lrr;
     if (typeid(first) == typeid(SrrScheduler)) rotation_ = Rotation::Srr;
   }
-  live_.assign(s, 0);
   warps_.resize(max_warps_);
   gates_.resize(max_warps_);
   ctas_.resize(config.sm.ctas);
-  last_stall_.assign(s, Stall::Idle);
 }
 
 inline unsigned SmCore::rotation_start(unsigned s) const {
@@ -197,8 +195,8 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
     g.done = ws.warp.finished();
     may_finish_ |= g.done;
     schedulers_[slot % s]->warp_started(slot / s, ws.age);
-    order_stale_[slot % s] = 1;
-    if (rotation_ != Rotation::None) live_[slot % s] |= uint64_t(1) << (slot / s);
+    sched_[slot % s].stale = true;
+    if (rotation_ != Rotation::None) sched_[slot % s].live |= uint64_t(1) << (slot / s);
     cta.warp_slots.push_back(slot);
     cta.warps.push_back(&ws.warp);
     ++i;
@@ -286,7 +284,7 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
     // long-latency stall (two_level moves the warp to its pending set).
     schedulers_[sched]->issued(local);
     issue(ws, p, now, ready);
-    order_stale_[sched] = 1;
+    sched_[sched].stale = true;
     return Stall::Issued;
   }
   if (all_at_barrier) {
@@ -512,7 +510,7 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
   if (!write) {
     const unsigned s = static_cast<unsigned>(schedulers_.size());
     schedulers_[op.warp % s]->long_latency_stall(op.warp / s);
-    order_stale_[op.warp % s] = 1;
+    sched_[op.warp % s].stale = true;
   }
   return op.writes_registers ? kNever : done;
 }
@@ -675,8 +673,8 @@ void SmCore::finish_warp(unsigned slot) {
   WarpIssuer::add_counters(ws.warp, run_);
   const unsigned s = static_cast<unsigned>(schedulers_.size());
   schedulers_[slot % s]->warp_finished(slot / s);
-  order_stale_[slot % s] = 1;
-  if (rotation_ != Rotation::None) live_[slot % s] &= ~(uint64_t(1) << (slot / s));
+  sched_[slot % s].stale = true;
+  if (rotation_ != Rotation::None) sched_[slot % s].live &= ~(uint64_t(1) << (slot / s));
   --ctas_[ws.cta].live;
   --resident_warps_;
 }
@@ -712,9 +710,9 @@ void SmCore::tick(uint64_t now, TickResult& result) {
     const uint64_t gap = now - accounted_until_;
     stats_.cycles += gap;
     stats_.resident_warp_cycles += gap * resident_warps_;
-    for (Stall s : last_stall_) {
+    for (const SchedulerState& st : sched_) {
       // An issued slot is not repeated by sleeping: nothing issues while asleep.
-      slot_bin(s == Stall::Issued ? Stall::Idle : s) += gap;
+      slot_bin(st.last == Stall::Issued ? Stall::Idle : st.last) += gap;
     }
   }
   while (!writebacks_.empty() && writebacks_.top().cycle <= now) {
@@ -736,12 +734,17 @@ void SmCore::tick(uint64_t now, TickResult& result) {
   bool issued = false;
   const unsigned nsched = static_cast<unsigned>(schedulers_.size());
   for (unsigned s = 0; s < nsched; ++s) {
+    SchedulerState& st = sched_[s];
     Stall cause = Stall::Idle;
     if (rotation_ != Rotation::None) {
       // The live slots from start() up, then those below it: order()'s list.
-      const unsigned first = rotation_start(s);
-      const uint64_t from_first = ~uint64_t(0) << first;
-      uint64_t part[2] = {live_[s] & from_first, live_[s] & ~from_first};
+      // start() is asked again only after a call that may have moved it.
+      if (st.stale) {
+        st.start = rotation_start(s);
+        st.stale = false;
+      }
+      const uint64_t from_first = ~uint64_t(0) << st.start;
+      uint64_t part[2] = {st.live & from_first, st.live & ~from_first};
       for (uint64_t bits : part) {
         for (; bits && cause != Stall::Issued; bits &= bits - 1) {
           Stall st = try_issue(s, static_cast<unsigned>(__builtin_ctzll(bits)), now);
@@ -750,9 +753,9 @@ void SmCore::tick(uint64_t now, TickResult& result) {
       }
     } else {
       std::vector<unsigned>& order = orders_[s];
-      if (order_stale_[s] || !stable_orders_) {
+      if (st.stale || !stable_orders_) {
         schedulers_[s]->order(order);
-        order_stale_[s] = 0;
+        st.stale = false;
       }
       for (unsigned local : order) {
         Stall st = try_issue(s, local, now);
@@ -764,7 +767,7 @@ void SmCore::tick(uint64_t now, TickResult& result) {
       }
     }
     issued |= cause == Stall::Issued;
-    last_stall_[s] = cause;
+    st.last = cause;
     ++slot_bin(cause);
   }
   ++stats_.cycles;

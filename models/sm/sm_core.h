@@ -268,6 +268,42 @@ class SmCore {
   // remaining threads (or that has none left) arrives there; returns whether.
   bool rejoin_if_reconverged(WarpSlot& ws, uint64_t now);
 
+  // lrr and srr: the order is the live slots rotated to start at start().
+  enum class Rotation : uint8_t { None, Lrr, Srr };
+  unsigned rotation_start(unsigned scheduler) const;
+  // Per scheduler, side by side (one host cache line for a few schedulers):
+  // what tick() reads of it every cycle.
+  struct SchedulerState {
+    uint64_t live = 0;         // lrr and srr: bit i set while its slot i is live
+    unsigned start = 0;        // lrr and srr: the policy's start() when last asked
+    bool stale = true;         // a call since the last order() or start() may have changed it
+    Stall last = Stall::Idle;  // its last cycle's cause, for cycles slept through
+  };
+
+  // What every tick reads comes first, together: each SM's lines are evicted
+  // by the other SMs' ticks between two of its own, so each line a tick
+  // touches is a host cache miss.
+  uint64_t accounted_until_ = 0;  // statistics cover the cycles before this one
+  uint64_t wake_hint_ = kNever;   // earliest cycle a stalled resource frees
+  unsigned resident_ctas_ = 0;
+  unsigned resident_warps_ = 0;
+  unsigned outstanding_ops_ = 0;  // memory operations in flight, all warps
+  // Set when a done warp's last writeback or memory operation completed (or it
+  // became done with none): only then can a warp leave, so only then look.
+  bool may_finish_ = false;
+  bool compacting_ = false;  // the launch runs under compaction
+  Rotation rotation_ = Rotation::None;
+  bool stable_orders_ = false;  // the policy's order changes only through its calls
+  std::vector<WarpSlot> warps_;
+  std::vector<SlotGate> gates_;  // per warp slot, as warps_
+  SlotGate& gate(const WarpSlot& ws) { return gates_[static_cast<size_t>(&ws - warps_.data())]; }
+  std::vector<SchedulerState> sched_;
+  std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
+  // Same-cycle writebacks may come out in any order: their effects commute.
+  DueQueue<Writeback> writebacks_;
+  std::unique_ptr<OperandTable> operands_;
+  const KernelLaunch* launch_ = nullptr;
+
   unsigned id_;
   const PlatformConfig& config_;
   unsigned warp_size_;
@@ -277,24 +313,13 @@ class SmCore {
   RunStats earlier_runs_;  // the counts of the launches before it
   TraceSink* trace_ = nullptr;
 
-  // Launch-level state (rebuilt when a CTA of a new launch arrives).
-  const KernelLaunch* launch_ = nullptr;
+  // Launch-level state (rebuilt when a CTA of a new launch arrives; launch_
+  // and operands_ above).
   uint64_t launch_id_ = 0;  // launch_->id when set_launch ran: a GPU reuses its KernelLaunch
   std::unique_ptr<WarpIssuer> issuer_;
-  std::unique_ptr<OperandTable> operands_;
   const Program* operands_program_ = nullptr;  // the program operands_ describes
 
-  std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
-  std::vector<WarpSlot> warps_;
-  std::vector<SlotGate> gates_;  // per warp slot, as warps_
-  SlotGate& gate(const WarpSlot& ws) { return gates_[static_cast<size_t>(&ws - warps_.data())]; }
   std::vector<CtaSlot> ctas_;
-  unsigned resident_ctas_ = 0;
-  unsigned resident_warps_ = 0;
-  // Set when a done warp's last writeback or memory operation completed (or it
-  // became done with none): only then can a warp leave, so only then look.
-  bool may_finish_ = false;
-  unsigned outstanding_ops_ = 0;  // memory operations in flight, all warps
   uint64_t next_age_ = 0;
   OperandCollector collector_;
   ExecutionUnits units_;
@@ -310,7 +335,6 @@ class SmCore {
   std::vector<int32_t> op_threads_;   // per memory op, warp_size_ entries (compaction)
   ExecConfig exec_config_;  // of the current launch (the lockstep runners keep a reference)
   std::vector<WarpPiece> piece_scratch_;    // reused by complete_sync
-  bool compacting_ = false;                 // the launch runs under compaction
   std::unique_ptr<CapriPredictor> capri_;   // compaction capri: the SM's table
   CtaMask taken_scratch_, exited_scratch_;  // reused by complete_sync
   RunStats budget_view_;                    // the launch's count, as check_budget reads it
@@ -320,27 +344,15 @@ class SmCore {
   uint64_t flush_start_ = 0;
   std::vector<uint64_t> dirty_lines_;  // reused by start_l1_flush
   std::vector<unsigned> free_memory_ops_;
-  // Same-cycle writebacks may come out in any order: their effects commute.
-  DueQueue<Writeback> writebacks_;
   std::vector<MemoryRequest> outbox_;
 
-  // Per scheduler: its last order() and whether a call since may have changed it.
+  // Per scheduler: its last order() (policies other than lrr and srr).
   std::vector<std::vector<unsigned>> orders_;
-  std::vector<uint8_t> order_stale_;
-  bool stable_orders_ = false;  // the policy's order changes only through those calls
-  // lrr and srr: the order is the live slots rotated to start at start().
-  enum class Rotation : uint8_t { None, Lrr, Srr };
-  Rotation rotation_ = Rotation::None;
-  std::vector<uint64_t> live_;  // per scheduler: bit i set while its slot i is live
-  unsigned rotation_start(unsigned scheduler) const;
 
   // Reused per cycle.
   std::vector<Path> paths_;
   std::vector<uint64_t> lines_;
   std::vector<uint64_t> waiters_;
-  std::vector<Stall> last_stall_;  // per scheduler, for cycles slept through
-  uint64_t accounted_until_ = 0;   // statistics cover the cycles before this one
-  uint64_t wake_hint_ = kNever;    // earliest cycle a stalled resource frees
 };
 
 }  // namespace warptlm

@@ -209,7 +209,7 @@ SmCore::Stall SmCore::try_issue_formed(unsigned sched, unsigned local, unsigned 
   const Stall shared = take_shared_resources(in, ops, ws.pieces.front().warp, now, ready);
   if (shared != Stall::Issued) return shared;
   schedulers_[sched]->issued(local);
-  order_stale_[sched] = 1;
+  sched_[sched].stale = true;
   CtaSlot& cta = ctas_[ws.cta];
   if (bypasses(ws, cta, in)) {
     // The branch issues as without compaction, splitting the warp's own unit.
