@@ -114,20 +114,24 @@ class SmCore {
     // attempt ends the same way, so it is answered from here.
     Stall blocked = Stall::Issued;
   };
-  struct WarpSlot {
-    Warp warp;
+  // Line-aligned, with what an attempt, an issue and a writeback read of it
+  // in its first line (the scoreboard, the writes and memory operations in
+  // flight, the fetch buffer) and the paths next: a slot's fields used to
+  // spread over three or four lines before its Warp's.
+  struct alignas(64) WarpSlot {
     Scoreboard scoreboard;
-    unsigned cta = 0;
-    uint32_t global_id = 0;
-    uint64_t age = 0;
+    unsigned writebacks = 0;   // register writebacks in flight
+    unsigned outstanding = 0;  // memory operations in flight
     Pc fetch_pc = kExitPc;     // the instruction in the buffer
     uint64_t fetch_ready = 0;  // cycle it is available
-    unsigned outstanding = 0;  // memory operations in flight
-    unsigned writebacks = 0;   // register writebacks in flight
+    bool paths_valid = false;
+    unsigned cta = 0;
     // warp.simt->issuable(), kept while `paths_valid`: it changes only when
     // the unit does (an issue, a reset), not from one attempt to the next.
     std::vector<Path> paths;
-    bool paths_valid = false;
+    uint32_t global_id = 0;
+    Warp warp;
+    uint64_t age = 0;
     // Compaction (a CTA with a lockstep runner): slot k of the CTA carries
     // formed warp k of the block stack's top entry, while `warp` and
     // `scoreboard` stay those of static warp k, whose registers they hold.
