@@ -307,6 +307,7 @@ class SmCore {
   DueQueue<Writeback> writebacks_;
   std::unique_ptr<OperandTable> operands_;
   const KernelLaunch* launch_ = nullptr;
+  std::vector<MemoryRequest> outbox_;  // the SM module reads its size after every tick
 
   unsigned id_;
   const PlatformConfig& config_;
@@ -348,7 +349,6 @@ class SmCore {
   uint64_t flush_start_ = 0;
   std::vector<uint64_t> dirty_lines_;  // reused by start_l1_flush
   std::vector<unsigned> free_memory_ops_;
-  std::vector<MemoryRequest> outbox_;
 
   // Per scheduler: its last order() (policies other than lrr and srr).
   std::vector<std::vector<unsigned>> orders_;
