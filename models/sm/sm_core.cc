@@ -262,7 +262,7 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
     const Instruction& in = launch_->program->module.at(p.pc);
     const RegisterOperands& ops = operands_->at(p.pc);
     // A call or return switches register frames: earlier writes drain first.
-    if ((in.op == Opcode::Call || in.op == Opcode::Ret) && !ws.scoreboard.empty()) {
+    if (ops.frame_change && !ws.scoreboard.empty()) {
       note(Stall::Control);
       continue;
     }

@@ -85,10 +85,13 @@ TEST(RegisterOperands, ReadsAndWritesPerOpcode) {
     const RegisterOperands& ops = table.at(pc);
     EXPECT_EQ(test::names(m, pc, ops.reads(), ops.n_reads), kCases[i].reads) << kCases[i].text;
     EXPECT_EQ(test::names(m, pc, ops.writes(), ops.n_writes), kCases[i].writes) << kCases[i].text;
+    const Opcode op = m.at(pc).op;
+    EXPECT_EQ(ops.frame_change, op == Opcode::Call || op == Opcode::Ret) << kCases[i].text;
   }
   // The callee's own instructions are in the table too (ret of f at pc 0).
   EXPECT_EQ(table.at(0).n_reads, 0);
   EXPECT_EQ(table.at(0).n_writes, 0);
+  EXPECT_TRUE(table.at(0).frame_change);
 }
 
 TEST(RegisterOperands, RowsStartOnACacheLineWithTheListsPacked) {

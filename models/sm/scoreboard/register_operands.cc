@@ -75,6 +75,7 @@ class Collector {
 
   RegisterOperands pack() const {
     RegisterOperands out;
+    out.frame_change = in_.op == Opcode::Call || in_.op == Opcode::Ret;
     out.n_reads = n_reads_;
     out.n_writes = n_writes_;
     std::copy(reads_, reads_ + n_reads_, out.regs);

@@ -18,6 +18,10 @@ struct alignas(64) RegisterOperands {
   static constexpr unsigned kMax = 24;
   uint8_t n_reads = 0;
   uint8_t n_writes = 0;
+  // A call or a return: it switches register frames, so the SM lets earlier
+  // writes drain first (kept here, beside the lists an issue attempt reads
+  // anyway, so that a blocked attempt need not read the instruction).
+  bool frame_change = false;
   // reads() then writes(), packed.
   uint32_t regs[2 * kMax] = {};
   // Distinct registers, in operand order. Reads: the guard predicate first, then
