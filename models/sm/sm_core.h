@@ -313,9 +313,9 @@ class SmCore {
   const PlatformConfig& config_;
   unsigned warp_size_;
   unsigned max_warps_;
-  SmStats stats_;
-  RunStats run_;           // this launch's counts: the issuer's budget check reads them
-  RunStats earlier_runs_;  // the counts of the launches before it
+  alignas(64) SmStats stats_;  // its first lines: the counters of every cycle and issue
+  RunStats run_;               // this launch's counts: the issuer's budget check reads them
+  RunStats earlier_runs_;      // the counts of the launches before it
   TraceSink* trace_ = nullptr;
 
   // Launch-level state (rebuilt when a CTA of a new launch arrives; launch_
