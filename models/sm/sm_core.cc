@@ -121,7 +121,12 @@ inline unsigned SmCore::rotation_start(unsigned s) const {
 void SmCore::set_launch(const KernelLaunch& launch) {
   // A GPU reuses one KernelLaunch for all its launches: compare the program itself.
   if (operands_program_ != launch.program) {
-    operands_ = std::make_unique<OperandTable>(launch.program->module);
+    if (launch.operands_program != launch.program) {
+      launch.operands = std::make_shared<const OperandTable>(launch.program->module);
+      launch.operands_program = launch.program;
+    }
+    shared_operands_ = launch.operands;
+    operands_ = shared_operands_.get();
     operands_program_ = launch.program;
   }
   launch_ = &launch;

@@ -305,7 +305,7 @@ class SmCore {
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   // Same-cycle writebacks may come out in any order: their effects commute.
   DueQueue<Writeback> writebacks_;
-  std::unique_ptr<OperandTable> operands_;
+  const OperandTable* operands_ = nullptr;  // launch_->operands, held by shared_operands_
   const KernelLaunch* launch_ = nullptr;
   std::vector<MemoryRequest> outbox_;  // the SM module reads its size after every tick
 
@@ -323,6 +323,7 @@ class SmCore {
   uint64_t launch_id_ = 0;  // launch_->id when set_launch ran: a GPU reuses its KernelLaunch
   std::unique_ptr<WarpIssuer> issuer_;
   const Program* operands_program_ = nullptr;  // the program operands_ describes
+  std::shared_ptr<const OperandTable> shared_operands_;
 
   std::vector<CtaSlot> ctas_;
   uint64_t next_age_ = 0;
