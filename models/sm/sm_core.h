@@ -95,9 +95,9 @@ class SmCore {
     Memory
   };
   // The state try_issue()'s first checks read, one entry per warp slot, kept
-  // apart from the 400-byte WarpSlot: a scan over warps that cannot issue
-  // touches one host cache line per four slots instead of about three per
-  // slot (most of the SM's per-cycle cache misses were these first touches).
+  // apart from the WarpSlot (about 400 bytes): a scan over warps that cannot
+  // issue touches one host cache line per four slots instead of up to three
+  // per slot (most of the SM's per-cycle cache misses were these first touches).
   struct SlotGate {
     // First cycle the warp may issue again: after each issue, the cycles the
     // reconvergence scheme's side tables still work (control_cycles()).
