@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "config/platform_config.h"
 #include "exec/cta_memory.h"
 #include "exec/launch.h"
 #include "frontend/program.h"
 #include "semantics/register_file.h"
+#include "sm/scoreboard/register_operands.h"
 
 namespace warptlm {
 
@@ -37,6 +39,12 @@ struct KernelLaunch {
   // launch's, as in functional mode, not each SM's. (SystemC runs the SMs in
   // one thread: a plain counter.)
   mutable uint64_t issued = 0;
+  // The registers each instruction of `operands_program` reads and writes:
+  // made by the first SM that starts a CTA of a program and shared by all
+  // (each SM used to build its own copy, 30 copies of every row competing
+  // for the host's caches).
+  mutable std::shared_ptr<const OperandTable> operands;
+  mutable const Program* operands_program = nullptr;
 };
 
 // The resources one CTA of `kernel` launched with `block` and

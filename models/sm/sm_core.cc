@@ -92,7 +92,7 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
   for (unsigned i = 0; i < s; ++i)
     schedulers_.push_back(make_warp_scheduler(config.scheduler, (max_warps_ + s - 1) / s, sp));
   orders_.resize(s);
-  order_stale_.assign(s, 1);
+  sched_.resize(s);
   // The built-in policies' order() is a function of their state, which only
   // the WarpScheduler calls change: their order is kept until one is made.
   // (Exact types: a policy registered later, or derived, is asked every cycle.)
@@ -107,10 +107,9 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
     if (typeid(first) == typeid(LrrScheduler)) rotation_ = Rotation::Lrr;
     if (typeid(first) == typeid(SrrScheduler)) rotation_ = Rotation::Srr;
   }
-  live_.assign(s, 0);
   warps_.resize(max_warps_);
+  gates_.resize(max_warps_);
   ctas_.resize(config.sm.ctas);
-  last_stall_.assign(s, Stall::Idle);
 }
 
 inline unsigned SmCore::rotation_start(unsigned s) const {
@@ -122,7 +121,12 @@ inline unsigned SmCore::rotation_start(unsigned s) const {
 void SmCore::set_launch(const KernelLaunch& launch) {
   // A GPU reuses one KernelLaunch for all its launches: compare the program itself.
   if (operands_program_ != launch.program) {
-    operands_ = std::make_unique<OperandTable>(launch.program->module);
+    if (launch.operands_program != launch.program) {
+      launch.operands = std::make_shared<const OperandTable>(launch.program->module);
+      launch.operands_program = launch.program;
+    }
+    shared_operands_ = launch.operands;
+    operands_ = shared_operands_.get();
     operands_program_ = launch.program;
   }
   launch_ = &launch;
@@ -176,26 +180,28 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
   const unsigned regs = static_cast<unsigned>(launch.kernel->regs.size());
   for (unsigned slot = 0, i = 0; slot < warps_.size() && i < nwarps; ++slot) {
     WarpSlot& ws = warps_[slot];
-    if (ws.used) continue;
-    ws.used = true;
-    ws.finished = false;
+    SlotGate& g = gates_[slot];
+    if (g.used) continue;
+    g.used = true;
+    g.finished = false;
     ws.cta = static_cast<unsigned>(cta_it - ctas_.begin());
     ws.global_id = static_cast<uint32_t>(linear * nwarps + i);
     ws.age = next_age_++;
     ws.fetch_pc = kExitPc;
     ws.fetch_ready = 0;
     ws.outstanding = ws.writebacks = 0;
-    ws.control_ready = 0;
-    ws.blocked = Stall::Issued;
+    g.control_ready = 0;
+    g.blocked = Stall::Issued;
     ws.paths_valid = false;
     issuer_->start_warp(ws.warp, i, launch.block);
     ws.warp.simt->set_table_timing({config_.sm.cct_access_cycles, config_.sm.rt_access_cycles});
     ws.scoreboard.reset(regs);
-    ws.done = ws.warp.finished();
-    may_finish_ |= ws.done;
+    g.at_barrier = ws.warp.at_barrier;
+    g.done = ws.warp.finished();
+    may_finish_ |= g.done;
     schedulers_[slot % s]->warp_started(slot / s, ws.age);
-    order_stale_[slot % s] = 1;
-    if (rotation_ != Rotation::None) live_[slot % s] |= uint64_t(1) << (slot / s);
+    sched_[slot % s].stale = true;
+    if (rotation_ != Rotation::None) sched_[slot % s].live |= uint64_t(1) << (slot / s);
     cta.warp_slots.push_back(slot);
     cta.warps.push_back(&ws.warp);
     ++i;
@@ -214,23 +220,25 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
 // answered inline in tick(), without the call of the full attempt.
 inline SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t now) {
   const unsigned slot = local * static_cast<unsigned>(schedulers_.size()) + sched;
-  WarpSlot& ws = warps_[slot];
-  if (!ws.used || ws.finished || ws.done) return Stall::Idle;
+  const SlotGate& g = gates_[slot];
+  if (!g.used || g.finished || g.done) return Stall::Idle;
   if (compacting_) {
+    WarpSlot& ws = warps_[slot];
     if (!ws.bypass) return try_issue_formed(sched, local, slot, now);
     if (rejoin_if_reconverged(ws, now)) return Stall::Control;
   }
-  if (ws.warp.at_barrier) return Stall::Barrier;
-  if (ws.control_ready > now) {  // the scheme's tables still work on its last issue
-    wake_hint_ = std::min(wake_hint_, ws.control_ready);
+  if (g.at_barrier) return Stall::Barrier;
+  if (g.control_ready > now) {  // the scheme's tables still work on its last issue
+    wake_hint_ = std::min(wake_hint_, g.control_ready);
     return Stall::Control;
   }
-  if (ws.blocked != Stall::Issued) return ws.blocked;
+  if (g.blocked != Stall::Issued) return g.blocked;
   return attempt(sched, local, slot, now);
 }
 
 SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uint64_t now) {
   WarpSlot& ws = warps_[slot];
+  SlotGate& g = gates_[slot];
   Warp& w = ws.warp;
   if (!ws.paths_valid) {
     ws.paths.clear();
@@ -238,7 +246,7 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
     ws.paths_valid = true;
   }
   const std::vector<Path>& paths = ws.paths;
-  if (paths.empty()) return ws.blocked = Stall::Control;
+  if (paths.empty()) return g.blocked = Stall::Control;
   // Whether the outcome depends only on the warp's own state (no fetch, no
   // shared resource was asked), so the next attempts can reuse it.
   bool own_state = true;
@@ -259,7 +267,7 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
     const Instruction& in = launch_->program->module.at(p.pc);
     const RegisterOperands& ops = operands_->at(p.pc);
     // A call or return switches register frames: earlier writes drain first.
-    if ((in.op == Opcode::Call || in.op == Opcode::Ret) && !ws.scoreboard.empty()) {
+    if (ops.frame_change && !ws.scoreboard.empty()) {
       note(Stall::Control);
       continue;
     }
@@ -281,14 +289,14 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
     // long-latency stall (two_level moves the warp to its pending set).
     schedulers_[sched]->issued(local);
     issue(ws, p, now, ready);
-    order_stale_[sched] = 1;
+    sched_[sched].stale = true;
     return Stall::Issued;
   }
   if (all_at_barrier) {
-    w.at_barrier = true;  // released when the barrier completes
+    w.at_barrier = g.at_barrier = true;  // released when the barrier completes
     return Stall::Barrier;
   }
-  if (own_state) ws.blocked = reason;
+  if (own_state) g.blocked = reason;
   return reason;
 }
 
@@ -301,7 +309,7 @@ SmCore::Stall SmCore::take_shared_resources(const Instruction& in, const Registe
   }
   if (kind == UnitKind::LdSt && is_memory_op(in.op) && mshrs_.full()) return Stall::Memory;
   unsigned conflicts = 0;
-  if (!collector_.start(now, bank_warp, ops.reads, ops.n_reads, ready, conflicts)) {
+  if (!collector_.start(now, bank_warp, ops.reads(), ops.n_reads, ready, conflicts)) {
     wake_hint_ = std::min(wake_hint_, collector_.next_free_collector());
     return Stall::Collector;
   }
@@ -311,6 +319,7 @@ SmCore::Stall SmCore::take_shared_resources(const Instruction& in, const Registe
 
 void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_ready) {
   const unsigned slot = static_cast<unsigned>(&ws - warps_.data());
+  SlotGate& g = gates_[slot];
   Warp& w = ws.warp;
   CtaSlot& cta = ctas_[ws.cta];
   RecordingEnvironment& env = *cta.env;
@@ -321,18 +330,18 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   IssueResult r = issuer_->issue(w, p, cta.context, env, run_);
   ws.paths_valid = false;  // the unit advanced (`p` stays readable: ws.paths is kept)
   check_launch_budget(w, cta, p);
-  ws.control_ready = now + 1 + w.simt->control_cycles();  // the scheme's tables work on
+  g.control_ready = now + 1 + w.simt->control_cycles();  // the scheme's tables work on
   const Instruction& in = *r.instruction;
   ++stats_.warp_instructions;
   stats_.thread_instructions += lane_count(p.mask);  // inline: the builtin is a libgcc call
   if (trace_) trace_->issued(TraceRecord{now, id_, ws.global_id, p.split, p.pc, p.mask});
   ws.fetch_pc = kExitPc;  // the next instruction is fetched when the warp is next considered
-  ws.blocked = Stall::Issued;
+  g.blocked = Stall::Issued;
   // Under compaction a warp's end is the block stack's business.
   if (compacting_)
     ws.executed = r.outcome.executed;  // a CAPRI bypass's branch outcome
   else
-    ws.done = w.finished();
+    g.done = w.finished();
 
   uint64_t wb = units_.issue(unit_of(in), now) + (operands_ready - (now + 1));
   if (!env.accesses.empty()) wb = std::max(wb, time_memory(ws, p, in, now));
@@ -345,12 +354,18 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
     ++ws.writebacks;
     if (wb != kNever) writebacks_.push(Writeback{wb, slot, p.pc, p.mask});
   }
-  may_finish_ |= ws.done && ws.writebacks == 0 && ws.outstanding == 0;
-  if (r.outcome.control == Control::Barrier && r.outcome.executed &&
-      cta.barriers.arrive(w, r.outcome, p.pc, cta.warps, launch_->block.count(), *issuer_,
-                          cta.context)) {
-    // Released warps' barrier lanes changed: their remembered outcomes are stale.
-    for (unsigned other : cta.warp_slots) warps_[other].blocked = Stall::Issued;
+  may_finish_ |= g.done && ws.writebacks == 0 && ws.outstanding == 0;
+  if (r.outcome.control == Control::Barrier && r.outcome.executed) {
+    const bool released = cta.barriers.arrive(w, r.outcome, p.pc, cta.warps, launch_->block.count(),
+                                              *issuer_, cta.context);
+    g.at_barrier = w.at_barrier;
+    if (released) {
+      // Released warps' barrier lanes changed: their remembered outcomes are stale.
+      for (unsigned other : cta.warp_slots) {
+        gates_[other].blocked = Stall::Issued;
+        gates_[other].at_barrier = warps_[other].warp.at_barrier;
+      }
+    }
   }
 }
 
@@ -500,7 +515,7 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
   if (!write) {
     const unsigned s = static_cast<unsigned>(schedulers_.size());
     schedulers_[op.warp % s]->long_latency_stall(op.warp / s);
-    order_stale_[op.warp % s] = 1;
+    sched_[op.warp % s].stale = true;
   }
   return op.writes_registers ? kNever : done;
 }
@@ -510,7 +525,7 @@ void SmCore::complete_memory_op(unsigned id, uint64_t now) {
   WarpSlot& ws = warps_[op.warp];
   --ws.outstanding;
   --outstanding_ops_;
-  may_finish_ |= ws.done && ws.outstanding == 0 && ws.writebacks == 0;
+  may_finish_ |= gates_[op.warp].done && ws.outstanding == 0 && ws.writebacks == 0;
   const uint64_t ready = std::max(op.ready, now + config_.memory.l1.latency);
   if (op.writes_registers && op.pieces) {
     const WarpPiece* pieces = &op_pieces_[uint64_t(id) * warp_size_];
@@ -659,12 +674,12 @@ void SmCore::store_write_back(uint64_t l, unsigned id, uint32_t warp, Pc pc, uin
 
 void SmCore::finish_warp(unsigned slot) {
   WarpSlot& ws = warps_[slot];
-  ws.finished = true;
+  gates_[slot].finished = true;
   WarpIssuer::add_counters(ws.warp, run_);
   const unsigned s = static_cast<unsigned>(schedulers_.size());
   schedulers_[slot % s]->warp_finished(slot / s);
-  order_stale_[slot % s] = 1;
-  if (rotation_ != Rotation::None) live_[slot % s] &= ~(uint64_t(1) << (slot / s));
+  sched_[slot % s].stale = true;
+  if (rotation_ != Rotation::None) sched_[slot % s].live &= ~(uint64_t(1) << (slot / s));
   --ctas_[ws.cta].live;
   --resident_warps_;
 }
@@ -672,7 +687,7 @@ void SmCore::finish_warp(unsigned slot) {
 void SmCore::maybe_retire(unsigned c, TickResult& result) {
   CtaSlot& cta = ctas_[c];
   if (!cta.used || cta.live) return;
-  for (unsigned slot : cta.warp_slots) warps_[slot].used = false;
+  for (unsigned slot : cta.warp_slots) gates_[slot].used = false;
   cta.used = false;
   cta.env.reset();
   --resident_ctas_;
@@ -700,19 +715,20 @@ void SmCore::tick(uint64_t now, TickResult& result) {
     const uint64_t gap = now - accounted_until_;
     stats_.cycles += gap;
     stats_.resident_warp_cycles += gap * resident_warps_;
-    for (Stall s : last_stall_) {
+    for (const SchedulerState& st : sched_) {
       // An issued slot is not repeated by sleeping: nothing issues while asleep.
-      slot_bin(s == Stall::Issued ? Stall::Idle : s) += gap;
+      slot_bin(st.last == Stall::Issued ? Stall::Idle : st.last) += gap;
     }
   }
   while (!writebacks_.empty() && writebacks_.top().cycle <= now) {
     const Writeback wbk = writebacks_.top();
     writebacks_.pop();
     WarpSlot& ws = warps_[wbk.warp];
+    SlotGate& g = gates_[wbk.warp];
     ws.scoreboard.release(operands_->at(wbk.pc), wbk.lanes);
     --ws.writebacks;
-    ws.blocked = Stall::Issued;
-    may_finish_ |= ws.done && ws.writebacks == 0 && ws.outstanding == 0;
+    g.blocked = Stall::Issued;
+    may_finish_ |= g.done && ws.writebacks == 0 && ws.outstanding == 0;
   }
   if (compacting_) {
     // A call or return waiting for its CTA's writes to drain.
@@ -723,12 +739,17 @@ void SmCore::tick(uint64_t now, TickResult& result) {
   bool issued = false;
   const unsigned nsched = static_cast<unsigned>(schedulers_.size());
   for (unsigned s = 0; s < nsched; ++s) {
+    SchedulerState& st = sched_[s];
     Stall cause = Stall::Idle;
     if (rotation_ != Rotation::None) {
       // The live slots from start() up, then those below it: order()'s list.
-      const unsigned first = rotation_start(s);
-      const uint64_t from_first = ~uint64_t(0) << first;
-      uint64_t part[2] = {live_[s] & from_first, live_[s] & ~from_first};
+      // start() is asked again only after a call that may have moved it.
+      if (st.stale) {
+        st.start = rotation_start(s);
+        st.stale = false;
+      }
+      const uint64_t from_first = ~uint64_t(0) << st.start;
+      uint64_t part[2] = {st.live & from_first, st.live & ~from_first};
       for (uint64_t bits : part) {
         for (; bits && cause != Stall::Issued; bits &= bits - 1) {
           Stall st = try_issue(s, static_cast<unsigned>(__builtin_ctzll(bits)), now);
@@ -737,9 +758,9 @@ void SmCore::tick(uint64_t now, TickResult& result) {
       }
     } else {
       std::vector<unsigned>& order = orders_[s];
-      if (order_stale_[s] || !stable_orders_) {
+      if (st.stale || !stable_orders_) {
         schedulers_[s]->order(order);
-        order_stale_[s] = 0;
+        st.stale = false;
       }
       for (unsigned local : order) {
         Stall st = try_issue(s, local, now);
@@ -751,7 +772,7 @@ void SmCore::tick(uint64_t now, TickResult& result) {
       }
     }
     issued |= cause == Stall::Issued;
-    last_stall_[s] = cause;
+    st.last = cause;
     ++slot_bin(cause);
   }
   ++stats_.cycles;
@@ -763,8 +784,10 @@ void SmCore::tick(uint64_t now, TickResult& result) {
   if (may_finish_) {
     may_finish_ = false;
     for (unsigned slot = 0; slot < warps_.size(); ++slot) {
+      const SlotGate& g = gates_[slot];
+      if (!g.used || g.finished || !g.done) continue;
       WarpSlot& ws = warps_[slot];
-      if (ws.used && !ws.finished && ws.done && ws.writebacks == 0 && ws.outstanding == 0) {
+      if (ws.writebacks == 0 && ws.outstanding == 0) {
         finish_warp(slot);
         maybe_retire(ws.cta, result);
       }

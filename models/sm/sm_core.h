@@ -94,31 +94,44 @@ class SmCore {
     Control,
     Memory
   };
-  struct WarpSlot {
-    bool used = false;
-    Warp warp;
-    Scoreboard scoreboard;
-    unsigned cta = 0;
-    uint32_t global_id = 0;
-    uint64_t age = 0;
-    Pc fetch_pc = kExitPc;     // the instruction in the buffer
-    uint64_t fetch_ready = 0;  // cycle it is available
-    unsigned outstanding = 0;  // memory operations in flight
-    unsigned writebacks = 0;   // register writebacks in flight
-    bool done = false;         // warp.finished(), cached: it changes only when the warp issues
-    bool finished = false;     // left its scheduler
+  // The state try_issue()'s first checks read, one entry per warp slot, kept
+  // apart from the WarpSlot (about 400 bytes): a scan over warps that cannot
+  // issue touches one host cache line per four slots instead of up to three
+  // per slot (most of the SM's per-cycle cache misses were these first touches).
+  struct SlotGate {
     // First cycle the warp may issue again: after each issue, the cycles the
     // reconvergence scheme's side tables still work (control_cycles()).
     uint64_t control_ready = 0;
+    bool used = false;
+    bool finished = false;  // left its scheduler
+    bool done = false;      // warp.finished(), cached: it changes only when the warp issues
+    // warp.at_barrier, copied wherever the SM may change it (an attempt whose
+    // paths all wait, an issue that arrives at a barrier or completes one).
+    bool at_barrier = false;
     // The outcome of the last issue attempt when it depended only on this
     // warp's own state (scoreboard or call/return drain; Issued: none). Until
     // that state changes (a writeback, a barrier release, an issue) every
     // attempt ends the same way, so it is answered from here.
     Stall blocked = Stall::Issued;
+  };
+  // Line-aligned, with what an attempt, an issue and a writeback read of it
+  // in its first line (the scoreboard, the writes and memory operations in
+  // flight, the fetch buffer) and the paths next: a slot's fields used to
+  // spread over three or four lines before its Warp's.
+  struct alignas(64) WarpSlot {
+    Scoreboard scoreboard;
+    unsigned writebacks = 0;   // register writebacks in flight
+    unsigned outstanding = 0;  // memory operations in flight
+    Pc fetch_pc = kExitPc;     // the instruction in the buffer
+    uint64_t fetch_ready = 0;  // cycle it is available
+    bool paths_valid = false;
+    unsigned cta = 0;
     // warp.simt->issuable(), kept while `paths_valid`: it changes only when
     // the unit does (an issue, a reset), not from one attempt to the next.
     std::vector<Path> paths;
-    bool paths_valid = false;
+    uint32_t global_id = 0;
+    Warp warp;
+    uint64_t age = 0;
     // Compaction (a CTA with a lockstep runner): slot k of the CTA carries
     // formed warp k of the block stack's top entry, while `warp` and
     // `scoreboard` stay those of static warp k, whose registers they hold.
@@ -259,31 +272,60 @@ class SmCore {
   // remaining threads (or that has none left) arrives there; returns whether.
   bool rejoin_if_reconverged(WarpSlot& ws, uint64_t now);
 
+  // lrr and srr: the order is the live slots rotated to start at start().
+  enum class Rotation : uint8_t { None, Lrr, Srr };
+  unsigned rotation_start(unsigned scheduler) const;
+  // Per scheduler, side by side (one host cache line for a few schedulers):
+  // what tick() reads of it every cycle.
+  struct SchedulerState {
+    uint64_t live = 0;         // lrr and srr: bit i set while its slot i is live
+    unsigned start = 0;        // lrr and srr: the policy's start() when last asked
+    bool stale = true;         // a call since the last order() or start() may have changed it
+    Stall last = Stall::Idle;  // its last cycle's cause, for cycles slept through
+  };
+
+  // What every tick reads comes first, together: each SM's lines are evicted
+  // by the other SMs' ticks between two of its own, so each line a tick
+  // touches is a host cache miss.
+  uint64_t accounted_until_ = 0;  // statistics cover the cycles before this one
+  uint64_t wake_hint_ = kNever;   // earliest cycle a stalled resource frees
+  unsigned resident_ctas_ = 0;
+  unsigned resident_warps_ = 0;
+  unsigned outstanding_ops_ = 0;  // memory operations in flight, all warps
+  // Set when a done warp's last writeback or memory operation completed (or it
+  // became done with none): only then can a warp leave, so only then look.
+  bool may_finish_ = false;
+  bool compacting_ = false;  // the launch runs under compaction
+  Rotation rotation_ = Rotation::None;
+  bool stable_orders_ = false;  // the policy's order changes only through its calls
+  std::vector<WarpSlot> warps_;
+  std::vector<SlotGate> gates_;  // per warp slot, as warps_
+  SlotGate& gate(const WarpSlot& ws) { return gates_[static_cast<size_t>(&ws - warps_.data())]; }
+  std::vector<SchedulerState> sched_;
+  std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
+  // Same-cycle writebacks may come out in any order: their effects commute.
+  DueQueue<Writeback> writebacks_;
+  const OperandTable* operands_ = nullptr;  // launch_->operands, held by shared_operands_
+  const KernelLaunch* launch_ = nullptr;
+  std::vector<MemoryRequest> outbox_;  // the SM module reads its size after every tick
+
   unsigned id_;
   const PlatformConfig& config_;
   unsigned warp_size_;
   unsigned max_warps_;
-  SmStats stats_;
-  RunStats run_;           // this launch's counts: the issuer's budget check reads them
-  RunStats earlier_runs_;  // the counts of the launches before it
+  alignas(64) SmStats stats_;  // its first lines: the counters of every cycle and issue
+  RunStats run_;               // this launch's counts: the issuer's budget check reads them
+  RunStats earlier_runs_;      // the counts of the launches before it
   TraceSink* trace_ = nullptr;
 
-  // Launch-level state (rebuilt when a CTA of a new launch arrives).
-  const KernelLaunch* launch_ = nullptr;
+  // Launch-level state (rebuilt when a CTA of a new launch arrives; launch_
+  // and operands_ above).
   uint64_t launch_id_ = 0;  // launch_->id when set_launch ran: a GPU reuses its KernelLaunch
   std::unique_ptr<WarpIssuer> issuer_;
-  std::unique_ptr<OperandTable> operands_;
   const Program* operands_program_ = nullptr;  // the program operands_ describes
+  std::shared_ptr<const OperandTable> shared_operands_;
 
-  std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
-  std::vector<WarpSlot> warps_;
   std::vector<CtaSlot> ctas_;
-  unsigned resident_ctas_ = 0;
-  unsigned resident_warps_ = 0;
-  // Set when a done warp's last writeback or memory operation completed (or it
-  // became done with none): only then can a warp leave, so only then look.
-  bool may_finish_ = false;
-  unsigned outstanding_ops_ = 0;  // memory operations in flight, all warps
   uint64_t next_age_ = 0;
   OperandCollector collector_;
   ExecutionUnits units_;
@@ -299,7 +341,6 @@ class SmCore {
   std::vector<int32_t> op_threads_;   // per memory op, warp_size_ entries (compaction)
   ExecConfig exec_config_;  // of the current launch (the lockstep runners keep a reference)
   std::vector<WarpPiece> piece_scratch_;    // reused by complete_sync
-  bool compacting_ = false;                 // the launch runs under compaction
   std::unique_ptr<CapriPredictor> capri_;   // compaction capri: the SM's table
   CtaMask taken_scratch_, exited_scratch_;  // reused by complete_sync
   RunStats budget_view_;                    // the launch's count, as check_budget reads it
@@ -309,27 +350,14 @@ class SmCore {
   uint64_t flush_start_ = 0;
   std::vector<uint64_t> dirty_lines_;  // reused by start_l1_flush
   std::vector<unsigned> free_memory_ops_;
-  // Same-cycle writebacks may come out in any order: their effects commute.
-  DueQueue<Writeback> writebacks_;
-  std::vector<MemoryRequest> outbox_;
 
-  // Per scheduler: its last order() and whether a call since may have changed it.
+  // Per scheduler: its last order() (policies other than lrr and srr).
   std::vector<std::vector<unsigned>> orders_;
-  std::vector<uint8_t> order_stale_;
-  bool stable_orders_ = false;  // the policy's order changes only through those calls
-  // lrr and srr: the order is the live slots rotated to start at start().
-  enum class Rotation : uint8_t { None, Lrr, Srr };
-  Rotation rotation_ = Rotation::None;
-  std::vector<uint64_t> live_;  // per scheduler: bit i set while its slot i is live
-  unsigned rotation_start(unsigned scheduler) const;
 
   // Reused per cycle.
   std::vector<Path> paths_;
   std::vector<uint64_t> lines_;
   std::vector<uint64_t> waiters_;
-  std::vector<Stall> last_stall_;  // per scheduler, for cycles slept through
-  uint64_t accounted_until_ = 0;   // statistics cover the cycles before this one
-  uint64_t wake_hint_ = kNever;    // earliest cycle a stalled resource frees
 };
 
 }  // namespace warptlm

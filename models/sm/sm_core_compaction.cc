@@ -53,7 +53,7 @@ void SmCore::start_compacting_cta(CtaSlot& cta) {
   cta.formation_version = ~uint64_t(0);
   cta.arrived = 0;
   cta.sync_pending = false;
-  for (unsigned slot : cta.warp_slots) warps_[slot].done = false;
+  for (unsigned slot : cta.warp_slots) gates_[slot].done = false;
   deal_formed_warps(cta, 0);
 }
 
@@ -64,9 +64,8 @@ void SmCore::deal_formed_warps(CtaSlot& cta, uint64_t ready) {
     // Every thread exited: the slots leave once their writes complete.
     cta.formed = 0;
     for (unsigned slot : cta.warp_slots) {
-      WarpSlot& ws = warps_[slot];
-      ws.formed = false;
-      ws.done = true;
+      warps_[slot].formed = false;
+      gates_[slot].done = true;
     }
     may_finish_ = true;
     return;
@@ -120,10 +119,11 @@ void SmCore::deal_formed_warps(CtaSlot& cta, uint64_t ready) {
           break;
         }
     WarpSlot& ws = warps_[cta.warp_slots[index]];
+    SlotGate& g = gates_[cta.warp_slots[index]];
     ws.formed = true;
     ws.pc = run.pc();
-    ws.control_ready = std::max(ws.control_ready, ready);
-    ws.blocked = Stall::Issued;
+    g.control_ready = std::max(g.control_ready, ready);
+    g.blocked = Stall::Issued;
     ws.fetch_pc = kExitPc;
     if (!changed) continue;
     ws.lane_thread = fw.lane_thread;
@@ -162,7 +162,7 @@ bool SmCore::bypasses(WarpSlot& ws, CtaSlot& cta, const Instruction& in) {
   WarpIssuer::add_counters(ws.warp, run_);  // of an earlier bypass
   ws.warp.simt->reset(ws.pc, lanes);
   ws.paths_valid = false;
-  ws.blocked = Stall::Issued;
+  gate(ws).blocked = Stall::Issued;
   ws.fetch_pc = kExitPc;
   return true;
 }
@@ -184,10 +184,11 @@ bool SmCore::rejoin_if_reconverged(WarpSlot& ws, uint64_t now) {
 SmCore::Stall SmCore::try_issue_formed(unsigned sched, unsigned local, unsigned slot,
                                        uint64_t now) {
   WarpSlot& ws = warps_[slot];
+  const SlotGate& g = gates_[slot];
   if (!ws.formed) return Stall::Idle;
   if (ws.arrived) return Stall::Control;  // waits for the other formed warps
-  if (ws.control_ready > now) {           // being formed
-    wake_hint_ = std::min(wake_hint_, ws.control_ready);
+  if (g.control_ready > now) {            // being formed
+    wake_hint_ = std::min(wake_hint_, g.control_ready);
     return Stall::Control;
   }
   fetch(ws, ws.pc, now);
@@ -208,7 +209,7 @@ SmCore::Stall SmCore::try_issue_formed(unsigned sched, unsigned local, unsigned 
   const Stall shared = take_shared_resources(in, ops, ws.pieces.front().warp, now, ready);
   if (shared != Stall::Issued) return shared;
   schedulers_[sched]->issued(local);
-  order_stale_[sched] = 1;
+  sched_[sched].stale = true;
   CtaSlot& cta = ctas_[ws.cta];
   if (bypasses(ws, cta, in)) {
     // The branch issues as without compaction, splitting the warp's own unit.
@@ -233,7 +234,7 @@ void SmCore::issue_formed(WarpSlot& ws, CtaSlot& cta, const Instruction& in, uin
   // The launch's count includes this SM's: it is the only check needed.
   check_launch_budget(first.warp, cta, Path{pc, ws.pieces.front().lanes, 0});
   if (trace_) trace_->issued(TraceRecord{now, id_, ws.global_id, 0, pc, ws.lanes});
-  ws.control_ready = now + 1;
+  gate(ws).control_ready = now + 1;
   ws.fetch_pc = kExitPc;
   uint64_t wb = units_.issue(unit_of(in), now) + (operands_ready - (now + 1));
   if (synchronises(in, *launch_->program, pc)) {

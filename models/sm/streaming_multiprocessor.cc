@@ -42,22 +42,25 @@ struct StreamingMultiprocessor::Impl {
     bool ok;
   };
 
+  // What every step() reads, first and together (the SmCore members it
+  // reads lead that object too): between two ticks of one SM the other SMs'
+  // ticks evict its lines, so each line is a host cache miss.
+  uint64_t ticks = 1;           // period in time resolution units
+  uint64_t last_tick = kNever;  // cycle of the last tick
+  bool faulted = false;
+  bool request_open = false;  // a BEGIN_REQ awaits its END_REQ
+  unsigned clock_index = 0;
+  SmClock* clock = nullptr;
+  size_t sent = 0;                // requests of core.outbox() already sent
+  size_t applied = 0;             // arrivals[0, applied) are applied
+  std::vector<Arrival> arrivals;  // in arrival order; reused, so warm ticks allocate nothing
+  SmCore::TickResult result;
   StreamingMultiprocessor& sm;
   SmCore core;
   PayloadPool pool;
   sc_core::sc_time period;
-  uint64_t ticks = 1;  // period in time resolution units
   sc_core::sc_event wake;
   sc_core::sc_event send_next;
-  uint64_t last_tick = kNever;  // cycle of the last tick
-  bool faulted = false;
-  bool request_open = false;  // a BEGIN_REQ awaits its END_REQ
-  size_t sent = 0;            // requests of core.outbox() already sent
-  SmCore::TickResult result;
-  std::vector<Arrival> arrivals;  // in arrival order; reused, so warm ticks allocate nothing
-  size_t applied = 0;             // arrivals[0, applied) are applied
-  SmClock* clock = nullptr;
-  unsigned clock_index = 0;
 };
 
 StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, unsigned id,

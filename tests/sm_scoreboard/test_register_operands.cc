@@ -2,6 +2,7 @@
 // parsed from PTX text.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -82,12 +83,36 @@ TEST(RegisterOperands, ReadsAndWritesPerOpcode) {
   for (size_t i = 0; i < std::size(kCases); ++i) {
     const Pc pc = k.begin + i * kInstrBytes;
     const RegisterOperands& ops = table.at(pc);
-    EXPECT_EQ(test::names(m, pc, ops.reads, ops.n_reads), kCases[i].reads) << kCases[i].text;
-    EXPECT_EQ(test::names(m, pc, ops.writes, ops.n_writes), kCases[i].writes) << kCases[i].text;
+    EXPECT_EQ(test::names(m, pc, ops.reads(), ops.n_reads), kCases[i].reads) << kCases[i].text;
+    EXPECT_EQ(test::names(m, pc, ops.writes(), ops.n_writes), kCases[i].writes) << kCases[i].text;
+    const Opcode op = m.at(pc).op;
+    EXPECT_EQ(ops.frame_change, op == Opcode::Call || op == Opcode::Ret) << kCases[i].text;
   }
   // The callee's own instructions are in the table too (ret of f at pc 0).
   EXPECT_EQ(table.at(0).n_reads, 0);
   EXPECT_EQ(table.at(0).n_writes, 0);
+  EXPECT_TRUE(table.at(0).frame_change);
+}
+
+TEST(RegisterOperands, RowsStartOnACacheLineWithTheListsPacked) {
+  const Module m = test::parse_body(
+      ".reg .pred %p<2>; .reg .b32 %r<8>;\n"
+      "@%p1 mad.lo.s32 %r1, %r2, %r3, %r4;\n"
+      "setp.lt.s32 %p1|%p0, %r5, %r6;\n"
+      "exit;");
+  const OperandTable table(m);
+  for (Pc pc = 0; pc < 3 * kInstrBytes; pc += kInstrBytes) {
+    const RegisterOperands& ops = table.at(pc);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(&ops) % 64, 0u) << pc;
+    // Writes follow the reads directly: both lists end within the first line.
+    EXPECT_EQ(ops.writes(), ops.reads() + ops.n_reads) << pc;
+    EXPECT_LE(reinterpret_cast<const char*>(ops.writes() + ops.n_writes) -
+                  reinterpret_cast<const char*>(&ops),
+              64)
+        << pc;
+  }
+  EXPECT_EQ(test::names(m, 0, table.at(0).writes(), table.at(0).n_writes), (Names{"%r1"}));
+  EXPECT_EQ(test::names(m, kInstrBytes, table.at(kInstrBytes).writes(), 2), (Names{"%p1", "%p0"}));
 }
 
 TEST(RegisterOperands, TableRejectsPcsWithoutAnInstruction) {

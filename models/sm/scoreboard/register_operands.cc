@@ -1,5 +1,6 @@
 #include "sm/scoreboard/register_operands.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -39,17 +40,19 @@ size_t destination_count(const Instruction& in) {
   }
 }
 
+// Gathers the reads and the writes in two lists; pack() writes them into
+// the row, reads first.
 class Collector {
  public:
-  Collector(const Instruction& in, RegisterOperands& out) : in_(in), out_(out) {}
+  explicit Collector(const Instruction& in) : in_(in) {}
 
   void read(const Operand& op) {
     switch (op.kind) {
       case Operand::Kind::Reg:
-        add(out_.reads, out_.n_reads, op.reg, "reads");
+        add(reads_, n_reads_, op.reg, "reads");
         break;
       case Operand::Kind::Address:
-        if (op.has_reg) add(out_.reads, out_.n_reads, op.reg, "reads");
+        if (op.has_reg) add(reads_, n_reads_, op.reg, "reads");
         break;
       case Operand::Kind::Vector:
         for (const Operand& e : op.elems) read(e);
@@ -61,14 +64,24 @@ class Collector {
 
   void write(const Operand& op) {
     if (op.kind == Operand::Kind::Reg) {
-      add(out_.writes, out_.n_writes, op.reg, "writes");
+      add(writes_, n_writes_, op.reg, "writes");
     } else if (op.kind == Operand::Kind::Vector) {
       for (const Operand& e : op.elems) write(e);
     }
     // Sink `_` and an absent optional destination write nothing.
   }
 
-  void guard(uint32_t reg) { add(out_.reads, out_.n_reads, reg, "reads"); }
+  void guard(uint32_t reg) { add(reads_, n_reads_, reg, "reads"); }
+
+  RegisterOperands pack() const {
+    RegisterOperands out;
+    out.frame_change = in_.op == Opcode::Call || in_.op == Opcode::Ret;
+    out.n_reads = n_reads_;
+    out.n_writes = n_writes_;
+    std::copy(reads_, reads_ + n_reads_, out.regs);
+    std::copy(writes_, writes_ + n_writes_, out.regs + n_reads_);
+    return out;
+  }
 
  private:
   void add(uint32_t* list, uint8_t& n, uint32_t reg, const char* what) {
@@ -81,14 +94,16 @@ class Collector {
   }
 
   const Instruction& in_;
-  RegisterOperands& out_;
+  uint32_t reads_[RegisterOperands::kMax] = {};
+  uint32_t writes_[RegisterOperands::kMax] = {};
+  uint8_t n_reads_ = 0;
+  uint8_t n_writes_ = 0;
 };
 
 }  // namespace
 
 RegisterOperands register_operands(const Instruction& in) {
-  RegisterOperands out;
-  Collector c(in, out);
+  Collector c(in);
   if (in.has_guard) c.guard(in.guard_reg);
   const size_t dests = destination_count(in);
   for (size_t i = 0; i < in.ops.size(); ++i) {
@@ -97,7 +112,7 @@ RegisterOperands register_operands(const Instruction& in) {
     else
       c.read(in.ops[i]);
   }
-  return out;
+  return c.pack();
 }
 
 OperandTable::OperandTable(const Module& module) {

@@ -11,17 +11,26 @@
 
 namespace warptlm {
 
-struct RegisterOperands {
+// The counts and both lists sit at the front of one cache-line-aligned row:
+// an issue attempt reads a row per warp it looks at, and with up to 15
+// registers (nearly every instruction) that is one host cache line.
+struct alignas(64) RegisterOperands {
   static constexpr unsigned kMax = 24;
+  uint8_t n_reads = 0;
+  uint8_t n_writes = 0;
+  // A call or a return: it switches register frames, so the SM lets earlier
+  // writes drain first (kept here, beside the lists an issue attempt reads
+  // anyway, so that a blocked attempt need not read the instruction).
+  bool frame_change = false;
+  // reads() then writes(), packed.
+  uint32_t regs[2 * kMax] = {};
   // Distinct registers, in operand order. Reads: the guard predicate first, then
   // sources, address base registers, vector elements, the carry flag for
   // carry_in.
-  uint32_t reads[kMax] = {};
-  uint8_t n_reads = 0;
+  const uint32_t* reads() const { return regs; }
   // Distinct registers: destinations (incl. setp's and shfl's second predicate,
   // vector ld / mov-unpack destinations, the carry flag for carry_out).
-  uint32_t writes[kMax] = {};
-  uint8_t n_writes = 0;
+  const uint32_t* writes() const { return regs + n_reads; }
 };
 
 // The registers of one instruction. Throws std::invalid_argument naming the

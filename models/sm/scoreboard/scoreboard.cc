@@ -33,11 +33,11 @@ void Scoreboard::out_of_range(uint32_t reg, size_t registers) {
 void Scoreboard::bad_reserve(const RegisterOperands& ops, LaneMask lanes) const {
   const size_t n = pending_.size();
   for (unsigned i = 0; i < ops.n_reads; ++i)
-    if (ops.reads[i] >= n) out_of_range(ops.reads[i], n);
+    if (ops.reads()[i] >= n) out_of_range(ops.reads()[i], n);
   for (unsigned i = 0; i < ops.n_writes; ++i)
-    if (ops.writes[i] >= n) out_of_range(ops.writes[i], n);
+    if (ops.writes()[i] >= n) out_of_range(ops.writes()[i], n);
   for (unsigned i = 0; i < ops.n_writes; ++i) {
-    const uint32_t r = ops.writes[i];
+    const uint32_t r = ops.writes()[i];
     if (pending_[r] & lanes) lane_error("a second pending write", r, lanes, pending_[r]);
   }
   throw std::logic_error("bad_reserve: the reservation is valid");
@@ -46,7 +46,7 @@ void Scoreboard::bad_reserve(const RegisterOperands& ops, LaneMask lanes) const 
 void Scoreboard::bad_release(const RegisterOperands& ops, LaneMask lanes) const {
   const size_t n = pending_.size();
   for (unsigned i = 0; i < ops.n_writes; ++i) {
-    const uint32_t r = ops.writes[i];
+    const uint32_t r = ops.writes()[i];
     if (r >= n) out_of_range(r, n);
     if ((pending_[r] & lanes) != lanes) lane_error("release", r, lanes, pending_[r]);
   }
@@ -56,12 +56,12 @@ void Scoreboard::bad_release(const RegisterOperands& ops, LaneMask lanes) const 
 bool Scoreboard::blocked_any_lane(const RegisterOperands& ops) const {
   const size_t n = pending_.size();
   for (unsigned i = 0; i < ops.n_reads; ++i) {
-    const uint32_t r = ops.reads[i];
+    const uint32_t r = ops.reads()[i];
     if (r >= n) out_of_range(r, n);
     if (pending_[r]) return true;
   }
   for (unsigned i = 0; i < ops.n_writes; ++i) {
-    const uint32_t r = ops.writes[i];
+    const uint32_t r = ops.writes()[i];
     if (r >= n) out_of_range(r, n);
     if (pending_[r]) return true;
   }

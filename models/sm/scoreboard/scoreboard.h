@@ -27,14 +27,14 @@ class Scoreboard {
     const size_t n = pending_.size();
     LaneMask* const pending = pending_.data();
     for (unsigned i = 0; i < ops.n_reads; ++i)
-      if (ops.reads[i] >= n) bad_reserve(ops, lanes);
+      if (ops.reads()[i] >= n) bad_reserve(ops, lanes);
     for (unsigned i = 0; i < ops.n_writes; ++i) {
-      const uint32_t r = ops.writes[i];
+      const uint32_t r = ops.writes()[i];
       if (r >= n || (pending[r] & lanes)) bad_reserve(ops, lanes);
     }
     if (lanes == 0) return;
     for (unsigned i = 0; i < ops.n_writes; ++i) {
-      LaneMask& m = pending[ops.writes[i]];
+      LaneMask& m = pending[ops.writes()[i]];
       pending_registers_ += m == 0;
       m |= lanes;
     }
@@ -47,12 +47,12 @@ class Scoreboard {
     const size_t n = pending_.size();
     LaneMask* const pending = pending_.data();
     for (unsigned i = 0; i < ops.n_writes; ++i) {
-      const uint32_t r = ops.writes[i];
+      const uint32_t r = ops.writes()[i];
       if (r >= n || (pending[r] & lanes) != lanes) bad_release(ops, lanes);
     }
     if (lanes == 0) return;
     for (unsigned i = 0; i < ops.n_writes; ++i) {
-      LaneMask& m = pending[ops.writes[i]];
+      LaneMask& m = pending[ops.writes()[i]];
       m &= ~lanes;
       pending_registers_ -= m == 0;
     }
@@ -67,12 +67,12 @@ class Scoreboard {
   bool blocked(const RegisterOperands& ops, LaneMask lanes) const {
     const size_t n = pending_.size();
     for (unsigned i = 0; i < ops.n_reads; ++i) {
-      const uint32_t r = ops.reads[i];
+      const uint32_t r = ops.reads()[i];
       if (r >= n) out_of_range(r, n);
       if (pending_[r] & lanes) return true;
     }
     for (unsigned i = 0; i < ops.n_writes; ++i) {
-      const uint32_t r = ops.writes[i];
+      const uint32_t r = ops.writes()[i];
       if (r >= n) out_of_range(r, n);
       if (pending_[r] & lanes) return true;
     }
