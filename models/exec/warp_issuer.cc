@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 namespace warptlm {
 namespace {
@@ -39,7 +41,16 @@ WarpIssuer::WarpIssuer(const Program& program, const Function& kernel, KernelMem
       layouts_(layouts),
       reconvergence_(reconvergence),
       scheme_options_(scheme_options),
-      instruction_budget_(instruction_budget) {}
+      instruction_budget_(instruction_budget) {
+  // Layouts of another program (or none: a KernelLaunch filled by hand
+  // without them) would index past their tables at the first operand.
+  if (layouts.functions.size() != module_.functions.size() || layouts.warp_size == 0)
+    throw std::invalid_argument("WarpIssuer: the register layouts cover " +
+                                std::to_string(layouts.functions.size()) +
+                                " functions (warp size " + std::to_string(layouts.warp_size) +
+                                "), the program has " + std::to_string(module_.functions.size()) +
+                                "; build them with RegisterLayouts(module, warp_size)");
+}
 
 void WarpIssuer::fault(const Warp& w, const CtaContext& cta, Pc pc, unsigned lane,
                        const std::string& what, const MemoryFault* memory) const {

@@ -119,6 +119,16 @@ inline unsigned SmCore::rotation_start(unsigned s) const {
 }
 
 void SmCore::set_launch(const KernelLaunch& launch) {
+  // Checked before anything changes: a refused launch leaves the SM as it was.
+  if (launch.layouts.warp_size != warp_size_)
+    throw std::invalid_argument(
+        "SM " + std::to_string(id_) + ": the launch's register layouts are for warp size " +
+        std::to_string(launch.layouts.warp_size) + ", the SM's is " + std::to_string(warp_size_));
+  if (launch.layouts.functions.size() != launch.program->module.functions.size())
+    throw std::invalid_argument(
+        "SM " + std::to_string(id_) + ": the launch's register layouts cover " +
+        std::to_string(launch.layouts.functions.size()) + " functions, the program has " +
+        std::to_string(launch.program->module.functions.size()));
   // A GPU reuses one KernelLaunch for all its launches: compare the program itself.
   if (operands_program_ != launch.program) {
     if (launch.operands_program != launch.program) {

@@ -21,8 +21,9 @@ Program program(const std::string& body) {
                 body + "\nexit;\n}\n"));
 }
 
-void prepare(KernelLaunch& launch, const Program& p, KernelMemory& memory) {
+void prepare(KernelLaunch& launch, const Program& p, KernelMemory& memory, unsigned warp_size) {
   ++launch.id;
+  launch.layouts = RegisterLayouts(p.module, warp_size);
   launch.program = &p;
   launch.kernel = &p.module.functions.front();
   launch.grid = Dim3{2, 1, 1};
@@ -40,7 +41,7 @@ TEST(SmCoreOperands, TheSmsOfALaunchShareOneTable) {
   memory.global = &dev;
   const Program first = program("add.s32 %r1, %r2, %r3;");
   KernelLaunch launch;
-  prepare(launch, first, memory);
+  prepare(launch, first, memory, config.warp_size);
   SmCore a(0, config), b(1, config);
   a.start_cta(launch, Dim3{0, 0, 0}, 0, 0);
   ASSERT_NE(launch.operands, nullptr);
@@ -53,12 +54,41 @@ TEST(SmCoreOperands, TheSmsOfALaunchShareOneTable) {
 
   // The GPU reuses its KernelLaunch: a launch of another program gets its own table.
   const Program second = program("add.s32 %r1, %r2, %r3;\nmov.u32 %r0, 1;");
-  prepare(launch, second, memory);
+  prepare(launch, second, memory, config.warp_size);
   SmCore c(2, config);
   c.start_cta(launch, Dim3{0, 0, 0}, 0, 0);
   EXPECT_EQ(launch.operands_program, &second);
   EXPECT_EQ(launch.operands->size(), second.module.code.size());
   EXPECT_NE(launch.operands->size(), table->size());
+}
+
+// A KernelLaunch filled by hand without its register layouts is a clear
+// error, not an out-of-range read at the first operand.
+TEST(SmCoreOperands, ALaunchWithoutRegisterLayoutsIsAnError) {
+  const PlatformConfig config = preset("small");
+  DeviceMemory dev;
+  KernelMemory memory;
+  memory.global = &dev;
+  const Program p = program("add.s32 %r1, %r2, %r3;");
+  KernelLaunch launch;
+  prepare(launch, p, memory, config.warp_size);
+  launch.layouts = RegisterLayouts{};
+  SmCore sm(0, config);
+  try {
+    sm.start_cta(launch, Dim3{0, 0, 0}, 0, 0);
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("register layouts are for warp size 0"), std::string::npos)
+        << e.what();
+  }
+  launch.layouts = RegisterLayouts(program("mov.u32 %r0, 1;").module, config.warp_size);
+  launch.layouts.functions.push_back({});  // two functions, the program has one
+  try {
+    sm.start_cta(launch, Dim3{0, 0, 0}, 0, 0);
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("cover 2 functions"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
