@@ -34,11 +34,16 @@ void prepare(KernelLaunch& launch, const Program& p, KernelMemory& memory, unsig
   launch.instruction_budget = 1000;
 }
 
-TEST(SmCoreOperands, TheSmsOfALaunchShareOneTable) {
+// The small preset and an empty global memory, for the launches below.
+class SmCoreOperands : public ::testing::Test {
+ protected:
+  SmCoreOperands() { memory.global = &dev; }
   const PlatformConfig config = preset("small");
   DeviceMemory dev;
   KernelMemory memory;
-  memory.global = &dev;
+};
+
+TEST_F(SmCoreOperands, TheSmsOfALaunchShareOneTable) {
   const Program first = program("add.s32 %r1, %r2, %r3;");
   KernelLaunch launch;
   prepare(launch, first, memory, config.warp_size);
@@ -64,11 +69,7 @@ TEST(SmCoreOperands, TheSmsOfALaunchShareOneTable) {
 
 // A KernelLaunch filled by hand without its register layouts is a clear
 // error, not an out-of-range read at the first operand.
-TEST(SmCoreOperands, ALaunchWithoutRegisterLayoutsIsAnError) {
-  const PlatformConfig config = preset("small");
-  DeviceMemory dev;
-  KernelMemory memory;
-  memory.global = &dev;
+TEST_F(SmCoreOperands, ALaunchWithoutRegisterLayoutsIsAnError) {
   const Program p = program("add.s32 %r1, %r2, %r3;");
   KernelLaunch launch;
   prepare(launch, p, memory, config.warp_size);
