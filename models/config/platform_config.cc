@@ -304,6 +304,7 @@ std::string FieldInfo::describe_allowed() const {
 ExecConfig PlatformConfig::exec_config() const {
   ExecConfig e;
   e.warp_size = warp_size;
+  e.simd_width = simd_width;
   e.instruction_budget = instruction_budget;
   e.quantum = quantum;
   e.reconvergence = reconvergence;

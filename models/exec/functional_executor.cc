@@ -42,6 +42,7 @@ class GridRunner {
 
   RunStats run() {
     stats_.warp_size = config_.warp_size;
+    stats_.simd_width = config_.simd_width;
     const Dim3& g = launch_.grid;
     for (uint32_t z = 0; z < g.z; ++z)
       for (uint32_t y = 0; y < g.y; ++y)
@@ -180,6 +181,9 @@ void ExecConfig::validate() const {
   if (warp_size < 4 || warp_size > 64 || (warp_size & (warp_size - 1)) != 0)
     throw std::invalid_argument("warp_size: must be a power of two from 4 to 64, got " +
                                 std::to_string(warp_size));
+  if (simd_width < 1 || simd_width > 64)
+    throw std::invalid_argument("simd_width: must be an integer in [1, 64], got " +
+                                std::to_string(simd_width));
   if (instruction_budget == 0) throw std::invalid_argument("instruction_budget: must be positive");
   if (quantum == 0) throw std::invalid_argument("quantum: must be positive");
   make_reconvergence_unit(reconvergence, warp_size);  // throws listing the known schemes

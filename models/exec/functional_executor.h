@@ -24,6 +24,7 @@ std::vector<std::string> compaction_scheme_names();
 
 struct ExecConfig {
   unsigned warp_size = 32;                   // 4..64
+  unsigned simd_width = 32;  // SIMD lanes (1..64); only the simd_utilisation statistic reads it
   uint64_t instruction_budget = 1ull << 32;  // warp instructions before "runaway kernel"
   unsigned quantum = 64;  // warp instructions a warp runs before the next warp of its CTA
   std::string reconvergence = "ipdom";

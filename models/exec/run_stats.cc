@@ -10,6 +10,7 @@ void RunStats::add(const RunStats& o) {
   ctas += o.ctas;
   warps += o.warps;
   if (warp_size == 0) warp_size = o.warp_size;
+  if (simd_width == 0) simd_width = o.simd_width;
   reconvergences += o.reconvergences;
   early_reconvergences += o.early_reconvergences;
   marker_instructions += o.marker_instructions;
@@ -37,9 +38,9 @@ nlohmann::json RunStats::to_json() const {
                         {"branches", branches},
                         {"divergent_branches", divergent_branches},
                         {"simd_utilisation", simd_utilisation()},
+                        {"activity_factor", activity_factor()},
                         {"ctas", ctas},
                         {"warps", warps},
-                        {"warp_size", warp_size},
                         {"reconvergences", reconvergences},
                         {"early_reconvergences", early_reconvergences},
                         {"marker_instructions", marker_instructions},
@@ -70,10 +71,14 @@ const std::vector<StatInfo>& run_stat_infos() {
       {"thread_instructions", "active lanes summed over issued warp instructions"},
       {"branches", "issued conditional (guarded) branch warp instructions"},
       {"divergent_branches", "conditional branches whose active lanes went both ways"},
-      {"simd_utilisation", "thread_instructions / (warp_instructions x warp_size)"},
+      {"simd_utilisation",
+       "mean active lanes over the SIMD lanes a warp instruction occupies: thread_instructions / "
+       "(warp_instructions x max(1, warp_size / simd_width) x simd_width)"},
+      {"activity_factor",
+       "mean fraction of a warp's threads active per issued warp instruction (Kerr et al.): "
+       "thread_instructions / (warp_instructions x warp_size)"},
       {"ctas", "CTAs run"},
       {"warps", "warps launched (over all CTAs)"},
-      {"warp_size", "lanes per warp of the run"},
       {"reconvergences",
        "paths that a divergent branch split merged back into one (k paths meeting at once "
        "count k-1; lanes returning from a call do not count)"},

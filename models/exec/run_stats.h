@@ -18,6 +18,7 @@ struct RunStats {
   uint64_t ctas = 0;
   uint64_t warps = 0;
   unsigned warp_size = 0;
+  unsigned simd_width = 0;  // SIMD lanes a warp instruction passes over (0: warp_size)
 
   // Reconvergence (ReconvergenceCounters, summed over warps).
   uint64_t reconvergences = 0;        // paths merged into one (k paths at once: k - 1)
@@ -39,8 +40,19 @@ struct RunStats {
   // predicted worth compacting, and predictions their outcome contradicted.
   uint64_t capri_predictions = 0, capri_compactions = 0, capri_mispredictions = 0;
 
-  // mean active lanes over warp size, over issued warp instructions
+  // Mean active lanes over the SIMD lanes an instruction occupies: a warp
+  // instruction passes warp_size / simd_width times over simd_width lanes
+  // (at least once), so a warp narrower than the SIMD width leaves lanes idle.
   double simd_utilisation() const {
+    const unsigned width = simd_width ? simd_width : warp_size;
+    const double passes = double(std::max(1u, width ? warp_size / width : 1u));
+    return warp_instructions == 0 ? 0.0
+                                  : double(thread_instructions) /
+                                        (double(warp_instructions) * passes * double(width));
+  }
+  // Activity factor (Kerr et al.): mean fraction of a warp's threads active
+  // per issued warp instruction.
+  double activity_factor() const {
     return warp_instructions == 0
                ? 0.0
                : double(thread_instructions) / double(warp_instructions) / double(warp_size);

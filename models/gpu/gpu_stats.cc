@@ -84,6 +84,7 @@ RunStats Gpu::run_stats() const {
   RunStats total;
   for (const StreamingMultiprocessor& sm : sms_) total.add(sm.run_stats());
   total.warp_size = config_.warp_size;
+  total.simd_width = config_.simd_width;
   return total;
 }
 
@@ -107,20 +108,9 @@ nlohmann::json Gpu::stats() const {
   j["branches"] = run.branches;
   j["divergent_branches"] = run.divergent_branches;
   j["ipc"] = busy_cycles_ ? double(total.warp_instructions) / double(busy_cycles_) : 0.0;
-  // SIMD utilisation: mean active lanes over the SIMD width, per pass of a
-  // warp instruction over the SIMD lanes (warp_size / simd_width passes).
-  const double passes = double(std::max(1u, config_.warp_size / config_.simd_width));
-  j["simd_utilisation"] =
-      total.warp_instructions
-          ? double(total.thread_instructions) /
-                (double(total.warp_instructions) * passes * double(config_.simd_width))
-          : 0.0;
-  // Activity factor (Kerr et al.): mean fraction of a warp's threads active
-  // per dynamic warp instruction.
-  j["activity_factor"] = total.warp_instructions
-                             ? double(total.thread_instructions) / double(total.warp_instructions) /
-                                   double(config_.warp_size)
-                             : 0.0;
+  // One definition for both modes (RunStats); the SMs' issue counts are the run's.
+  j["simd_utilisation"] = run.simd_utilisation();
+  j["activity_factor"] = run.activity_factor();
   // Fraction of SM-cycles in which an SM held work.
   j["sm_busy_fraction"] =
       busy_cycles_ ? double(active_cycles) / (double(busy_cycles_) * config_.num_sms) : 0.0;

@@ -60,6 +60,13 @@ void HostDriver::run() {
     if (!write(offset, value)) return sc_core::sc_stop();
 
   while (!irq.read()) sc_core::wait(irq.value_changed_event());
+  // Tracers (VCD) record a time step's values when time moves on; a host that
+  // answered and stopped within the step of the interrupt would leave the
+  // launch's last transitions (irq, running, resident CTAs) out of the trace.
+  // One time-resolution step before the answer and one after it keep both;
+  // the GPU is idle by then, so no statistic moves.
+  const sc_core::sc_time step = sc_core::sc_get_time_resolution();
+  sc_core::wait(step);
 
   uint32_t status = 0, error = 0, lo = 0, hi = 0, pending = 0;
   if (!read(reg::kStatus, status) || !read(reg::kError, error) || !read(reg::kLaunchCyclesLo, lo) ||
@@ -70,6 +77,7 @@ void HostDriver::run() {
   error_ = static_cast<GpuError>(error);
   launch_cycles_ = uint64_t(hi) << 32 | lo;
   completed_ = true;
+  sc_core::wait(step);
   sc_core::sc_stop();
 }
 

@@ -152,6 +152,7 @@ void SmCore::set_launch(const KernelLaunch& launch) {
       *launch.program, *launch.kernel, *launch.memory, launch.layouts, config_.reconvergence,
       launch.instruction_budget, config_.exec_config().scheme_options);
   run_.warp_size = warp_size_;
+  run_.simd_width = config_.simd_width;
 }
 
 RunStats SmCore::run_stats() const {

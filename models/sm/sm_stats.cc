@@ -9,8 +9,8 @@ void each_field(S& s, F&& f) {
   f("cycles", s.cycles);
   f("warp_instructions", s.warp_instructions);
   f("thread_instructions", s.thread_instructions);
-  f("ctas", s.ctas);
-  f("warps", s.warps);
+  f("ctas_run", s.ctas);
+  f("warps_run", s.warps);
   f("resident_warp_cycles", s.resident_warp_cycles);
   f("slot_issued", s.slot_issued);
   f("slot_idle", s.slot_idle);

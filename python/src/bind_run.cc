@@ -70,7 +70,9 @@ py::dict analyze(const std::string& ptx, const std::string& source_name) {
   return out;
 }
 
-// args: ("buffer", name, bytes) or ("scalar", ptx_type_name, bits).
+// args: ("buffer", name, bytes) for a new buffer, ("same_buffer", name, index)
+// for one passed before (one device pointer for both parameters), or
+// ("scalar", ptx_type_name, bits).
 LaunchSpec make_launch(const py::tuple& grid, const py::tuple& block, uint32_t shared_bytes,
                        const py::list& args) {
   LaunchSpec launch;
@@ -85,11 +87,16 @@ LaunchSpec make_launch(const py::tuple& grid, const py::tuple& block, uint32_t s
       launch.buffers.push_back(HostBuffer{a[1].cast<std::string>(), {bytes.begin(), bytes.end()}});
       launch.args.push_back(
           KernelArg::buffer_arg(static_cast<uint32_t>(launch.buffers.size() - 1)));
+    } else if (kind == "same_buffer") {
+      uint32_t index = a[2].cast<uint32_t>();
+      if (index >= launch.buffers.size())
+        throw std::invalid_argument("same_buffer: no buffer " + std::to_string(index));
+      launch.args.push_back(KernelArg::buffer_arg(index));
     } else if (kind == "scalar") {
       launch.args.push_back(
           KernelArg::scalar(type_from_name(a[1].cast<std::string>()), a[2].cast<uint64_t>()));
     } else {
-      throw std::invalid_argument("argument kind must be 'buffer' or 'scalar', got '" + kind + "'");
+      throw std::invalid_argument("argument kind must be 'buffer', 'same_buffer' or 'scalar', got '" + kind + "'");
     }
   }
   return launch;

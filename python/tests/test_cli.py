@@ -17,7 +17,7 @@ def test_list_shows_presets_scenarios_schemes_and_statistics():
     r = cli("list")
     assert r.returncode == 0, r.stderr
     for text in ["presets:", "fermi", "scenarios:", "reduction", "schemes:", "ipdom", "statistics:",
-                 "simd_utilisation", "thread_instructions / (warp_instructions x warp_size)"]:
+                 "simd_utilisation", "activity_factor", "thread_instructions / (warp_instructions x warp_size)"]:
         assert text in r.stdout
     fields = cli("list", "fields").stdout
     assert "memory.l1.size" in fields and "(timing)" in fields
@@ -29,7 +29,7 @@ def test_run_prints_stats_and_checks(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "host reference: PASS" in r.stdout
     data = json.loads(out.read_text())
-    assert data["config"]["warp_size"] == 16 and data["stats"]["warp_size"] == 16 and data["passed"]
+    assert data["config"]["warp_size"] == 16 and data["stats"]["warps"] % data["stats"]["ctas"] == 0 and data["passed"]
     bad = cli("run", "reduction", "--set", "warp_size=12")
     assert bad.returncode == 2 and "warp_size: must be an integer in [4, 64], a power of two" in bad.stderr
 

@@ -99,7 +99,7 @@ def test_compaction_changes_the_warp_count_not_the_outputs(small, parity):
     assert capri.stats["warp_instructions"] == 46 and capri.stats["capri_compactions"] == 1
     assert balanced.stats["warp_instructions"] == ideal.stats["warp_instructions"] == 46
     assert balanced.stats["thread_instructions"] == plain.stats["thread_instructions"] == 368
-    assert balanced.stats["simd_utilisation"] == pytest.approx(1.0)
+    assert balanced.stats["activity_factor"] == pytest.approx(1.0)
 
 
 def test_bad_combinations_name_the_field(small, parity):

@@ -61,7 +61,7 @@ def test_non_contiguous_arrays_are_copied_back(small, diverge):
     ([np.zeros(4, np.float32)], TypeError, r"takes 4 arguments \(x, y, a, n\), got 1"),
     ([np.zeros(4, np.float32)] * 2 + [2.0, 4, 5], TypeError, "takes 4 arguments"),
     ([np.zeros(4, np.float32)] * 2 + [np.float64(2.0), 4], TypeError, "numpy float64 does not match"),
-    ([np.zeros(4, np.float32)] * 2 + [2.0, -1], OverflowError, r"outside \[0, 4294967295\]"),
+    ([np.zeros(4, np.float32)] * 2 + [2.0, -2**31 - 1], OverflowError, r"outside \[-2147483648, 4294967295\]"),
     ([np.zeros(4, np.float32)] * 2 + [2.0, 2**32], OverflowError, "outside"),
     ([np.zeros(4, np.float32)] * 2 + [2.0, 1.5], TypeError, "an integer; got the float 1.5"),
     ([np.zeros(4, np.float32)] * 2 + [1e300, 4], OverflowError, "outside its range"),

@@ -22,7 +22,7 @@ def test_list_and_describe():
 def test_run_passes_the_host_reference(small, name, warp_size):
     r = warptlm.scenarios.run(small.with_(warp_size=warp_size), name)
     assert r.passed is True, r.message
-    assert r.stats["warp_size"] == warp_size and r.stats["warp_instructions"] > 0
+    assert r.config["warp_size"] == warp_size and r.stats["warp_instructions"] > 0
     assert r.n == warptlm.scenarios.describe(name)["sizes"]["test"]
 
 

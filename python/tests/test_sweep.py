@@ -152,3 +152,32 @@ def test_timing_sweep_breakdown_keeps_per_sm_statistics(small, tmp_path):
         warptlm.sweep(small, {}, ["reduction"], breakdown=True)
     with pytest.raises(ValueError, match="no 'breakdown' column"):
         warptlm.expand_breakdown(frame.drop(columns="breakdown"))
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".db"])
+def test_timing_sweep_columns_name_configuration_and_statistics_apart(small, tmp_path, suffix):
+    # sm.warps and sm.ctas are configuration fields (limits per SM); a statistic
+    # of the same name once shared their column, broke SQLite and grew the CSV on resume.
+    out = tmp_path / f"r{suffix}"
+    frame = warptlm.sweep(small, {"warp_size": [16, 32]}, ["hashprobe"], workers=2, out=out, mode="timing")
+    assert frame.columns.is_unique
+    assert list(frame["sm.warps"]) == [16, 16] and list(frame["sm.ctas"]) == [4, 4]  # the configuration
+    assert (frame["sm.ctas_run"] == frame["ctas"]).all() and (frame["sm.warps_run"] == frame["warps"]).all()
+    fields = set(warptlm.fields() and [f["name"] for f in warptlm.fields()])
+    assert not fields & set(warptlm.statistics()), "a statistic named like a configuration field"
+    width = len(read_results(out).columns)
+    for _ in range(2):  # resuming neither reruns nor adds columns
+        again = warptlm.sweep(small, {"warp_size": [16, 32]}, ["hashprobe"], workers=2, out=out, mode="timing")
+        assert list(again["wall_seconds"]) == list(frame["wall_seconds"])
+        stored = read_results(out)
+        assert len(stored.columns) == width and len(stored) == 2
+        assert not stored.drop(columns=["error"]).isna().any().any()  # no column of NaN
+
+
+def test_a_store_that_cannot_be_opened_leaves_no_file(tmp_path):
+    from warptlm.store import open_store
+
+    path = tmp_path / "r.db"
+    with pytest.raises(ValueError, match="columns named twice: a"):
+        open_store(path, ["a", "b", "a"], resume=True)
+    assert not path.exists()

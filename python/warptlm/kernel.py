@@ -19,6 +19,8 @@ __all__ = ["Kernel", "Param", "CompileError", "PtxError"]
 
 PtxError = _core.PtxError
 
+_SHIM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include", "cuda_shim.h")
+
 
 class CompileError(RuntimeError):
     """CUDA C could not be compiled to PTX: clang is missing or rejected the source."""
@@ -76,10 +78,15 @@ class Kernel:
 
     @classmethod
     def from_cuda(cls, source, entry, arch="sm_70", opt="-O3", ptx64=False, include_dirs=(), defines=None,
-                  flags=(), clang=None):
+                  flags=(), clang=None, shim=True):
         """Compile CUDA C (a .cu path or source text) to PTX with clang, without
         the CUDA toolkit, as scenarios/regen_ptx.sh does.
 
+        The ordinary CUDA spellings work: ``threadIdx``, ``blockIdx``,
+        ``blockDim``, ``gridDim``, ``warpSize``, ``__global__``, ``__device__``,
+        ``__shared__``, ``__constant__``, ``__syncthreads()``, ``atomicAdd``,
+        ``atomicCAS``... (the package's cuda_shim.h, pre-included unless
+        ``shim=False``; the built-in variables are clang's own).
         Options: ``arch`` (``--cuda-gpu-arch``), ``opt`` (``-O0``..``-O3``),
         ``ptx64`` (adds the +ptx64 target feature, needed for shuffles and
         votes), ``include_dirs``, ``defines`` ({name: value}), extra ``flags``,
@@ -102,6 +109,8 @@ class Kernel:
                    "-nocudalib", opt, "-ffp-contract=off", "-Wno-unknown-cuda-version", "-S", "-o", out]
             if ptx64:
                 cmd += ["-Xclang", "-target-feature", "-Xclang", "+ptx64"]
+            if shim:
+                cmd += ["-include", _SHIM]
             cmd += [f"-I{d}" for d in include_dirs]
             cmd += [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in (defines or {}).items()]
             cmd += list(flags) + [path]

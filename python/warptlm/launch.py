@@ -93,12 +93,10 @@ def _dim3(name, value):
     return tuple(int(d) for d in dims) + (1,) * (3 - len(dims))
 
 
-def _int_range(ptx_type, bits):
-    if ptx_type[0] == "u":
-        return 0, 2**bits - 1
-    if ptx_type[0] == "s":
-        return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
-    return -(2 ** (bits - 1)), 2**bits - 1  # b: signed or unsigned bit patterns
+def _int_range(bits):
+    """Any value representable in ``bits`` bits, as CUDA's C conversions allow:
+    a C ``int`` parameter is declared .u32 by clang, and -1 must still pass."""
+    return -(2 ** (bits - 1)), 2**bits - 1
 
 
 def _float_dtype(bits):
@@ -120,7 +118,7 @@ def scalar_bits(param, value, where):
         if is_float:
             value = float(value)
         else:
-            lo, hi = _int_range(param.type, bits)
+            lo, hi = _int_range(bits)
             if not lo <= value <= hi:
                 raise OverflowError(f"{where} is .{param.type}; {value} is outside [{lo}, {hi}]")
             return value & (2**bits - 1)
@@ -134,23 +132,65 @@ def scalar_bits(param, value, where):
     raise TypeError(f"{where} is .{param.type}; cannot pass a {type(value).__name__}")
 
 
+def _same_buffer(a, b):
+    """Two arrays that are one device buffer: the same object, or views of the
+    same bytes with the same layout (``a`` and ``a[:]``)."""
+    if a is b:
+        return True
+    ia, ib = a.__array_interface__, b.__array_interface__
+    return (ia["data"] == ib["data"] and a.dtype == b.dtype and a.shape == b.shape
+            and a.strides == b.strides)
+
+
+def _device_bytes(array, where):
+    """The bytes a device buffer starts with: native byte order, C order."""
+    if array.dtype.hasobject:
+        raise TypeError(f"{where}: a numpy {array.dtype} array holds Python objects, not data a kernel can read")
+    if not array.dtype.isnative:  # big-endian data is converted, never reinterpreted
+        array = array.astype(array.dtype.newbyteorder("="))
+    return np.ascontiguousarray(array).tobytes()
+
+
 def marshal_args(kernel, args):
-    """(native argument list, [(position, array)] to copy back)."""
+    """(native argument list, [(buffer index, array)] to copy back).
+
+    Buffers are numbered in order of first appearance; an array passed for
+    several parameters is one buffer (as one device pointer in CUDA), and
+    distinct arrays that share memory are refused (their copies would not
+    alias on the device as they do on the host).
+    """
     args = list(args)
     if len(args) != len(kernel.params):
         raise TypeError(f"kernel '{kernel.entry}' takes {len(kernel.params)} arguments "
                         f"({', '.join(p.name for p in kernel.params)}), got {len(args)}")
-    native, arrays = [], []
+    native, arrays = [], []  # arrays[i]: (buffer index i, array, first argument position)
     for i, (param, value) in enumerate(zip(kernel.params, args)):
         where = f"kernel '{kernel.entry}' argument {i} ('{param.name}')"
         if isinstance(value, np.ndarray):
             if param.size != 8 or param.type[0] == "f":
                 raise TypeError(f"{where} is .{param.type}, not a 64-bit pointer; an array cannot be passed")
-            native.append(("buffer", param.name, np.ascontiguousarray(value).tobytes()))
-            arrays.append((len(native) - 1, value))
+            index = next((b for b, (_, seen, _) in enumerate(arrays) if _same_buffer(seen, value)), None)
+            if index is None:
+                for _, seen, first in arrays:
+                    if np.shares_memory(seen, value):
+                        raise ValueError(f"{where} overlaps the array of argument {first} in memory; pass the "
+                                         "same array for both, or arrays that do not overlap")
+                index = len(arrays)
+                arrays.append((index, value, i))
+                native.append(("buffer", param.name, _device_bytes(value, where)))
+            else:
+                native.append(("same_buffer", param.name, index))
         else:
             native.append(("scalar", param.type, scalar_bits(param, value, where)))
-    return native, arrays
+    return native, [(index, array) for index, array, _ in arrays]
+
+
+def copy_back(arrays, buffers):
+    """Writes each device buffer back into the caller's array, in place."""
+    for index, array in arrays:
+        if array.flags.writeable:
+            data = np.frombuffer(buffers[index], dtype=array.dtype.newbyteorder("="))
+            array[...] = data.reshape(array.shape)
 
 
 def trace_frame(columns, time_column="step"):
@@ -224,7 +264,5 @@ def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional
         timeout=timeout, debug_crash=isolation.debug_crash_for(config, {"kernel": kernel.entry}))
     if out["fault"] is not None:
         raise_fault(out["fault"])
-    for position, array in arrays:
-        if array.flags.writeable:
-            array[...] = np.frombuffer(out["buffers"][position], dtype=array.dtype).reshape(array.shape)
+    copy_back(arrays, out["buffers"])
     return result_from(out, config, started)

@@ -31,8 +31,20 @@ def _is_sqlite(path):
 
 
 def open_store(path, columns, resume):
-    """A store at ``path`` with ``columns``; with resume=False an existing file is replaced."""
-    return (SqliteStore if _is_sqlite(path) else CsvStore)(os.fspath(path), list(columns), resume)
+    """A store at ``path`` with ``columns``; with resume=False an existing file is replaced.
+    A store that cannot be opened leaves no new file behind."""
+    columns = list(columns)
+    twice = sorted({c for c in columns if columns.count(c) > 1})
+    if twice:
+        raise ValueError(f"{path}: columns named twice: {', '.join(twice)}")
+    path = os.fspath(path)
+    existed = os.path.exists(path)
+    try:
+        return (SqliteStore if _is_sqlite(path) else CsvStore)(path, columns, resume)
+    except BaseException:
+        if not existed and os.path.exists(path):
+            os.remove(path)
+        raise
 
 
 class CsvStore:

@@ -32,13 +32,17 @@ def result_columns(mode="functional", breakdown=False):
     number depends on the configuration, so they share one column;
     expand_breakdown() turns it into columns)."""
     fields = field_names()
-    stats = [name for name, _ in _core.statistics() if name not in fields]  # warp_size is both
+    stats = [name for name, _ in _core.statistics()]
     if mode == "timing":
         stats += [name for name, _ in _core.timing_statistics() if name not in stats]
         if breakdown:
             stats.append("breakdown")
-    return (fields + ["scenario", "size"] + (["mode"] if mode == "timing" else []) + stats
-            + ["passed", "message", "error", "wall_seconds", "key"])
+    columns = (fields + ["scenario", "size"] + (["mode"] if mode == "timing" else []) + stats
+               + ["passed", "message", "error", "wall_seconds", "key"])
+    clashes = sorted({c for c in columns if columns.count(c) > 1})
+    if clashes:  # configuration and statistics must never share a column
+        raise RuntimeError(f"sweep columns named twice: {', '.join(clashes)}")
+    return columns
 
 
 def expand_breakdown(frame):

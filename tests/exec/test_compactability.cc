@@ -172,7 +172,7 @@ TEST(Compactability, ProgrammaticParityBranch) {
   Analysed b =
       run(kParity, "parity", {i32_buffer("out", std::vector<int32_t>(32, 0))}, "tbc", "odd_even");
   EXPECT_EQ(b.stats.warp_instructions, 42u);
-  EXPECT_DOUBLE_EQ(b.stats.simd_utilisation(), 1.0);
+  EXPECT_DOUBLE_EQ(b.stats.activity_factor(), 1.0);
   // Lockstep without compaction counts the static warps: 48.
   Analysed c =
       run(kParity, "parity", {i32_buffer("out", std::vector<int32_t>(32, 0))}, "none", "none");

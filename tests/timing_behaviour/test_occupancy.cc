@@ -100,7 +100,7 @@ void expect_resident(const std::function<void(PlatformConfig&, LaunchSpec&)>& li
     LaunchSpec l = launch_of(kCtas, 64);
     limit(c, l);
     Result r = run(kChain, "chain", l, c);
-    EXPECT_EQ(stat(r, "sm.ctas"), kCtas);
+    EXPECT_EQ(stat(r, "sm.ctas_run"), kCtas);
     EXPECT_EQ(r.trace.size(), 2u * kCtas * 11);
     EXPECT_EQ(stat(r, "occupancy.theoretical_ctas_per_sm"), theoretical);
     EXPECT_EQ(stat(r, "occupancy.ctas_max"), expected);

@@ -1,0 +1,9 @@
+#include "config/version.h"
+
+#include "warptlm_version.h"
+
+namespace warptlm {
+
+const char* version() { return WARPTLM_VERSION_STRING; }
+
+}  // namespace warptlm
