@@ -17,15 +17,16 @@ import tempfile
 
 
 def scenario_names(cli):
-    out = subprocess.run([cli, "list"], check=True, capture_output=True, text=True).stdout
-    return [line.split()[0] for line in out.splitlines() if line and not line.startswith(" ")]
+    out = subprocess.run([cli, "list", "scenarios"], check=True, capture_output=True, text=True).stdout
+    return [line.split()[0] for line in out.splitlines()[1:] if line[2:3].strip()]
 
 
 def run_once(cli, name, size, warp_size):
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
         subprocess.run([cli, "run", name, "--size", size, "--warp-size", str(warp_size),
                         "--stats", f.name], check=True, capture_output=True, text=True)
-        return json.load(open(f.name))
+        record = json.load(open(f.name))
+        return dict(record["stats"], wall_seconds=record["wall_seconds"])
 
 
 def main():

@@ -64,13 +64,12 @@ def write_npy_i32(path, count):
 
 
 def scheme_names(cli):
-    """The registered schemes, from the error the CLI gives for an unknown one."""
-    err = subprocess.run([cli, "exec", "/dev/null", "--kernel", "k", "--block", "1",
-                          "--reconvergence", "?"], capture_output=True, text=True).stderr
-    if "known: " not in err:
-        sys.exit(f"cannot list the schemes: {err.strip()}")
-    known = err.split("known: ", 1)[1].split(")", 1)[0]
-    return [n.strip() for n in known.split(",")]
+    """The registered reconvergence schemes, as `warptlm list schemes` names them."""
+    out = subprocess.run([cli, "list", "schemes"], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        if line.split()[:1] == ["reconvergence"]:
+            return [n.strip() for n in line.split(None, 1)[1].split(",")]
+    sys.exit(f"cannot list the schemes: {out.strip()}")
 
 
 def run_once(cli, ptx, npy, scheme, args):
@@ -80,7 +79,8 @@ def run_once(cli, ptx, npy, scheme, args):
                         "--arg", f"u32:{args.iterations}", "--warp-size", str(args.warp_size),
                         "--reconvergence", scheme, "--stats", f.name],
                        check=True, capture_output=True, text=True)
-        return json.load(open(f.name))
+        record = json.load(open(f.name))
+        return dict(record["stats"], wall_seconds=record["wall_seconds"])
 
 
 def main():

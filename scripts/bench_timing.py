@@ -29,8 +29,8 @@ import tempfile
 
 
 def scenario_names(cli):
-    out = subprocess.run([cli, "list"], check=True, capture_output=True, text=True).stdout
-    return [line.split()[0] for line in out.splitlines() if line and not line.startswith(" ")]
+    out = subprocess.run([cli, "list", "scenarios"], check=True, capture_output=True, text=True).stdout
+    return [line.split()[0] for line in out.splitlines()[1:] if line[2:3].strip()]
 
 
 def run_once(cli, name, size, mode, preset):
@@ -47,7 +47,8 @@ def run_once(cli, name, size, mode, preset):
             log.seek(0)
             sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{log.read()}")
         with open(f.name) as j:
-            stats = json.load(j)
+            record = json.load(j)
+        stats = dict(record["stats"], wall_seconds=record["wall_seconds"])
     stats["_rss_mb"] = usage.ru_maxrss / 1024.0  # ru_maxrss is in KiB on Linux
     return stats
 

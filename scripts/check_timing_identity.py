@@ -18,25 +18,23 @@ import argparse
 import concurrent.futures
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 
 
 def scenario_names(cli):
-    out = subprocess.run([cli, "list"], check=True, capture_output=True, text=True).stdout
-    return [line.split()[0] for line in out.splitlines() if line and not line.startswith(" ")]
+    out = subprocess.run([cli, "list", "scenarios"], check=True, capture_output=True, text=True).stdout
+    return [line.split()[0] for line in out.splitlines()[1:] if line[2:3].strip()]
 
 
-def scheme_names(cli, scenario):
-    """The registered schemes, as the CLI lists them when asked for an unknown one."""
-    out = subprocess.run([cli, "run", scenario, "--size", "test", "--reconvergence",
-                          "no_such_scheme"], capture_output=True, text=True)
-    m = re.search(r"known: ([^)]*)\)", out.stdout + out.stderr)
-    if not m:
-        sys.exit("could not read the scheme names from the CLI's error message")
-    return [s.strip() for s in m.group(1).split(",")]
+def scheme_names(cli):
+    """The registered reconvergence schemes, as `warptlm list schemes` names them."""
+    out = subprocess.run([cli, "list", "schemes"], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        if line.split()[:1] == ["reconvergence"]:
+            return [n.strip() for n in line.split(None, 1)[1].split(",")]
+    sys.exit("could not read the scheme names from `warptlm list schemes`")
 
 
 # Test-size runs stop at this many warp instructions (the largest needs about
@@ -54,7 +52,7 @@ def run_set(cli, names, only):
             runs += [(f"study-{preset}-{n}", [n, "--size", "study", "--preset", preset])
                      for n in names]
     if "schemes" in groups:
-        for scheme in scheme_names(cli, names[0]):
+        for scheme in scheme_names(cli):
             runs += [(f"test-{scheme}-{n}", [n, "--size", "test", "--preset", "small",
                                             "--reconvergence", scheme] + TEST_BUDGET)
                      for n in names]

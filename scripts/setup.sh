@@ -11,6 +11,7 @@ PACKAGES=(
   libboost-graph-dev                     # post-dominator trees (Lengauer-Tarjan)
   nlohmann-json3-dev                     # statistics as JSON
   libgtest-dev googletest                # unit tests
+  libcli11-dev                           # the command-line parser of `warptlm`
   libsystemc-dev pkg-config              # the SystemC/TLM timing model (found through pkg-config)
   python3 python3-numpy                  # .npy test data, Python package
   python3-dev pybind11-dev python3-pybind11       # the warptlm._core extension

@@ -3,6 +3,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "config/close_names.h"
 #include "config/scheme_names.h"
 #include "simt/mp_ipdom.h"
 #include "simt/reconvergence_unit.h"
@@ -325,11 +326,14 @@ const std::vector<FieldInfo>& config_fields() {
 
 const FieldInfo& config_field(const std::string& name) {
   std::string known;
+  std::vector<std::string> names;
   for (const FieldInfo& f : config_fields()) {
     if (f.name == name) return f;
     known += (known.empty() ? "" : ", ") + f.name;
+    names.push_back(f.name);
   }
-  throw std::invalid_argument("unknown configuration field '" + name + "'; fields: " + known);
+  throw std::invalid_argument("unknown configuration field '" + name + "'" +
+                              did_you_mean(name, names) + "; fields: " + known);
 }
 
 json get_field(const PlatformConfig& config, const std::string& name) {

@@ -2,6 +2,7 @@
 // the preset's doc or is marked there as an assumption.
 #include <stdexcept>
 
+#include "config/close_names.h"
 #include "config/platform_config.h"
 
 namespace warptlm {
@@ -110,11 +111,14 @@ const std::vector<PresetInfo>& preset_infos() {
 
 PlatformConfig preset(const std::string& name) {
   std::string known;
+  std::vector<std::string> names;
   for (const Preset& p : presets()) {
     if (p.info.name == name) return p.make();
     known += (known.empty() ? "" : ", ") + p.info.name;
+    names.push_back(p.info.name);
   }
-  throw std::invalid_argument("unknown preset '" + name + "'; presets: " + known);
+  throw std::invalid_argument("unknown preset '" + name + "'" + did_you_mean(name, names) +
+                              "; presets: " + known);
 }
 
 }  // namespace warptlm

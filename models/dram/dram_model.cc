@@ -289,4 +289,26 @@ unsigned int DramModel::transport_dbg(tlm::tlm_generic_payload& trans) {
   return trans.get_data_length();
 }
 
+const std::vector<StatInfo>& DramStats::infos() {
+  static const std::vector<StatInfo> infos = {
+      {"reads", "requests", "reads"},
+      {"writes", "requests", "writes"},
+      {"row_hits", "accesses", "accesses to the open row"},
+      {"row_misses", "accesses", "accesses to a closed bank (activate)"},
+      {"row_conflicts", "accesses", "accesses to another row (precharge + activate)"},
+      {"bytes", "bytes", "bytes moved"},
+      {"busy_cycles", "memory cycles", "memory cycles the channel buses transferred data"},
+      {"latency_cycles", "memory cycles", "memory cycles from arrival to response, summed"},
+      {"errors", "responses", "error responses"},
+      {"queue_full", "requests", "requests held back by a full channel queue"},
+      {"channel<N>.reads", "requests", "reads of channel N"},
+      {"channel<N>.writes", "requests", "writes of channel N"},
+      {"channel<N>.row_hits", "accesses", "open-row accesses of channel N"},
+      {"channel<N>.row_misses", "accesses", "closed-bank accesses of channel N"},
+      {"channel<N>.row_conflicts", "accesses", "other-row accesses of channel N"},
+      {"channel<N>.busy_cycles", "memory cycles", "data-bus cycles of channel N"},
+  };
+  return infos;
+}
+
 }  // namespace warptlm

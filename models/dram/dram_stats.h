@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "stats/stat_info.h"
+
 namespace warptlm {
 
 struct DramChannelStats {
@@ -28,6 +30,9 @@ struct DramStats {
   uint64_t errors = 0;          // requests answered with an error response
   uint64_t queue_full = 0;      // requests that waited for a slot in a full channel queue
   std::vector<DramChannelStats> channels;
+  // The keys of its statistics, in order, with unit and meaning ("<N>" stands
+  // for an index in per-part keys).
+  static const std::vector<StatInfo>& infos();
 };
 
 }  // namespace warptlm

@@ -38,10 +38,13 @@ void check_launch(const Module& module, const Function& kernel, const LaunchSpec
   if (launch.block.z > 64)
     throw std::invalid_argument("launch: block z dimension may be at most 64, got " +
                                 std::to_string(launch.block.z));
-  if (launch.args.size() != kernel.params.size())
+  if (launch.args.size() != kernel.params.size()) {
+    std::string names;
+    for (uint32_t p : kernel.params) names += (names.empty() ? "" : ", ") + module.symbols[p].name;
     throw std::invalid_argument("launch: kernel '" + kernel.name + "' takes " +
-                                std::to_string(kernel.params.size()) + " arguments, got " +
-                                std::to_string(launch.args.size()));
+                                std::to_string(kernel.params.size()) + " arguments (" + names +
+                                "), got " + std::to_string(launch.args.size()));
+  }
   for (size_t i = 0; i < launch.args.size(); ++i) {
     const KernelArg& a = launch.args[i];
     const Symbol& p = module.symbols[kernel.params[i]];

@@ -65,65 +65,69 @@ nlohmann::json RunStats::to_json() const {
 
 const std::vector<StatInfo>& run_stat_infos() {
   static const std::vector<StatInfo> infos = {
-      {"warp_instructions",
+      {"warp_instructions", "warp instructions",
        "issued warp instructions (a guarded-off instruction still issues; Reconverge markers "
        "included)"},
-      {"thread_instructions", "active lanes summed over issued warp instructions"},
-      {"branches", "issued conditional (guarded) branch warp instructions"},
-      {"divergent_branches", "conditional branches whose active lanes went both ways"},
-      {"simd_utilisation",
+      {"thread_instructions", "thread instructions",
+       "active lanes summed over issued warp instructions"},
+      {"branches", "warp instructions", "issued conditional (guarded) branch warp instructions"},
+      {"divergent_branches", "warp instructions",
+       "conditional branches whose active lanes went both ways"},
+      {"simd_utilisation", "fraction",
        "mean active lanes over the SIMD lanes a warp instruction occupies: thread_instructions / "
        "(warp_instructions x max(1, warp_size / simd_width) x simd_width)"},
-      {"activity_factor",
+      {"activity_factor", "fraction",
        "mean fraction of a warp's threads active per issued warp instruction (Kerr et al.): "
        "thread_instructions / (warp_instructions x warp_size)"},
-      {"ctas", "CTAs run"},
-      {"warps", "warps launched (over all CTAs)"},
-      {"reconvergences",
+      {"ctas", "CTAs", "CTAs run"},
+      {"warps", "warps", "warps launched (over all CTAs)"},
+      {"reconvergences", "paths",
        "paths that a divergent branch split merged back into one (k paths meeting at once "
        "count k-1; lanes returning from a call do not count)"},
-      {"early_reconvergences",
+      {"early_reconvergences", "paths",
        "reconvergences before the IPDOM of the innermost branch that split the merging paths "
        "(at another pc, none of them having been through it; possible under sorted_list, "
        "min_pc, breadth_first, ppc_explicit, ppc_implicit)"},
-      {"marker_instructions",
+      {"marker_instructions", "warp instructions",
        "Reconverge marker instructions issued (ppc_explicit; part of warp_instructions)"},
-      {"issuable_paths_sum", "issuable paths of the issuing warp, summed over issues"},
-      {"mean_issuable_paths", "issuable_paths_sum / warp_instructions"},
-      {"max_issuable_paths", "most issuable paths a warp offered at an issue"},
-      {"peak_entries",
+      {"issuable_paths_sum", "paths", "issuable paths of the issuing warp, summed over issues"},
+      {"mean_issuable_paths", "paths per warp instruction",
+       "issuable_paths_sum / warp_instructions"},
+      {"max_issuable_paths", "paths", "most issuable paths a warp offered at an issue"},
+      {"peak_entries", "entries",
        "peak occupancy of the scheme's structure, max over warps (ipdom, dual_path, "
        "ppc_explicit, ppc_implicit: stack entries; mp_ipdom: ST + RT + deferred; "
        "sorted_list: HCT + CCT paths; min_pc: distinct (pc, depth) groups; minority_first: "
        "saved paths; breadth_first: queued paths)"},
-      {"peak_st_entries", "mp_ipdom: peak split table entries, max over warps (0 otherwise)"},
-      {"peak_rt_entries",
+      {"peak_st_entries", "entries",
+       "mp_ipdom: peak split table entries, max over warps (0 otherwise)"},
+      {"peak_rt_entries", "entries",
        "mp_ipdom: peak reconvergence table entries (call frames included), max over warps"},
-      {"peak_hct_entries", "sorted_list: peak hot context table entries (at most 2)"},
-      {"peak_cct_entries",
+      {"peak_hct_entries", "entries", "sorted_list: peak hot context table entries (at most 2)"},
+      {"peak_cct_entries", "entries",
        "sorted_list: peak cold context table entries (paths waiting at a barrier included)"},
-      {"cct_inserts",
+      {"cct_inserts", "paths",
        "sorted_list: paths inserted into the cold context table (a sorter swap counts one)"},
-      {"cct_extracts",
+      {"cct_extracts", "paths",
        "sorted_list: paths extracted from the cold context table (a sorter swap counts one)"},
-      {"rt_accesses",
+      {"rt_accesses", "accesses",
        "mp_ipdom: reconvergence table entries written (divergence, call) or updated (arrival, "
        "ret, exit)"},
-      {"st_overflows",
+      {"st_overflows", "splits",
        "mp_ipdom: splits deferred because the split table was full (mp_ipdom.st_entries)"},
-      {"rt_overflows",
+      {"rt_overflows", "branches",
        "mp_ipdom: divergent branches that found the reconvergence table full and reconverge at "
        "their split's own point (mp_ipdom.rt_entries)"},
-      {"table_cycles",
+      {"table_cycles", "warp cycles",
        "timing mode: cycles warps could not issue while their scheme's side tables worked "
        "(cct_inserts + cct_extracts) x sm.cct_access_cycles + rt_accesses x "
        "sm.rt_access_cycles; 0 in functional mode"},
-      {"capri_predictions",
+      {"capri_predictions", "branches",
        "compaction capri: branches divergent across a CTA whose compaction CAPRI's table "
        "predicted"},
-      {"capri_compactions",
+      {"capri_compactions", "branches",
        "compaction capri: ... predicted adequate, so the CTA's warps synchronised and compacted"},
-      {"capri_mispredictions",
+      {"capri_mispredictions", "branches",
        "compaction capri: predictions that compaction's outcome at that branch contradicted"},
   };
   return infos;

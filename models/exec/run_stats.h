@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "stats/stat_info.h"
+
 namespace warptlm {
 
 struct RunStats {
@@ -72,12 +74,8 @@ struct RunStats {
   nlohmann::json to_json() const;
 };
 
-// Every statistic to_json() writes, in its order, with its meaning: what the
-// Python package and CLIs list. A new statistic gets a line here.
-struct StatInfo {
-  std::string name;
-  std::string meaning;
-};
+// Every statistic to_json() writes, in its order, with its unit and meaning
+// (part of the registry in gpu/statistics.h). A new statistic gets a line here.
 const std::vector<StatInfo>& run_stat_infos();
 
 }  // namespace warptlm

@@ -2,6 +2,7 @@
 // definitions, and the final linking of calls to definitions.
 #include "frontend/ptx_parser.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -263,13 +264,20 @@ Module parse_ptx(const std::string& text, const std::string& source_name) {
   return ptx::Parser(text, source_name).parse();
 }
 
-Module parse_ptx_file(const std::string& path) {
+std::string read_ptx_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw PtxError(path, 0, 0, "is a directory, not a PTX file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw PtxError(path, 0, 0, "cannot open PTX file");
   std::ostringstream buf;
   buf << in.rdbuf();
   if (in.bad()) throw PtxError(path, 0, 0, "cannot read PTX file");
-  return parse_ptx(buf.str(), path);
+  if (buf.str().find_first_not_of(" \t\r\n") == std::string::npos)
+    throw PtxError(path, 0, 0, "empty PTX file (no .version, .target or kernel)");
+  return buf.str();
 }
+
+Module parse_ptx_file(const std::string& path) { return parse_ptx(read_ptx_file(path), path); }
 
 }  // namespace warptlm

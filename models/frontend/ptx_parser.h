@@ -29,7 +29,11 @@ namespace warptlm {
 // Parses a whole module. Errors name `source_name` as the file.
 Module parse_ptx(const std::string& text, const std::string& source_name = "<string>");
 
-// Reads and parses `path`; an unreadable file is a PtxError at line 0, col 0.
+// The text of the PTX file `path`. A missing, unreadable or empty file, or a
+// directory, is a PtxError at line 0, col 0 naming it.
+std::string read_ptx_file(const std::string& path);
+
+// Reads and parses `path` (read_ptx_file's errors, then parse_ptx's).
 Module parse_ptx_file(const std::string& path);
 
 }  // namespace warptlm

@@ -329,4 +329,24 @@ nlohmann::json DistributorStats::to_json() const {
   return j;
 }
 
+const std::vector<StatInfo>& DistributorStats::infos() {
+  static const std::vector<StatInfo> infos = {
+      {"launches", "launches", "launches the distributor ran"},
+      {"ctas_dispatched", "CTAs", "CTAs dispatched"},
+      {"ctas_mean", "CTAs", "time-weighted resident CTAs per SM, mean over SMs"},
+      {"ctas_max", "CTAs", "most CTAs resident on one SM"},
+      {"warps_mean", "warps", "time-weighted resident warps per SM, mean over SMs"},
+      {"warps_max", "warps", "most warps resident on one SM"},
+      {"warp_slots", "warps", "warp slots per SM: min(sm.warps, sm.threads / warp_size)"},
+      {"warp_occupancy", "fraction", "warps_mean / warp_slots"},
+      {"theoretical_ctas_per_sm", "CTAs", "CTAs one SM can hold, by its tightest resource"},
+      {"sm<N>.ctas_dispatched", "CTAs", "CTAs dispatched to SM N"},
+      {"sm<N>.ctas_mean", "CTAs", "time-weighted resident CTAs of SM N"},
+      {"sm<N>.ctas_max", "CTAs", "most CTAs resident on SM N"},
+      {"sm<N>.warps_mean", "warps", "time-weighted resident warps of SM N"},
+      {"sm<N>.warps_max", "warps", "most warps resident on SM N"},
+  };
+  return infos;
+}
+
 }  // namespace warptlm

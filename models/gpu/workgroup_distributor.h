@@ -17,6 +17,7 @@
 #include "config/platform_config.h"
 #include "exec/functional_executor.h"
 #include "sm/cta_dispatch.h"
+#include "stats/stat_info.h"
 #include "transaction/wakeup_scheduler.h"
 
 namespace warptlm {
@@ -47,6 +48,9 @@ struct DistributorStats {
   // "ctas_max"/"warps_max" (max over SMs), "warp_occupancy" (warps_mean /
   // warp_slots), "theoretical_ctas_per_sm", "sm<N>.ctas_mean", ...
   nlohmann::json to_json() const;
+  // The keys of its statistics, in order, with unit and meaning ("<N>" stands
+  // for an index in per-part keys).
+  static const std::vector<StatInfo>& infos();
 };
 
 class WorkgroupDistributor : public sc_core::sc_module,

@@ -127,4 +127,19 @@ const InterconnectStats& Interconnect::stats() const {
   return stats_;
 }
 
+const std::vector<StatInfo>& InterconnectStats::infos() {
+  static const std::vector<StatInfo> infos = {
+      {"requests", "requests", "requests routed to L2 slices"},
+      {"reads", "requests", "read requests"},
+      {"writes", "requests", "write requests"},
+      {"responses", "responses", "responses routed back"},
+      {"error_responses", "responses", "error responses passed back"},
+      {"request_stall_cycles", "cycles", "cycles requests waited for an output"},
+      {"response_stall_cycles", "cycles", "cycles responses waited for an input"},
+      {"output_requests", "requests (list)", "requests per output (L2 slice), one list entry each"},
+      {"input_requests", "requests (list)", "requests per input (SM), one list entry each"},
+  };
+  return infos;
+}
+
 }  // namespace warptlm

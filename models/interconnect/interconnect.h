@@ -18,6 +18,7 @@
 #include <tlm>
 #include <vector>
 
+#include "stats/stat_info.h"
 #include "transaction/request_sender.h"
 #include "transaction/response_sender.h"
 
@@ -46,6 +47,9 @@ struct InterconnectStats {
   std::vector<uint64_t> output_requests;  // per output (L2 slice)
   std::vector<uint64_t> input_requests;   // per input (SM)
   nlohmann::json to_json() const;         // flat: counters, and the per-port lists as arrays
+  // The keys of its statistics, in order, with unit and meaning ("<N>" stands
+  // for an index in per-part keys).
+  static const std::vector<StatInfo>& infos();
 };
 
 class Interconnect : public sc_core::sc_module {

@@ -141,4 +141,20 @@ const MemoryPortStats& MemoryPort::stats() const {
   return stats_;
 }
 
+const std::vector<StatInfo>& MemoryPortStats::infos() {
+  static const std::vector<StatInfo> infos = {
+      {"reads", "requests", "reads sent to memory"},
+      {"writes", "requests", "writes sent to memory"},
+      {"responses", "responses", "responses from memory"},
+      {"error_responses", "responses", "error responses from memory"},
+      {"writes_refreshed", "requests", "writes whose data was refreshed from memory before leaving"},
+      {"refresh_failures", "requests", "writes whose refresh read failed"},
+      {"request_stall_cycles", "cycles", "cycles requests waited for the memory socket"},
+      {"response_stall_cycles", "cycles", "cycles responses waited to go back"},
+      {"debug_reads", "requests", "debug (functional) reads"},
+      {"debug_writes", "requests", "debug (functional) writes"},
+  };
+  return infos;
+}
+
 }  // namespace warptlm

@@ -17,6 +17,7 @@
 #include <tlm>
 #include <vector>
 
+#include "stats/stat_info.h"
 #include "transaction/request_sender.h"
 #include "transaction/response_sender.h"
 
@@ -34,6 +35,9 @@ struct MemoryPortStats {
   uint64_t debug_reads = 0;
   uint64_t debug_writes = 0;
   nlohmann::json to_json() const;  // flat
+  // The keys of its statistics, in order, with unit and meaning ("<N>" stands
+  // for an index in per-part keys).
+  static const std::vector<StatInfo>& infos();
 };
 
 class MemoryPort : public sc_core::sc_module, private tlm::tlm_bw_transport_if<> {

@@ -197,4 +197,23 @@ void L2Slice::schedule_wake() {
     wake_.notify(sc_core::sc_time::from_value(at - now));
 }
 
+const std::vector<StatInfo>& L2Stats::infos() {
+  static const std::vector<StatInfo> infos = {
+      {"reads", "requests", "reads (loads and fetches), all slices"},
+      {"writes", "requests", "writes (stores and L1 writebacks), all slices"},
+      {"atomics", "requests", "atomics, all slices"},
+      {"hits", "requests", "hits, all slices"},
+      {"misses", "requests", "misses (merged ones included), all slices"},
+      {"mshr_merges", "requests", "misses merged into an MSHR, all slices"},
+      {"fills", "lines", "line fills read from memory, all slices"},
+      {"writebacks", "lines", "dirty lines written back, all slices"},
+      {"write_throughs", "requests", "writes forwarded (write-through), all slices"},
+      {"passthrough", "requests", "requests passed through uncached, all slices"},
+      {"stalls", "requests", "requests held back (MSHRs or memory queue full), all slices"},
+      {"errors", "responses", "error responses, all slices"},
+      {"writeback_errors", "lines", "writebacks answered with an error, all slices"},
+  };
+  return infos;
+}
+
 }  // namespace warptlm

@@ -2,6 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
+
+#include "stats/stat_info.h"
 
 namespace warptlm {
 
@@ -19,6 +22,9 @@ struct L2Stats {
   uint64_t stalls = 0;            // requests held at the socket for an MSHR or a queue slot
   uint64_t errors = 0;            // error responses sent upstream
   uint64_t writeback_errors = 0;  // writebacks memory answered with an error
+  // The keys of its statistics, in order, with unit and meaning ("<N>" stands
+  // for an index in per-part keys).
+  static const std::vector<StatInfo>& infos();
 };
 
 }  // namespace warptlm

@@ -60,4 +60,56 @@ nlohmann::json SmStats::to_json() const {
   return j;
 }
 
+const std::vector<StatInfo>& SmStats::infos() {
+  static const std::vector<StatInfo> infos = {
+      {"cycles", "cycles", "cycles the SM held at least one CTA"},
+      {"warp_instructions", "warp instructions", "warp instructions issued"},
+      {"thread_instructions", "thread instructions", "active lanes over issued warp instructions"},
+      {"ctas_run", "CTAs", "CTAs run"},
+      {"warps_run", "warps", "warps run"},
+      {"resident_warp_cycles", "warp cycles", "resident warps summed over cycles"},
+      {"slot_issued", "issue slots", "issue slots (scheduler x cycle) that issued"},
+      {"slot_idle", "issue slots",
+       "issue slots with no warp, or warps waiting for instruction fetch"},
+      {"slot_scoreboard", "issue slots", "issue slots lost to register dependences (RAW/WAW)"},
+      {"slot_pipeline", "issue slots", "issue slots lost to a busy execution unit"},
+      {"slot_collector", "issue slots", "issue slots lost to no free operand collector"},
+      {"slot_barrier", "issue slots", "issue slots lost to warps waiting at a barrier"},
+      {"slot_control", "issue slots",
+       "issue slots lost to the reconvergence scheme or a call/return drain"},
+      {"slot_memory", "issue slots", "issue slots lost to a full LD/ST unit (MSHRs)"},
+      {"register_bank_conflicts", "cycles",
+       "extra operand-read cycles from register bank conflicts"},
+      {"stalls_avoided_by_lane_masks", "issues",
+       "issues a per-warp scoreboard would have blocked (another split's pending write) that "
+       "per-lane masks let through"},
+      {"shared_accesses", "warp accesses", "shared-memory warp accesses"},
+      {"shared_bank_conflicts", "cycles", "extra cycles from shared-memory bank conflicts"},
+      {"memory_instructions", "warp instructions", "global memory warp instructions"},
+      {"memory_transactions", "transactions", "global memory transactions after coalescing"},
+      {"l1_hits", "lines", "L1 line hits"},
+      {"l1_misses", "lines", "L1 line misses"},
+      {"l1_mshr_merges", "lines", "L1 misses merged into an outstanding miss"},
+      {"l1_writebacks", "lines",
+       "dirty L1 lines written to the L2 (evictions and kernel-end flushes)"},
+      {"l1_flush_writebacks", "lines", "dirty L1 lines written back by kernel-end flushes"},
+      {"l1_flush_cycles", "cycles", "cycles from a kernel-end L1 flush to its last write's answer"},
+      {"icache_hits", "accesses", "instruction cache hits"},
+      {"icache_misses", "accesses", "instruction cache misses"},
+      {"compaction_syncs", "synchronisations",
+       "compaction: synchronisation points the CTAs passed"},
+      {"compaction_sync_cycles", "warp cycles",
+       "compaction: cycles formed warps waited at synchronisation points (summed over warps)"},
+      {"warp_formations", "formations", "compaction: sets of warps formed for a new set of threads"},
+      {"formed_warps", "warps", "compaction: warps in those sets"},
+      {"compacted_memory_instructions", "warp instructions",
+       "compaction: memory instructions of formed warps holding threads of several static warps"},
+      {"compacted_memory_transactions", "transactions",
+       "compaction: their transactions after coalescing"},
+      {"capri_bypasses", "branches",
+       "capri: branch instances whose warps ran on to the reconvergence pc without waiting"},
+  };
+  return infos;
+}
+
 }  // namespace warptlm

@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <vector>
+
+#include "stats/stat_info.h"
 
 namespace warptlm {
 
@@ -52,6 +55,8 @@ struct SmStats {
 
   void add(const SmStats& other);
   nlohmann::json to_json() const;  // flat: {"cycles": ..., "slot_issued": ...}
+  // The keys of to_json(), in order, with unit and meaning.
+  static const std::vector<StatInfo>& infos();
 };
 
 }  // namespace warptlm

@@ -3,7 +3,9 @@
 #include "config/scheme_names.h"
 #include "core.h"
 #include "exec/run_stats.h"
-#include "gpu/timing_stats.h"
+#include "config/version.h"
+#include "gpu/statistics.h"
+#include "cli_text.h"
 #include "simt/reconvergence_unit.h"
 
 namespace warptlm::python {
@@ -56,6 +58,20 @@ void bind_config(py::module_& m) {
       py::arg("preset"), py::arg("overrides_json") = "{}",
       "The flat configuration dict of a preset with overrides (JSON text, flat or nested); "
       "ValueError names an unknown field or a bad value.");
+  m.def(
+      "check_field", [](const std::string& name) { config_field(name); }, py::arg("name"),
+      "Raises ValueError for an unknown configuration field, with the closest names.");
+  m.def("list_text", &cli::list_text, py::arg("section") = "", py::arg("markdown") = false,
+        "What `list [SECTION]` prints, the same text as the C++ CLI's.");
+  m.def("version", &version, "The warptlm version (the VERSION file).");
+  m.def(
+      "stats_text",
+      [](const std::string& record_json) {
+        return cli::stats_text(nlohmann::json::parse(record_json));
+      },
+      py::arg("record_json"), "A run record's stats.txt, as the C++ CLI writes it.");
+  m.def("fnv1a64", &cli::fnv1a64, py::arg("text"),
+        "FNV-1a (64-bit, hex) of a PTX text: the run record's fingerprint.");
   m.def("reconvergence_names", &reconvergence_names);
   m.def("scheduler_names", &scheduler_names);
   m.def("compaction_names", &compaction_names);
@@ -64,19 +80,12 @@ void bind_config(py::module_& m) {
       "statistics",
       [] {
         py::list out;
-        for (const StatInfo& s : run_stat_infos()) out.append(py::make_tuple(s.name, s.meaning));
+        for (const Statistic& s : statistics())
+          out.append(py::make_tuple(s.name, s.unit, s.meaning, s.timing_only, s.breakdown));
         return out;
       },
-      "(name, meaning) of every statistic a run reports.");
-  m.def(
-      "timing_statistics",
-      [] {
-        py::list out;
-        for (const StatInfo& s : timing_stat_infos()) out.append(py::make_tuple(s.name, s.meaning));
-        return out;
-      },
-      "(name, meaning) of every whole-GPU statistic a timing run adds; per-SM (sm<N>.*) and "
-      "per-channel breakdowns come on top in single runs.");
+      "(name, unit, meaning, timing_only, breakdown) of every statistic a run can report, in "
+      "report order; '<N>' in a name stands for an SM, channel or slice index.");
   m.def("is_breakdown_stat", &is_breakdown_stat, py::arg("key"),
         "Whether a timing statistic is a per-SM, per-channel or per-port breakdown.");
 }

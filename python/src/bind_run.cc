@@ -3,6 +3,7 @@
 // plain Python values (picklable, so a forked child can send them back).
 #include <chrono>
 
+#include "cli_text.h"
 #include "compactability_dict.h"
 #include "core.h"
 #include "frontend/program.h"
@@ -153,10 +154,27 @@ py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec
   return out;
 }
 
+void describe_run(py::dict& out, const std::string& ptx, const std::string& source_name,
+                  const std::string& entry, const LaunchSpec& launch) {
+  py::dict kernel;
+  kernel["name"] = entry;
+  kernel["source"] = source_name;
+  kernel["ptx_fnv1a64"] = cli::fnv1a64(ptx);
+  out["kernel"] = kernel;
+  py::dict geometry;
+  geometry["grid"] = py::make_tuple(launch.grid.x, launch.grid.y, launch.grid.z);
+  geometry["block"] = py::make_tuple(launch.block.x, launch.block.y, launch.block.z);
+  geometry["shared_bytes"] = launch.shared_bytes;
+  out["launch"] = geometry;
+}
+
 void bind_run(py::module_& m) {
   m.def("analyze", &analyze, py::arg("ptx"), py::arg("source_name") = "<string>",
         "Parse and finalize a PTX module: its kernels with parameters, device functions, and "
         "the finalizer's facts per branch. Raises PtxError.");
+  m.def("read_ptx_file", &read_ptx_file, py::arg("path"),
+        "The text of a PTX file; PtxError for a missing, unreadable or empty file or a "
+        "directory, as the C++ CLI reports it.");
   m.def(
       "run_kernel",
       [](const std::string& ptx, const std::string& source_name, const std::string& entry,
@@ -168,8 +186,10 @@ void bind_run(py::module_& m) {
         fin.insert_reconvergence_markers = reconvergence_needs_markers(config.reconvergence);
         Program program = finalize(parse_ptx(ptx, source_name), fin);
         LaunchSpec launch = make_launch(grid, block, shared_bytes, args);
-        return run_launch(program, entry, launch, config, trace, mode, timeline_path, vcd_path,
-                          compactability);
+        py::dict out = run_launch(program, entry, launch, config, trace, mode, timeline_path,
+                                  vcd_path, compactability);
+        describe_run(out, ptx, source_name, entry, launch);
+        return out;
       },
       py::arg("ptx"), py::arg("source_name"), py::arg("entry"), py::arg("config_json"),
       py::arg("grid"), py::arg("block"), py::arg("shared_bytes"), py::arg("args"),

@@ -44,6 +44,14 @@ py::dict run_scenario(const std::string& name, const std::string& size, uint64_t
       parse_ptx(scenarios::scenario_ptx(s), "scenarios/" + s.source_dir + "/kernel.ptx"), fin);
   py::dict out = run_launch(program, s.entry, launch, config, trace, mode, timeline_path, vcd_path,
                             compactability);
+  describe_run(out, scenarios::scenario_ptx(s), "scenarios/" + s.source_dir + "/kernel.ptx",
+               s.entry, launch);
+  py::dict scenario;
+  scenario["name"] = s.name;
+  scenario["size"] = size;
+  scenario["n"] = n;
+  scenario["seed"] = seed;
+  out["scenario"] = scenario;
   out["n"] = n;
   if (out["fault"].is_none()) {
     scenarios::CheckResult check = s.check(input, launch);

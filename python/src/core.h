@@ -41,6 +41,11 @@ py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec
                     const std::string& mode = "functional", const std::string& timeline_path = "",
                     const std::string& vcd_path = "", bool compactability = false);
 
+// Adds what the run record needs to a run's dict: "kernel" (name, source,
+// ptx_fnv1a64) and "launch" (grid, block, shared_bytes).
+void describe_run(py::dict& out, const std::string& ptx, const std::string& source_name,
+                  const std::string& entry, const LaunchSpec& launch);
+
 void bind_config(py::module_& m);
 void bind_run(py::module_& m);
 void bind_scenarios(py::module_& m);

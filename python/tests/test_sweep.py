@@ -22,7 +22,7 @@ def test_rows_hold_config_scenario_stats_and_status(small):
         (8, 1, "reduction"), (8, 1, "collatz"), (8, 2, "reduction"), (8, 2, "collatz")]
     for column in ["memory.l1.size", "num_sms", "size", "passed", "error", "wall_seconds", "key"]:
         assert column in df.columns
-    for stat in warptlm.statistics():
+    for stat in warptlm.statistics("functional"):
         assert stat in df.columns
     assert df["passed"].all() and (df["error"] == "").all()
     assert (df["warp_size"] == df["warp_size"]).all()
@@ -58,7 +58,8 @@ def test_crash_fault_and_timeout_become_error_rows(monkeypatch, small, tmp_path)
     assert not fault["passed"] and ok["passed"] and ok["error"] == ""
     # About 30 s of simulation, killed after half a second; the next point still runs.
     df = warptlm.sweep(small, {}, ["collatz:4194304", "collatz"], workers=1, timeout=0.5)
-    assert df.iloc[0]["error"].startswith("SimulationTimeout: simulation killed after its time limit of 0.5 s")
+    assert df.iloc[0]["error"].startswith(
+        "SimulationTimeout: scenario collatz (size 4194304, functional): simulation killed after its time limit of 0.5 s")
     assert df.iloc[1]["passed"]
 
 
@@ -163,7 +164,7 @@ def test_timing_sweep_columns_name_configuration_and_statistics_apart(small, tmp
     assert frame.columns.is_unique
     assert list(frame["sm.warps"]) == [16, 16] and list(frame["sm.ctas"]) == [4, 4]  # the configuration
     assert (frame["sm.ctas_run"] == frame["ctas"]).all() and (frame["sm.warps_run"] == frame["warps"]).all()
-    fields = set(warptlm.fields() and [f["name"] for f in warptlm.fields()])
+    fields = {f["name"] for f in warptlm.fields()}
     assert not fields & set(warptlm.statistics()), "a statistic named like a configuration field"
     width = len(read_results(out).columns)
     for _ in range(2):  # resuming neither reruns nor adds columns

@@ -11,22 +11,20 @@ See docs/python.md for the tutorial.
 """
 
 from . import _core
+
+__version__ = _core.version()
 from . import scenarios
 from .config import Platform, fields, presets
 from .isolation import SimulationCrash, SimulationTimeout
 from .kernel import CompileError, Kernel, Param, PtxError
 from .launch import KernelError, Result
 from .compaction import Compactability, compactability
+from .stats import Statistic, statistics
 from .sweeping import expand_breakdown, sweep
 
-__all__ = ["Platform", "presets", "fields", "statistics", "schemes", "Kernel", "Param", "Result", "sweep",
+__all__ = ["__version__", "Platform", "presets", "fields", "statistics", "Statistic", "schemes", "Kernel", "Param", "Result", "sweep",
            "expand_breakdown", "Compactability", "compactability",
            "scenarios", "KernelError", "SimulationCrash", "SimulationTimeout", "CompileError", "PtxError"]
-
-
-def statistics():
-    """{statistic name: its meaning}, for every statistic a run reports."""
-    return dict(_core.statistics())
 
 
 def schemes():

@@ -1,16 +1,22 @@
-"""``python3 -m warptlm``: run, sweep, list and plot from the shell.
+"""``python3 -m warptlm``: run, exec, sweep, list, plot and diff from the shell.
 
-    python3 -m warptlm list [presets|scenarios|schemes|statistics|fields]
-    python3 -m warptlm run reduction --preset small --set warp_size=16 --size test
+    python3 -m warptlm list [presets|scenarios|schemes|statistics|fields] [--markdown]
+    python3 -m warptlm run reduction --preset small --set warp_size=16 --size test [--mode timing]
+    python3 -m warptlm exec k.ptx --kernel k --grid 4 --block 256 --arg a.npy --arg i32:1024
     python3 -m warptlm compactability bitonic --preset fermi --size study [--csv paths.csv]
     python3 -m warptlm sweep study.yaml [--workers 2] [--backend dask] [--out r.csv]
     python3 -m warptlm plot study.yaml            (or a results .csv/.db with --x/--y)
+    python3 -m warptlm diff RUN_A RUN_B           (two --outdir folders or stats.json files)
 
-A sweep file (YAML or JSON) holds ``base`` (a preset name, or a mapping with
-``preset`` and fields), ``grid`` ({field: [values]}), ``scenarios`` and
-optionally ``out`` (relative to the file), ``workers``, ``backend``,
-``address``, ``timeout``, ``mode`` (functional or timing), ``breakdown`` (timing:
-keep per-SM statistics as JSON in a ``breakdown`` column) and ``plot``
+``run`` and ``exec`` take the options of the C++ ``warptlm run``/``exec``
+with the same meaning (--mode, --preset, --set, --warp-size, --reconvergence,
+--budget, --stats, --trace, --timeline, --vcd, --outdir), and ``list`` prints
+the same text. A sweep file (YAML or JSON) holds ``base`` (a preset name, or a
+mapping with ``preset`` and fields), ``grid`` ({field: [values]}),
+``scenarios`` and optionally ``out`` (relative to the file), ``workers``,
+``backend``, ``address``, ``timeout``, ``mode`` (functional or timing),
+``breakdown`` (timing: keep per-SM statistics as JSON in a ``breakdown``
+column), ``record`` (statistic names or glob patterns to keep) and ``plot``
 ({x: field, y: [statistics]}).
 """
 
@@ -39,50 +45,187 @@ def _parse_set(items):
 
 
 def cmd_list(args):
-    sections = [args.what] if args.what else ["presets", "scenarios", "schemes", "statistics"]
-    for section in sections:
-        print(f"{section}:")
-        if section == "presets":
-            for name, doc in config_api.preset_docs().items():
-                print(f"  {name:<8} {doc}")
-        elif section == "scenarios":
-            for name in warptlm.scenarios.list():
-                info = warptlm.scenarios.describe(name)
-                print(f"  {name:<16} {info['title']} [{', '.join(info['divergence'])}]")
-        elif section == "schemes":
-            for kind, names in warptlm.schemes().items():
-                print(f"  {kind:<14} {', '.join(names)}")
-        elif section == "statistics":
-            for name, meaning in warptlm.statistics().items():
-                print(f"  {name:<20} {meaning}")
-        elif section == "fields":
-            for f in warptlm.fields():
-                mode = "" if f["functional"] else "  (timing)"
-                print(f"  {f['name']:<24} {f['type']:<6} default {json.dumps(f['default']):<10} "
-                      f"{f['doc']}; {f['describe']}{mode}")
-        print()
+    print(warptlm._core.list_text(args.what or "", bool(args.markdown)), end="")
     return 0
 
 
-def cmd_run(args):
-    platform = warptlm.Platform(args.preset, **_parse_set(args.set))
-    size = int(args.size) if args.size.isdigit() else args.size
-    params = {"trace": bool(args.trace)}
-    if args.seed is not None:
-        params["seed"] = args.seed
-    result = warptlm.scenarios.run(platform, args.scenario, size=size, **params)
-    print(f"warptlm run {args.scenario} (n={result.n}) on {platform!r}")
-    for name, value in result.stats.items():
-        print(f"  {name:<22} {value:.4f}" if isinstance(value, float) else f"  {name:<22} {value}")
-    print(f"  {'wall seconds':<22} {result.wall_seconds:.4f} (total {result.total_seconds:.4f})")
-    print(f"  host reference: {'PASS' if result.passed else 'FAIL'} ({result.message})")
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"scenario": args.scenario, "n": result.n, "passed": result.passed, "config": result.config,
-                       "stats": result.stats, "wall_seconds": result.wall_seconds}, f, indent=2)
+def _platform(args):
+    """The preset with --set overrides, then the --warp-size/--reconvergence/--budget
+    shortcuts, as the C++ CLI applies them."""
+    if args.mode not in ("functional", "timing"):
+        raise ValueError(f"--mode must be 'functional' or 'timing', got '{args.mode}'")
+    if args.mode != "timing" and (args.timeline or args.vcd):
+        raise ValueError("--timeline and --vcd need --mode timing")
+    overrides = _parse_set(args.set)
+    for field, value in (("warp_size", args.warp_size), ("reconvergence", args.reconvergence),
+                         ("instruction_budget", args.budget)):
+        if value is not None:
+            overrides.pop(field, None)
+            overrides[field] = value if field == "reconvergence" else yaml.safe_load(value)
+    return warptlm.Platform(args.preset, **overrides)
+
+
+def _print_summary(result, mode):
+    """The summary table the C++ CLI prints, line for line."""
+    s = result.stats
+    rows = [("warps", f"{s['warps']} x {result.config['warp_size']}-lane warps in {s['ctas']} CTAs"),
+            ("warp instructions", s["warp_instructions"]), ("thread instructions", s["thread_instructions"]),
+            ("conditional branches", f"{s['branches']} ({s['divergent_branches']} divergent)"),
+            ("reconvergences", f"{s['reconvergences']} ({s['early_reconvergences']} earlier than the IPDOM)"),
+            ("issuable paths", f"mean {s['mean_issuable_paths']:.2f}, max {s['max_issuable_paths']}; "
+                               f"peak table entries {s['peak_entries']}"),
+            ("SIMD utilisation", f"{100 * s['simd_utilisation']:.2f}% (activity factor "
+                                 f"{100 * s['activity_factor']:.2f}%)")]
+    if mode == "timing":
+        rows.append(("cycles", f"{s['cycles']}, IPC {s['ipc']:.4f} (whole GPU)"))
+    seconds = result.wall_seconds
+    rate = s["thread_instructions"] / seconds / 1e6 if seconds > 0 else 0.0
+    rows.append(("wall time", f"{seconds:.3f} s ({rate:.1f} M thread instructions/s)"))
+    for name, value in rows:
+        print(f"  {name:<22} {value}")
+
+
+def _geometry(record):
+    grid, block = record["launch"]["grid"], record["launch"]["block"]
+    return f"grid ({','.join(map(str, grid))}) x block ({','.join(map(str, block))})"
+
+
+def _write_outputs(args, result):
+    if args.stats:
+        result.save(args.stats)
     if args.trace:
         result.trace.to_csv(args.trace, index=False)
+
+
+def cmd_run(args):
+    platform = _platform(args)
+    size = int(args.size) if args.size.isdigit() else args.size
+    params = {"trace": bool(args.trace), "timeline": args.timeline, "vcd": args.vcd, "outdir": args.outdir}
+    if args.seed is not None:
+        params["seed"] = args.seed
+    info = warptlm.scenarios.describe(args.scenario)
+    result = warptlm.scenarios.run(platform, args.scenario, size=size, mode=args.mode, **params)
+    record = result.record
+    print(f"warptlm run {args.scenario}: {info['title']}")
+    print(f"  mirrors {info['mirrors']}; size {args.size} (n={result.n}), seed {record['scenario']['seed']}, "
+          f"{_geometry(record)}, {result.config['reconvergence']} reconvergence, {args.mode} mode "
+          f"(preset {args.preset})")
+    _print_summary(result, args.mode)
+    print(f"  host reference: {'PASS' if result.passed else 'FAIL'} ({result.message})")
+    _write_outputs(args, result)
     return 0 if result.passed else 1
+
+
+def _exec_args(kernel, texts):
+    """The launch arguments of --arg texts: .npy files (one array per distinct
+    file, written back afterwards) and TYPE:VALUE scalars of the C++ CLI."""
+    import numpy as np
+
+    arrays, values = {}, []
+    for text in texts:
+        if text.endswith(".npy"):
+            if text not in arrays:
+                arrays[text] = np.load(text, allow_pickle=False)
+            values.append(arrays[text])
+        else:
+            values.append(_scalar(text))
+    return values, arrays
+
+
+_SCALAR_TYPES = {"i8": "i1", "i16": "i2", "i32": "i4", "i64": "i8", "s8": "i1", "s16": "i2", "s32": "i4",
+                 "s64": "i8", "u8": "u1", "u16": "u2", "u32": "u4", "u64": "u8", "f32": "f4", "f64": "f8"}
+
+
+def _scalar(text):
+    """"i32:256" -> numpy int32(256); integers take any value of their width."""
+    import numpy as np
+
+    name, sep, value = text.partition(":")
+    if not sep:
+        raise ValueError(f"--arg '{text}': expected FILE.npy or TYPE:VALUE (e.g. i32:256, f32:1.5)")
+    if name not in _SCALAR_TYPES:
+        raise ValueError(f"--arg '{text}': unknown type '{name}' (i8 i16 i32 i64 u8 u16 u32 u64 f32 f64)")
+    dtype = np.dtype(_SCALAR_TYPES[name])
+    if dtype.kind == "f":
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError(f"--arg '{text}': '{value}' is not a {name} number") from None
+        if np.isfinite(number) and abs(number) > np.finfo(dtype).max:
+            raise ValueError(f"--arg '{text}': {value} overflows {name}")
+        return dtype.type(number)
+    bits = dtype.itemsize * 8
+    try:
+        number = int(value, 0)
+    except ValueError:
+        number = None
+    if number is None or not -(2 ** (bits - 1)) <= number <= 2**bits - 1:
+        raise ValueError(f"--arg '{text}': '{value}' is not a {bits}-bit integer in "
+                         f"[{-(2 ** (bits - 1))}, {2**bits - 1}]")
+    return np.array(number & (2**bits - 1), dtype=f"u{dtype.itemsize}").view(dtype)[()]
+
+
+def _dim3(flag, text):
+    parts = text.split(",")
+    if not 1 <= len(parts) <= 3 or not all(p.isdigit() for p in parts):
+        raise ValueError(f"{flag}: expected X[,Y[,Z]] of positive integers, got '{text}'")
+    if any(int(p) == 0 for p in parts):
+        raise ValueError(f"{flag}: dimensions must be positive, got '{text}'")
+    return tuple(int(p) for p in parts)
+
+
+def cmd_exec(args):
+    import numpy as np
+
+    platform = _platform(args)
+    kernel = warptlm.Kernel(warptlm._core.read_ptx_file(args.file), args.kernel, source_name=args.file)
+    values, arrays = _exec_args(kernel, args.arg or [])
+    grid, block = _dim3("--grid", args.grid), _dim3("--block", args.block)
+    result = platform.launch(kernel, grid, block, values, shared_bytes=args.shared, mode=args.mode,
+                             trace=bool(args.trace), timeline=args.timeline, vcd=args.vcd, outdir=args.outdir)
+    result.record["command"] = "exec"
+    if args.outdir:  # the folder's record says exec too
+        from .records import write_outdir
+
+        write_outdir(args.outdir, result.record)
+    for path, array in arrays.items():
+        np.save(path, array)
+    print(f"warptlm exec: kernel {kernel.entry} of {args.file}, {_geometry(result.record)}, "
+          f"{result.config['reconvergence']} reconvergence, {args.mode} mode (preset {args.preset})")
+    _print_summary(result, args.mode)
+    if arrays:
+        print(f"  {len(arrays)} array(s) written back in place")
+    _write_outputs(args, result)
+    return 0
+
+
+def cmd_diff(args):
+    from .records import load_record
+
+    a, b = load_record(args.a), load_record(args.b)
+    lines = []
+    for key in ("warptlm_version", "command", "mode", "kernel", "launch", "scenario"):
+        if a.get(key) != b.get(key):
+            lines.append(f"  {key}: {json.dumps(a.get(key))} -> {json.dumps(b.get(key))}")
+    for section in ("config", "stats"):
+        changed = []
+        for name in list(a[section]) + [n for n in b[section] if n not in a[section]]:
+            old, new = a[section].get(name), b[section].get(name)
+            if old == new:
+                continue
+            rel = ""
+            if isinstance(old, (int, float)) and isinstance(new, (int, float)) and old and section == "stats":
+                rel = f" ({100 * (new - old) / abs(old):+.2f}%)"
+            changed.append(f"  {name}: {json.dumps(old)} -> {json.dumps(new)}{rel}")
+        if changed:
+            lines.append(f"{section}: {len(changed)} differ")
+            lines += changed
+    if not lines:
+        print(f"{args.a} and {args.b}: same configuration and statistics")
+        return 0
+    print(f"--- {args.a}\n+++ {args.b}")
+    print("\n".join(lines))
+    return 1
 
 
 def cmd_compactability(args):
@@ -111,7 +254,7 @@ def load_sweep_file(path):
     if not isinstance(spec, dict) or "scenarios" not in spec:
         raise SystemExit(f"{path}: a sweep file needs at least 'scenarios' (and usually 'base' and 'grid')")
     unknown = set(spec) - {"base", "grid", "scenarios", "out", "workers", "backend", "address", "timeout", "plot",
-                           "mode", "breakdown"}
+                           "mode", "breakdown", "record"}
     if unknown:
         raise SystemExit(f"{path}: unknown keys {', '.join(sorted(unknown))}")
     if spec.get("out"):
@@ -126,8 +269,9 @@ def cmd_sweep(args):
                           workers=args.workers or spec.get("workers"),
                           backend=args.backend or spec.get("backend", "local"),
                           address=args.address or spec.get("address"), out=out, resume=not args.no_resume,
-                          timeout=args.timeout or spec.get("timeout"), mode=spec.get("mode", "functional"),
-                          breakdown=bool(spec.get("breakdown", False)))
+                          timeout=args.timeout if args.timeout is not None else spec.get("timeout"),
+                          mode=args.mode or spec.get("mode", "functional"),
+                          breakdown=bool(spec.get("breakdown", False)), record=spec.get("record"))
     failed = frame[~frame["passed"].astype(bool)]
     print(f"warptlm sweep: {len(frame)} runs, {len(frame) - len(failed)} passed"
           + (f", results in {out}" if out else ""))
@@ -161,21 +305,47 @@ def cmd_plot(args):
     return 0
 
 
+def _run_options(p):
+    """The options run and exec share, as the C++ CLI names them."""
+    p.add_argument("--mode", default="functional", help="functional or timing")
+    p.add_argument("--preset", default="small", help="the platform configuration to start from")
+    p.add_argument("--set", action="append", metavar="FIELD=VALUE", help="override a configuration field")
+    p.add_argument("--warp-size", metavar="N", help="the same as --set warp_size=N")
+    p.add_argument("--reconvergence", metavar="SCHEME", help="the same as --set reconvergence=SCHEME")
+    p.add_argument("--budget", metavar="N", help="the same as --set instruction_budget=N")
+    p.add_argument("--stats", "--json", dest="stats", metavar="FILE.json",
+                   help="write the run record as JSON (version, command, kernel, geometry, configuration, statistics)")
+    p.add_argument("--trace", metavar="FILE.csv", help="write the issue trace as CSV")
+    p.add_argument("--timeline", metavar="FILE.json", help="timing: write a warp timeline for Perfetto")
+    p.add_argument("--vcd", metavar="FILE.vcd", help="timing: write a waveform of the GPU's top-level signals")
+    p.add_argument("--outdir", metavar="DIR", help="write config.json, stats.json, stats.txt (and in timing "
+                                                    "mode timeline.json, top.vcd) into DIR")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python3 -m warptlm", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", action="version", version=f"warptlm {warptlm.__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("list", help="presets, scenarios, schemes, statistics (or fields)")
     p.add_argument("what", nargs="?", choices=["presets", "scenarios", "schemes", "statistics", "fields"])
+    p.add_argument("--markdown", action="store_true", help="statistics as docs/statistics.md")
     p.set_defaults(func=cmd_list)
     p = sub.add_parser("run", help="run a built-in scenario and check it")
     p.add_argument("scenario")
-    p.add_argument("--preset", default="small")
-    p.add_argument("--set", action="append", metavar="FIELD=VALUE", help="override a configuration field")
     p.add_argument("--size", default="test", help="test, study or a size parameter n")
-    p.add_argument("--seed", type=int)
-    p.add_argument("--json", help="write config, statistics and verdict as JSON")
-    p.add_argument("--trace", help="write the issue trace as CSV")
+    p.add_argument("--seed", type=int, help="seed of the input generator (default: the platform's seed)")
+    _run_options(p)
     p.set_defaults(func=cmd_run)
+    p = sub.add_parser("exec", help="run a kernel of a PTX file")
+    p.add_argument("file", metavar="FILE.ptx")
+    p.add_argument("--kernel", required=True, metavar="NAME")
+    p.add_argument("--block", required=True, metavar="X[,Y,Z]")
+    p.add_argument("--grid", default="1", metavar="X[,Y,Z]")
+    p.add_argument("--arg", action="append", metavar="FILE.npy|TYPE:VALUE",
+                   help="a kernel argument, in parameter order (repeatable)")
+    p.add_argument("--shared", type=int, default=0, metavar="BYTES", help="dynamic shared memory per CTA")
+    _run_options(p)
+    p.set_defaults(func=cmd_exec)
     p = sub.add_parser("compactability", help="the SLP paper's compactability analysis of a scenario")
     p.add_argument("scenario")
     p.add_argument("--preset", default="small")
@@ -191,6 +361,7 @@ def main(argv=None):
     p.add_argument("--backend", choices=["local", "dask"])
     p.add_argument("--address", help="dask scheduler address")
     p.add_argument("--timeout", type=float, help="seconds per run")
+    p.add_argument("--mode", choices=["functional", "timing"], help="overrides the file's 'mode'")
     p.add_argument("--no-resume", action="store_true", help="replace the results file instead of resuming")
     p.set_defaults(func=cmd_sweep)
     p = sub.add_parser("plot", help="PNG charts of a sweep's results")
@@ -200,11 +371,18 @@ def main(argv=None):
     p.add_argument("--by", default="scenario", help="comma-separated columns, one line per value")
     p.add_argument("-o", "--output", help="PNG path (with one --y)")
     p.set_defaults(func=cmd_plot)
+    p = sub.add_parser("diff", help="what differs between two runs' configuration and statistics")
+    p.add_argument("a", metavar="RUN_A", help="an --outdir folder or a stats.json file")
+    p.add_argument("b", metavar="RUN_B")
+    p.set_defaults(func=cmd_diff)
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (ValueError, TypeError, FileNotFoundError, warptlm.KernelError, NotImplementedError,
-            RuntimeError) as exc:
+    except (warptlm.KernelError, warptlm.PtxError) as exc:
+        print(f"warptlm: kernel fault: {exc}" if isinstance(exc, warptlm.KernelError) else str(exc),
+              file=sys.stderr)
+        return 1
+    except (ValueError, TypeError, FileNotFoundError, NotImplementedError, RuntimeError) as exc:
         print(f"warptlm: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into head

@@ -6,7 +6,6 @@ module only names them the Python way. Nested fields are addressed as
 ``"memory.l1.size"`` or, as keyword arguments, ``memory__l1__size``.
 """
 
-import difflib
 import json
 import numbers
 
@@ -68,12 +67,8 @@ def normalise_overrides(overrides):
     flat = {}
     for key, value in overrides.items():
         _flatten(key.replace("__", "."), value, flat)
-    known = field_names()
     for name in flat:
-        if name not in known:
-            close = difflib.get_close_matches(name, known, n=3)
-            hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
-            raise ValueError(f"unknown configuration field '{name}'{hint}; fields: {', '.join(known)}")
+        _core.check_field(name)  # the model's message, as the C++ CLI gives it
     return flat
 
 
@@ -87,8 +82,8 @@ class Platform:
     """
 
     def __init__(self, preset="small", **overrides):
-        if preset not in presets():
-            raise ValueError(f"unknown preset {preset!r}; presets: {', '.join(presets())}")
+        if not isinstance(preset, str):
+            raise TypeError(f"preset must be a preset name (str), got {type(preset).__name__}")
         self._preset = preset
         self._overrides = normalise_overrides(overrides)
         self._config = _core.make_config(preset, json.dumps(self._overrides))

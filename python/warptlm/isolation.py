@@ -19,6 +19,7 @@ calling ``launch()`` at top level without a ``__main__`` guard would recurse.
 """
 
 import atexit
+import numbers
 import os
 import pickle
 import select
@@ -85,7 +86,7 @@ class Launcher:
             raise SimulationCrash("the warptlm launcher process exited unexpectedly")
         return data
 
-    def call(self, function, kwargs, timeout=None, debug_crash=None):
+    def call(self, function, kwargs, timeout=None, debug_crash=None, what="simulation"):
         """Run _core.<function>(**kwargs) in a fresh child; return its result."""
         write_frame(self._req_w, pickle.dumps((function, kwargs, debug_crash), protocol=5))
         kind, pid = pickle.loads(self._read_frame(None))
@@ -113,7 +114,7 @@ class Launcher:
         if header[0] == "died":
             code, stderr = header[1], header[2]
             if killed:
-                raise SimulationTimeout(f"simulation killed after its time limit of {timeout:g} s")
+                raise SimulationTimeout(f"{what}: simulation killed after its time limit of {timeout:g} s")
             tail = stderr.strip()[-2000:]
             raise SimulationCrash(
                 f"the simulation process died with {_describe_status(code)}"
@@ -168,18 +169,29 @@ def kill_active():
         _kill(pid)
 
 
-def call(function, kwargs, timeout=None, debug_crash=None):
+def check_timeout(timeout):
+    """None, or a positive number of seconds; anything else is a ValueError."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not timeout > 0:
+        raise ValueError(f"timeout must be a positive number of seconds (or None), got {timeout!r}")
+    return float(timeout)
+
+
+def call(function, kwargs, timeout=None, debug_crash=None, what="simulation"):
     """Run ``_core.<function>(**kwargs)`` isolated in a child process.
 
     Thread-safe: concurrent callers get launchers of their own. Raises what the
-    function raised, :class:`SimulationCrash` or :class:`SimulationTimeout`.
+    function raised, :class:`SimulationCrash` or :class:`SimulationTimeout`
+    (naming ``what`` ran out of time).
     """
+    timeout = check_timeout(timeout)
     with _idle_lock:
         launcher = _idle.pop() if _idle else None
     if launcher is None or not launcher.usable():
         launcher = Launcher()
     try:
-        return launcher.call(function, kwargs, timeout, debug_crash)
+        return launcher.call(function, kwargs, timeout, debug_crash, what)
     finally:
         # A launcher outlives its children's crashes; one that was retired
         # (interrupted mid-request) or died is dropped.

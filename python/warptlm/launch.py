@@ -7,6 +7,7 @@ have a matching dtype kind and size; a Python int or float is converted with a
 range check.
 """
 
+import json
 import os
 import time
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from . import _core, isolation
+from .records import outdir_paths, run_record, write_outdir
 
 __all__ = ["launch", "Result", "KernelError"]
 
@@ -59,7 +61,9 @@ class Result:
     call to the result, isolation included. Scenario runs also set ``passed``
     and ``message`` (the host reference's verdict) and ``n`` (the size).
     ``compactability``: with compactability=True, the SLP paper's analysis
-    (a warptlm.compaction.Compactability).
+    (a warptlm.compaction.Compactability). ``record``: the run record a
+    statistics file holds (version, command, mode, kernel, launch geometry,
+    every configuration field, every statistic); :meth:`save` writes it.
     """
 
     stats: dict
@@ -71,6 +75,13 @@ class Result:
     n: object = None
     config: dict = field(default_factory=dict)
     compactability: object = None
+    record: dict = None
+
+    def save(self, path):
+        """Writes the run record as JSON (what ``--stats`` writes)."""
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(self.record, f, indent=2)
+            f.write("\n")
 
 
 def check_mode(mode):
@@ -206,23 +217,29 @@ def raise_fault(fault):
 
 def ordered_stats(stats):
     """The statistics in the model's documented order (warptlm.statistics())."""
-    order = [name for name, _ in _core.statistics()]
+    order = [name for name, _, _, _, breakdown in _core.statistics() if not breakdown]
     ordered = {name: stats[name] for name in order if name in stats}
     ordered.update((k, v) for k, v in stats.items() if k not in ordered)
     return ordered
 
 
-def result_from(out, config, started):
-    """Result from a native run's dict (fault already handled by the caller)."""
+def result_from(out, config, started, command, mode, outdir=None):
+    """Result from a native run's dict (fault already handled by the caller);
+    with ``outdir``, the run's files are written there."""
     trace = trace_frame(out["trace"]) if out.get("trace") is not None else None
     analysis = out.get("compactability")
     if analysis is not None:
         from .compaction import Compactability
 
         analysis = Compactability.from_native(analysis)
-    return Result(stats=ordered_stats(out["stats"]), trace=trace, wall_seconds=out["wall_seconds"],
+    stats = ordered_stats(out["stats"])
+    record = run_record(command, mode, out, config, stats, out["wall_seconds"])
+    if outdir is not None:
+        write_outdir(outdir, record)
+    return Result(stats=stats, trace=trace, wall_seconds=out["wall_seconds"],
                   total_seconds=time.perf_counter() - started, passed=out.get("passed"),
-                  message=out.get("message", ""), n=out.get("n"), config=config, compactability=analysis)
+                  message=out.get("message", ""), n=out.get("n"), config=config, compactability=analysis,
+                  record=record)
 
 
 def _output_path(name, value, mode):
@@ -234,7 +251,7 @@ def _output_path(name, value, mode):
 
 
 def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional", trace=False, timeout=None,
-           timeline=None, vcd=None, compactability=False):
+           timeline=None, vcd=None, compactability=False, outdir=None):
     """Run ``kernel`` on ``platform`` in an isolated child process.
 
     Returns a :class:`Result`. Raises KernelError for a fault in the kernel,
@@ -243,6 +260,10 @@ def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional
     Chrome trace-event JSON (open it in Perfetto); ``vcd``: a path for a VCD of
     the GPU's top-level activity. ``compactability`` (functional mode): also
     run the SLP paper's compactability analysis (Result.compactability).
+    ``outdir``: a folder that receives the run's files, gem5-style: stats.json
+    (the run record), stats.txt, config.json, and in timing mode
+    timeline.json and top.vcd unless ``timeline``/``vcd`` name other paths.
+    ``timeout``: seconds (a positive number) before SimulationTimeout.
     ValueError for a bad launch,
     warptlm.SimulationCrash if the model crashed and SimulationTimeout past
     ``timeout`` seconds.
@@ -255,14 +276,16 @@ def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional
         raise ValueError(f"shared_bytes must be an int in [0, 2^32), got {shared_bytes!r}")
     native, arrays = marshal_args(kernel, args)
     config = platform.config
+    timeline, vcd = outdir_paths(outdir, mode, timeline, vcd)
     out = isolation.call(
         "run_kernel",
         dict(ptx=kernel.ptx, source_name=kernel.source_name, entry=kernel.entry,
              config_json=platform.config_json(), grid=grid3, block=block3, shared_bytes=int(shared_bytes),
              args=native, trace=bool(trace), mode=mode, timeline_path=_output_path("timeline", timeline, mode),
              vcd_path=_output_path("vcd", vcd, mode), compactability=bool(compactability)),
-        timeout=timeout, debug_crash=isolation.debug_crash_for(config, {"kernel": kernel.entry}))
+        timeout=timeout, debug_crash=isolation.debug_crash_for(config, {"kernel": kernel.entry}),
+        what=f"kernel '{kernel.entry}' ({mode}, grid {grid3}, block {block3})")
     if out["fault"] is not None:
         raise_fault(out["fault"])
     copy_back(arrays, out["buffers"])
-    return result_from(out, config, started)
+    return result_from(out, config, started, "launch", mode, outdir)

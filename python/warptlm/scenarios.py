@@ -10,6 +10,7 @@ import time
 
 from . import _core, isolation
 from .launch import _output_path, check_compactability, check_mode, raise_fault, result_from
+from .records import outdir_paths
 
 __all__ = ["list", "describe", "run"]
 
@@ -41,7 +42,8 @@ def run_native(platform_config_json, config, name, size="test", seed=None, trace
              config_json=platform_config_json, trace=bool(trace), mode=mode,
              timeline_path=_output_path("timeline", timeline, mode), vcd_path=_output_path("vcd", vcd, mode),
              compactability=bool(compactability)),
-        timeout=timeout, debug_crash=isolation.debug_crash_for(config, {"scenario": name}))
+        timeout=timeout, debug_crash=isolation.debug_crash_for(config, {"scenario": name}),
+        what=f"scenario {name} (size {size}, {mode})")
 
 
 def run(platform, name, size="test", mode="functional", **params):
@@ -52,22 +54,25 @@ def run(platform, name, size="test", mode="functional", **params):
     seed), ``trace`` (bool, as in launch), ``timeout`` (seconds), in timing
     mode ``timeline`` / ``vcd`` (output paths, as in launch), and in
     functional mode ``compactability`` (bool: the Result's ``compactability``
-    holds the SLP paper's analysis, a warptlm.compaction.Compactability).
+    holds the SLP paper's analysis, a warptlm.compaction.Compactability),
+    ``outdir`` (a folder for the run's files, as in launch).
     Returns a Result with ``passed`` and ``message``; a kernel fault raises
     KernelError.
     """
-    unknown = set(params) - {"seed", "trace", "timeout", "timeline", "vcd", "compactability"}
+    unknown = set(params) - {"seed", "trace", "timeout", "timeline", "vcd", "compactability", "outdir"}
     if unknown:
         raise TypeError(f"run() got unknown scenario parameter(s) {', '.join(sorted(unknown))}; "
-                        "scenarios take seed, trace, timeout, timeline, vcd and compactability")
+                        "scenarios take seed, trace, timeout, timeline, vcd, compactability and outdir")
     check_compactability(params.get("compactability", False), mode)
     check_mode(mode)
     describe(name)  # an unknown name fails here, before a child is forked
     started = time.perf_counter()
     config = platform.config
+    outdir = params.get("outdir")
+    timeline, vcd = outdir_paths(outdir, mode, params.get("timeline"), params.get("vcd"))
     out = run_native(platform.config_json(), config, name, size, params.get("seed"), params.get("trace", False),
-                     params.get("timeout"), mode=mode, timeline=params.get("timeline"), vcd=params.get("vcd"),
+                     params.get("timeout"), mode=mode, timeline=timeline, vcd=vcd,
                      compactability=params.get("compactability", False))
     if out["fault"] is not None:
         raise_fault(out["fault"])
-    return result_from(out, config, started)
+    return result_from(out, config, started, "run", mode, outdir)

@@ -8,6 +8,8 @@ child process (see warptlm.isolation), whichever backend schedules it.
 """
 
 import concurrent.futures
+import difflib
+import fnmatch
 import hashlib
 import itertools
 import json
@@ -20,23 +22,41 @@ import pandas as pd
 from . import _core, isolation
 from . import scenarios as scenario_api
 from .config import Platform, field_names, normalise_overrides
+from .stats import statistics
 from .store import open_store
 
 __all__ = ["sweep", "run_point", "result_columns", "expand_breakdown"]
 
 
-def result_columns(mode="functional", breakdown=False):
+def recorded_statistics(mode="functional", record=None):
+    """The statistics a sweep keeps: every whole-GPU one of ``mode``, or those
+    matching ``record`` (names or glob patterns such as "sm.slot_*"), in
+    report order. ValueError for a pattern that matches none."""
+    names = list(statistics(mode, breakdown=False))
+    if record is None:
+        return names
+    patterns = [record] if isinstance(record, str) else list(record)
+    if not patterns or not all(isinstance(p, str) for p in patterns):
+        raise TypeError(f"record must be a statistic name, a glob pattern or a list of them, got {record!r}")
+    for pattern in patterns:
+        if not fnmatch.filter(names, pattern):
+            close = difflib.get_close_matches(pattern, names, n=3)
+            hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+            raise ValueError(f"record: '{pattern}' matches no {mode} statistic{hint}; see warptlm.statistics()")
+    return [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
+
+
+def result_columns(mode="functional", breakdown=False, record=None):
     """The columns of a sweep's rows, in order. Timing mode adds the whole-GPU
     timing statistics and, with ``breakdown``, a ``breakdown`` column holding
     the per-SM, per-channel and per-port statistics as a JSON object (their
     number depends on the configuration, so they share one column;
-    expand_breakdown() turns it into columns)."""
+    expand_breakdown() turns it into columns). ``record`` keeps only the
+    statistics it names (recorded_statistics())."""
     fields = field_names()
-    stats = [name for name, _ in _core.statistics()]
-    if mode == "timing":
-        stats += [name for name, _ in _core.timing_statistics() if name not in stats]
-        if breakdown:
-            stats.append("breakdown")
+    stats = recorded_statistics(mode, record)
+    if breakdown:
+        stats.append("breakdown")
     columns = (fields + ["scenario", "size"] + (["mode"] if mode == "timing" else []) + stats
                + ["passed", "message", "error", "wall_seconds", "key"])
     clashes = sorted({c for c in columns if columns.count(c) > 1})
@@ -57,8 +77,10 @@ def expand_breakdown(frame):
     return pd.concat([frame.drop(columns="breakdown"), wide], axis=1)
 
 
-def _point_key(config, scenario, size, mode="functional", breakdown=False):
+def _point_key(config, scenario, size, mode="functional", breakdown=False, record=None):
     point = {"config": config, "scenario": scenario, "size": size}
+    if record is not None:  # a row holding fewer statistics does not answer for one holding more
+        point["record"] = record
     if mode != "functional":  # functional keys stay as earlier sweeps stored them
         point["mode"] = mode
     if breakdown:  # a stored row without the breakdown does not answer for one with it
@@ -92,6 +114,7 @@ def run_point(task):
     config, scenario, size, timeout = task["config"], task["scenario"], task["size"], task["timeout"]
     mode = task.get("mode", "functional")
     breakdown = task.get("breakdown", False)
+    kept = task.get("record")
     row = dict(config)
     row.update(scenario=scenario, size=size)
     if mode != "functional":
@@ -102,7 +125,8 @@ def run_point(task):
         row.update(passed=False, message="", error=f"{type(exc).__name__}: {exc}", wall_seconds=None)
     else:
         stats = out["stats"]
-        row.update({k: v for k, v in stats.items() if not _core.is_breakdown_stat(k)})
+        row.update({k: v for k, v in stats.items()
+                    if not _core.is_breakdown_stat(k) and (kept is None or k in kept)})
         if breakdown:
             row["breakdown"] = json.dumps({k: v for k, v in stats.items() if _core.is_breakdown_stat(k)})
         fault = out["fault"]
@@ -124,7 +148,7 @@ def _as_platform(base):
     raise TypeError(f"base must be a Platform, a preset name or a dict, got {type(base).__name__}")
 
 
-def _tasks(base, grid, scenarios, timeout, mode="functional", breakdown=False):
+def _tasks(base, grid, scenarios, timeout, mode="functional", breakdown=False, record=None):
     if not isinstance(grid, dict):
         raise TypeError("grid must be a dict {field: [values]}")
     grid = normalise_overrides({k: list(v) if isinstance(v, (list, tuple, range)) else [v]
@@ -138,14 +162,21 @@ def _tasks(base, grid, scenarios, timeout, mode="functional", breakdown=False):
         config = base.with_(**dict(zip(names, values))).config  # ValueError for a bad value, before any run
         for name, size in specs:
             tasks.append(dict(config=config, scenario=name, size=size, timeout=timeout, mode=mode,
-                              breakdown=breakdown, key=_point_key(config, name, size, mode, breakdown)))
+                              breakdown=breakdown, record=record,
+                              key=_point_key(config, name, size, mode, breakdown, record)))
     return tasks
 
 
-def _progress(total, enabled):
+def _progress(total, stored, enabled):
+    """A tqdm bar over ``total`` runs of which ``stored`` were read back from
+    the results file: it starts there (so its rate counts only new runs) and
+    says how many it skipped."""
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="run", disable=not enabled, desc="warptlm sweep")
+    bar = tqdm(total=total, initial=stored, unit="run", disable=not enabled, desc="warptlm sweep")
+    if stored:
+        bar.set_postfix_str(f"{stored} stored, skipped", refresh=False)
+    return bar
 
 
 def _run_local(todo, workers, on_row):
@@ -183,7 +214,7 @@ def _run_dask(todo, workers, address, on_row):
 
 
 def sweep(base, grid, scenarios, workers=None, backend="local", address=None, out=None, resume=True,
-          timeout=None, progress=None, mode="functional", breakdown=False):
+          timeout=None, progress=None, mode="functional", breakdown=False, record=None):
     """Run every point of ``grid`` on every scenario; one row per (point, scenario).
 
     ``base``: a Platform (or preset name, or dict with "preset" and fields).
@@ -199,6 +230,8 @@ def sweep(base, grid, scenarios, workers=None, backend="local", address=None, ou
     (rows then carry the whole-GPU timing statistics: cycles, ipc, sm.slot_*...).
     ``breakdown``: timing mode only; rows also keep the per-SM, per-DRAM-channel
     and per-port statistics, as JSON in a ``breakdown`` column (expand_breakdown()).
+    ``record``: statistic names or glob patterns ("ipc", "sm.slot_*") to keep
+    instead of every statistic (a timing row otherwise holds about 170).
 
     Returns a DataFrame of every row of this sweep (stored ones included), in
     grid order. Unknown fields and bad values raise ValueError before anything runs.
@@ -213,8 +246,11 @@ def sweep(base, grid, scenarios, workers=None, backend="local", address=None, ou
         raise ValueError(f"mode must be 'functional' or 'timing', got {mode!r}")
     if breakdown and mode != "timing":
         raise ValueError("breakdown=True needs mode='timing' (functional runs have no per-SM statistics)")
-    tasks = _tasks(_as_platform(base), grid, scenarios, timeout, mode, bool(breakdown))
-    columns = result_columns(mode, bool(breakdown))
+    timeout = isolation.check_timeout(timeout)
+    columns = result_columns(mode, bool(breakdown), record)
+    if record is not None:
+        record = recorded_statistics(mode, record)
+    tasks = _tasks(_as_platform(base), grid, scenarios, timeout, mode, bool(breakdown), record)
     store = open_store(out, columns, resume) if out is not None else None
     done = {}
     if store is not None and resume and len(store.existing):
@@ -223,8 +259,7 @@ def sweep(base, grid, scenarios, workers=None, backend="local", address=None, ou
             if row.get("key") in wanted:
                 done[row["key"]] = row
     todo = [t for t in tasks if t["key"] not in done]
-    bar = _progress(len(tasks), sys.stderr.isatty() if progress is None else progress)
-    bar.update(len(tasks) - len(todo))
+    bar = _progress(len(tasks), len(tasks) - len(todo), sys.stderr.isatty() if progress is None else progress)
 
     def on_row(row):
         done[row["key"]] = row

@@ -113,11 +113,103 @@ TEST(Cli, ExecRunsAKernelAndWritesArraysBackInPlace) {
   ASSERT_EQ(out.size(), 100u);
   for (int i = 0; i < 100; ++i) EXPECT_EQ(out[i], 3 * i + 1000 - i);
   EXPECT_EQ(read_npy_i32(x), xs);
+  // The run record says what ran: version, command, kernel, geometry, configuration.
   nlohmann::json j = nlohmann::json::parse(std::ifstream(stats));
-  EXPECT_EQ(j["warps"], 8);
-  EXPECT_EQ(j["branches"], 8);
-  EXPECT_EQ(j["divergent_branches"], 1);  // the warp holding threads 96..111
-  EXPECT_GT(j["simd_utilisation"].get<double>(), 0.0);
+  EXPECT_EQ(j["stats"]["warps"], 8);
+  EXPECT_EQ(j["stats"]["branches"], 8);
+  EXPECT_EQ(j["stats"]["divergent_branches"], 1);  // the warp holding threads 96..111
+  EXPECT_GT(j["stats"]["simd_utilisation"].get<double>(), 0.0);
+  EXPECT_FALSE(j["warptlm_version"].get<std::string>().empty());
+  EXPECT_EQ(j["command"], "exec");
+  EXPECT_EQ(j["mode"], "functional");
+  EXPECT_EQ(j["kernel"]["name"], "axpy");
+  EXPECT_EQ(j["kernel"]["source"], ptx);
+  EXPECT_EQ(j["kernel"]["ptx_fnv1a64"].get<std::string>().size(), 16u);
+  EXPECT_EQ(j["launch"]["grid"], nlohmann::json::array({2, 1, 1}));
+  EXPECT_EQ(j["launch"]["block"], nlohmann::json::array({64, 1, 1}));
+  EXPECT_EQ(j["config"]["warp_size"], 16);
+  EXPECT_EQ(j["config"]["num_sms"], 2);  // the small preset's, every field
+  EXPECT_EQ(j["config"]["reconvergence"], "ipdom");
+}
+
+TEST(Cli, ExecRunsTheSameKernelInTimingModeWithRunsOptions) {
+  std::string ptx = temp_path("axpy_t.ptx"), x = temp_path("xt.npy"), y = temp_path("yt.npy"),
+              dir = temp_path("outdir_t");
+  write_file(ptx, kSaxpy);
+  std::vector<int32_t> xs(100), ys(100);
+  for (int i = 0; i < 100; ++i) xs[i] = i, ys[i] = 1000 - i;
+  write_npy_i32(x, xs);
+  write_npy_i32(y, ys);
+  Result r = cli("exec " + ptx + " --kernel axpy --grid 2 --block 64 --arg " + x + " --arg " + y +
+                 " --arg i32:3 --arg i32:100 --mode timing --preset fermi --set scheduler=gto " +
+                 "--outdir " + dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("timing mode (preset fermi)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cycles "), std::string::npos) << r.output;
+  auto out = read_npy_i32(y);
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(out[i], 3 * i + 1000 - i);
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(dir + "/stats.json"));
+  EXPECT_EQ(j["mode"], "timing");
+  EXPECT_EQ(j["config"]["scheduler"], "gto");
+  EXPECT_EQ(j["config"]["num_sms"], 30);
+  EXPECT_GT(j["stats"]["cycles"].get<uint64_t>(), 0u);
+  nlohmann::json config = nlohmann::json::parse(std::ifstream(dir + "/config.json"));
+  EXPECT_EQ(config, j["config"]);
+  for (const char* file : {"/stats.txt", "/timeline.json", "/top.vcd"})
+    EXPECT_TRUE(std::ifstream(dir + file).good()) << file;
+  std::ifstream text(dir + "/stats.txt");
+  std::string first, second;
+  std::getline(text, first);
+  std::getline(text, second);
+  EXPECT_NE(first.find("exec, timing mode, kernel axpy"), std::string::npos) << first;
+  EXPECT_EQ(second.rfind("warp_instructions", 0), 0u) << second;
+  EXPECT_NE(second.find("# issued warp instructions"), std::string::npos) << second;
+}
+
+TEST(Cli, ExecPassesOneFileGivenTwiceAsOneBuffer) {
+  // y[i] = a * x[i] + y[i] with x and y the same file: v[i] = 3 v[i] + v[i].
+  std::string ptx = temp_path("axpy_same.ptx"), v = temp_path("v.npy");
+  write_file(ptx, kSaxpy);
+  write_npy_i32(v, {1, 2, 3, 4});
+  Result r = cli("exec " + ptx + " --kernel axpy --block 4 --arg " + v + " --arg " + v +
+                 " --arg i32:3 --arg u32:4");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(read_npy_i32(v), (std::vector<int32_t>{4, 8, 12, 16}));
+  EXPECT_NE(r.output.find("1 array(s) written back"), std::string::npos) << r.output;
+}
+
+TEST(Cli, ExecAndRunShareTheirOptions) {
+  // Every option of the shared set parses in both commands with the same meaning.
+  std::string ptx = temp_path("axpy_opts.ptx"), x = temp_path("xo.npy");
+  write_file(ptx, kSaxpy);
+  write_npy_i32(x, std::vector<int32_t>(64, 1));
+  const std::string shared = " --mode timing --preset small --set sm.schedulers=1 --warp-size 16 "
+                             "--reconvergence dual_path --budget 1000000";
+  for (const std::string& cmd :
+       {"exec " + ptx + " --kernel axpy --block 64 --arg " + x + " --arg " + x +
+            " --arg i32:1 --arg i32:64",
+        std::string("run reduction")}) {
+    std::string stats = temp_path("opts.json");
+    Result r = cli(cmd + shared + " --stats " + stats + " --trace " + temp_path("t.csv"));
+    ASSERT_EQ(r.status, 0) << cmd << "\n" << r.output;
+    nlohmann::json j = nlohmann::json::parse(std::ifstream(stats));
+    EXPECT_EQ(j["mode"], "timing") << cmd;
+    EXPECT_EQ(j["config"]["warp_size"], 16) << cmd;
+    EXPECT_EQ(j["config"]["reconvergence"], "dual_path") << cmd;
+    EXPECT_EQ(j["config"]["instruction_budget"], 1000000) << cmd;
+    EXPECT_EQ(j["config"]["sm.schedulers"], 1) << cmd;
+    std::ifstream trace(temp_path("t.csv"));
+    std::string header;
+    std::getline(trace, header);
+    EXPECT_EQ(header, "cycle,sm,warp,split,pc,mask") << cmd;
+  }
+  // --warp-size and --set warp_size= are one option: one error.
+  Result a = cli("run reduction --warp-size 24"), b = cli("run reduction --set warp_size=24");
+  EXPECT_EQ(a.status, 2);
+  EXPECT_EQ(a.output, b.output);
+  Result typo = cli("run reduction --set warpsize=16");
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_NE(typo.output.find("did you mean 'warp_size'?"), std::string::npos) << typo.output;
 }
 
 TEST(Cli, ExecRejectsBadArguments) {
@@ -125,18 +217,20 @@ TEST(Cli, ExecRejectsBadArguments) {
   write_file(ptx, kSaxpy);
   write_npy_i32(x, {1, 2, 3});
   Result few = cli("exec " + ptx + " --kernel axpy --block 4 --arg " + x);
-  EXPECT_EQ(few.status, 1);
-  EXPECT_NE(few.output.find("takes 4 arguments, got 1"), std::string::npos) << few.output;
+  EXPECT_EQ(few.status, 2);
+  EXPECT_NE(few.output.find("takes 4 arguments (x, y, a, n), got 1"), std::string::npos) << few.output;
   Result range = cli("exec " + ptx + " --kernel axpy --block 4 --arg " + x + " --arg " + x +
                      " --arg i32:99999999999 --arg i32:1");
   EXPECT_EQ(range.status, 2);
-  EXPECT_NE(range.output.find("is not a i32"), std::string::npos) << range.output;
+  EXPECT_NE(range.output.find("is not a 32-bit integer in [-2147483648, 4294967295]"),
+            std::string::npos)
+      << range.output;
   Result type = cli("exec " + ptx + " --kernel axpy --block 4 --arg " + x + " --arg " + x +
                     " --arg q7:1 --arg i32:1");
   EXPECT_EQ(type.status, 2);
   EXPECT_NE(type.output.find("unknown type 'q7'"), std::string::npos) << type.output;
   Result kernel = cli("exec " + ptx + " --kernel nope --block 4");
-  EXPECT_EQ(kernel.status, 1);
+  EXPECT_EQ(kernel.status, 2);
   EXPECT_NE(kernel.output.find("no kernel named 'nope'"), std::string::npos) << kernel.output;
   write_file(x, "not numpy");
   Result bad_npy = cli("exec " + ptx + " --kernel axpy --block 4 --arg " + x + " --arg " + x +
@@ -145,7 +239,8 @@ TEST(Cli, ExecRejectsBadArguments) {
   EXPECT_NE(bad_npy.output.find("not a usable .npy file"), std::string::npos) << bad_npy.output;
   Result opt = cli("exec " + ptx + " --kernel axpy --block 4 --frobnicate 3");
   EXPECT_EQ(opt.status, 2);
-  EXPECT_NE(opt.output.find("unknown option --frobnicate"), std::string::npos);
+  EXPECT_NE(opt.output.find("not expected: 3 --frobnicate"), std::string::npos) << opt.output;
+  EXPECT_NE(opt.output.find("Run 'warptlm exec --help'"), std::string::npos) << opt.output;
 }
 
 TEST(Cli, ExecReportsAnOutOfBoundsFaultWithExitStatus1) {
@@ -188,10 +283,10 @@ TEST(Cli, RunChecksAScenarioAndRejectsUnknownNames) {
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("host reference: PASS"), std::string::npos) << r.output;
   Result unknown = cli("run nosuch");
-  EXPECT_EQ(unknown.status, 1);
+  EXPECT_EQ(unknown.status, 2);
   EXPECT_NE(unknown.output.find("reduction"), std::string::npos) << unknown.output;
   Result size = cli("run reduction --size huge");
-  EXPECT_EQ(size.status, 1);
+  EXPECT_EQ(size.status, 2);
   EXPECT_NE(size.output.find("study"), std::string::npos) << size.output;
 }
 
@@ -211,17 +306,35 @@ TEST(Cli, RunInTimingModeReportsCyclesAndTakesOverrides) {
   EXPECT_NE(functional_timeline.output.find("--mode timing"), std::string::npos);
 }
 
-TEST(Cli, ListShowsEveryScenario) {
+TEST(Cli, ListShowsEachSection) {
   Result r = cli("list");
   ASSERT_EQ(r.status, 0);
-  for (const char* name : {"reduction", "bitonic", "mandelbrot"})
-    EXPECT_NE(r.output.find(name), std::string::npos) << r.output;
+  for (const char* text : {"presets:", "scenarios:", "schemes:", "statistics:", "reduction",
+                           "bitonic", "mandelbrot", "fermi", "dual_path", "sm.slot_issued"})
+    EXPECT_NE(r.output.find(text), std::string::npos) << text;
+  Result presets = cli("list presets");
+  EXPECT_EQ(presets.output.rfind("presets:\n  small", 0), 0u) << presets.output;
+  EXPECT_EQ(presets.output.find("reduction"), std::string::npos) << presets.output;
+  EXPECT_NE(cli("list fields").output.find("memory.l1.size"), std::string::npos);
+  EXPECT_EQ(cli("list nonsense").status, 2);
 }
 
 TEST(Cli, UsageErrorsExitWith2) {
   EXPECT_EQ(cli("").status, 2);
   EXPECT_EQ(cli("frobnicate").status, 2);
   EXPECT_EQ(cli("exec").status, 2);
+}
+
+TEST(Cli, VersionAndPerCommandHelp) {
+  Result v = cli("--version");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_EQ(v.output.rfind("warptlm ", 0), 0u) << v.output;
+  Result help = cli("exec --help");
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.output.find("Usage: warptlm exec"), std::string::npos) << help.output;
+  EXPECT_NE(help.output.find("--kernel"), std::string::npos) << help.output;
+  EXPECT_NE(help.output.find("--mode"), std::string::npos) << help.output;
+  EXPECT_EQ(help.output.find("--size"), std::string::npos) << help.output;  // run's, not exec's
 }
 
 }  // namespace

@@ -18,13 +18,20 @@ std::string pc_text(Pc pc) {
 
 }  // namespace
 
-int cmd_analyze(Args& args) {
+CLI::App* add_analyze(CLI::App& app, AnalyzeCommand& c) {
+  CLI::App* cmd = app.add_subcommand(
+      "analyze", "Per kernel and function: basic blocks, and every branch with its PC, "
+                 "reconvergence PC (IPDOM), structured or not, and P/D taint.");
+  cmd->add_option("file", c.file, "the PTX file")->required()->type_name("FILE.ptx");
+  cmd->add_flag("--markers", c.markers,
+                "insert the explicit reconvergence markers (as ppc_explicit runs do)");
+  return cmd;
+}
+
+int cmd_analyze(const AnalyzeCommand& c) {
   FinalizeOptions options;
-  options.insert_reconvergence_markers = args.take_flag("--markers");
-  args.finish();
-  auto files = args.positionals();
-  if (files.size() != 1) throw UsageError("analyze takes exactly one FILE.ptx");
-  Program program = finalize(parse_ptx_file(files[0]), options);
+  options.insert_reconvergence_markers = c.markers;
+  Program program = finalize(parse_ptx_file(c.file), options);
   const Module& m = program.module;
   std::cout << m.source_name << ": PTX " << m.version << ", target " << m.target << ", "
             << m.functions.size() << " function(s), " << m.code.size() << " instructions\n";

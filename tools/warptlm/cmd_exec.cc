@@ -1,74 +1,75 @@
-// `warptlm exec FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] --arg ...`
-#include <chrono>
+// `warptlm exec FILE.ptx --kernel NAME --block X[,Y,Z] [--grid ...] [--arg ...]`:
+// a user's own kernel, in either mode, with every option `run` has.
 #include <iostream>
 
 #include "commands.h"
-#include "exec/functional_executor.h"
 #include "frontend/ptx_parser.h"
 #include "npy.h"
+#include "run_output.h"
 #include "simt/reconvergence_unit.h"
 
 namespace warptlm::cli {
 
-// Reads the options every run shares into `config`.
-void take_exec_config(Args& args, ExecConfig* config) {
-  std::string v;
-  if (args.take("--warp-size", &v))
-    config->warp_size = static_cast<unsigned>(parse_uint("--warp-size", v, 64));
-  if (args.take("--budget", &v)) config->instruction_budget = parse_uint("--budget", v, ~0ull);
-  if (args.take("--reconvergence", &v)) config->reconvergence = v;
-  config->validate();
+CLI::App* add_exec(CLI::App& app, ExecCommand& c) {
+  CLI::App* cmd = app.add_subcommand(
+      "exec",
+      "Run a kernel of a PTX file. Each --arg is FILE.npy (copied to device memory and "
+      "written back in place after the run; the same file twice is one buffer) or TYPE:VALUE "
+      "(i32:256, u64:7, f32:1.5).");
+  cmd->add_option("file", c.file, "the PTX file")->required()->type_name("FILE.ptx");
+  cmd->add_option("--kernel", c.kernel, "the kernel entry to launch")->required()->type_name("NAME");
+  cmd->add_option("--block", c.block, "threads per CTA")->required()->type_name("X[,Y,Z]");
+  cmd->add_option("--grid", c.grid, "CTAs in the grid")->default_val("1")->type_name("X[,Y,Z]");
+  cmd->add_option("--arg", c.args, "a kernel argument, in parameter order (repeatable)")
+      ->type_name("FILE.npy|TYPE:VALUE")
+      ->allow_extra_args(false);
+  cmd->add_option("--shared", c.shared, "dynamic shared memory per CTA")
+      ->default_val(0)
+      ->check(CLI::Range(uint64_t(0), uint64_t(0xffffffffu)))
+      ->type_name("BYTES");
+  add_run_options(cmd, c.run);
+  return cmd;
 }
 
-int cmd_exec(Args& args) {
-  std::string kernel, grid = "1", block, stats_path, shared = "0";
-  if (!args.take("--kernel", &kernel)) throw UsageError("exec needs --kernel NAME");
-  if (!args.take("--block", &block)) throw UsageError("exec needs --block X[,Y,Z]");
-  args.take("--grid", &grid);
-  args.take("--stats", &stats_path);
-  args.take("--shared", &shared);
-  std::vector<std::string> arg_texts = args.take_all("--arg");
-  ExecConfig config;
-  take_exec_config(args, &config);
-  args.finish();
-  auto files = args.positionals();
-  if (files.size() != 1) throw UsageError("exec takes exactly one FILE.ptx");
-
+int cmd_exec(const ExecCommand& c) {
+  const PlatformConfig platform = platform_from(c.run);
+  const OutputPaths paths = output_paths(c.run);
   LaunchSpec launch;
-  launch.grid = parse_dim3("--grid", grid);
-  launch.block = parse_dim3("--block", block);
-  launch.shared_bytes = static_cast<uint32_t>(parse_uint("--shared", shared, 0xffffffffu));
-  std::vector<NpyArray> arrays;
-  for (const std::string& a : arg_texts) {
+  launch.grid = parse_dim3("--grid", c.grid);
+  launch.block = parse_dim3("--block", c.block);
+  launch.shared_bytes = static_cast<uint32_t>(c.shared);
+  std::vector<NpyArray> arrays;  // one per distinct file: buffer i is arrays[i]
+  for (const std::string& a : c.args) {
     if (a.size() > 4 && a.compare(a.size() - 4, 4, ".npy") == 0) {
-      arrays.push_back(read_npy(a));
-      launch.buffers.push_back(HostBuffer{a, arrays.back().data});
-      launch.args.push_back(
-          KernelArg::buffer_arg(static_cast<uint32_t>(launch.buffers.size() - 1)));
+      size_t index = 0;
+      while (index < arrays.size() && arrays[index].path != a) ++index;
+      if (index == arrays.size()) {
+        arrays.push_back(read_npy(a));
+        launch.buffers.push_back(HostBuffer{a, arrays.back().data});
+      }
+      launch.args.push_back(KernelArg::buffer_arg(static_cast<uint32_t>(index)));
     } else {
       launch.args.push_back(parse_scalar(a));
     }
   }
 
+  const std::string ptx = read_ptx_file(c.file);
   FinalizeOptions fin;
-  fin.insert_reconvergence_markers = reconvergence_needs_markers(config.reconvergence);
-  Program program = finalize(parse_ptx_file(files[0]), fin);
-  auto t0 = std::chrono::steady_clock::now();
-  RunStats stats = run_functional(program, kernel, launch, config);
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  fin.insert_reconvergence_markers = reconvergence_needs_markers(platform.reconvergence);
+  const Program program = finalize(parse_ptx(ptx, c.file), fin);
+  std::cout << "warptlm exec: kernel " << c.kernel << " of " << c.file << ", "
+            << geometry_text(launch) << ", " << platform.reconvergence << " reconvergence, "
+            << c.run.mode << " mode (preset " << c.run.preset << ")\n";
+  KernelRun r = run_kernel(program, c.kernel, launch, platform, c.run, paths);
   for (size_t i = 0; i < arrays.size(); ++i) {
     arrays[i].data = launch.buffers[i].bytes;
     write_npy(arrays[i]);
   }
-  std::cout << "warptlm exec: kernel " << kernel << " of " << files[0] << ", grid ("
-            << launch.grid.x << "," << launch.grid.y << "," << launch.grid.z << ") x block ("
-            << launch.block.x << "," << launch.block.y << "," << launch.block.z << ")\n";
-  print_stats(stats, seconds);
+  print_summary(r, c.run.mode);
   if (!arrays.empty()) std::cout << "  " << arrays.size() << " array(s) written back in place\n";
-  nlohmann::json j = stats.to_json();
-  j["kernel"] = kernel;
-  j["wall_seconds"] = seconds;
-  write_stats(stats_path, j);
+  nlohmann::json record =
+      run_record("exec", c.run.mode, ptx, c.file, c.kernel, launch, platform, r);
+  write_outputs(record, paths, r);
   return 0;
 }
 

@@ -1,20 +1,45 @@
-// The warptlm subcommands. Each returns the process exit status.
+// The warptlm subcommands: each registers its options on the CLI11 app and
+// runs once parsed, returning the process exit status.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
-#include "exec/run_stats.h"
 #include "options.h"
 
 namespace warptlm::cli {
 
-int cmd_analyze(Args& args);
-int cmd_exec(Args& args);
-int cmd_run(Args& args);
-int cmd_list(Args& args);
+struct AnalyzeCommand {
+  std::string file;
+  bool markers = false;
+};
+CLI::App* add_analyze(CLI::App& app, AnalyzeCommand& c);
+int cmd_analyze(const AnalyzeCommand& c);
 
-// Prints the statistics as an aligned table; writes them to `json_path` when not empty.
-void print_stats(const RunStats& stats, double seconds);
-void write_stats(const std::string& json_path, const nlohmann::json& stats);
+struct ExecCommand {
+  std::string file, kernel, grid = "1", block;
+  uint64_t shared = 0;
+  std::vector<std::string> args;
+  RunOptions run;
+};
+CLI::App* add_exec(CLI::App& app, ExecCommand& c);
+int cmd_exec(const ExecCommand& c);
+
+struct RunCommand {
+  std::string scenario, size = "test";
+  uint64_t seed = 1;
+  bool seed_given = false;
+  RunOptions run;
+};
+CLI::App* add_run(CLI::App& app, RunCommand& c);
+int cmd_run(const RunCommand& c);
+
+struct ListCommand {
+  std::string what;  // "" (the first four), presets, scenarios, schemes, statistics, fields
+  bool markdown = false;
+};
+CLI::App* add_list(CLI::App& app, ListCommand& c);
+int cmd_list(const ListCommand& c);
 
 }  // namespace warptlm::cli

@@ -5,69 +5,87 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 namespace warptlm::cli {
 
-Args::Args(int argc, char** argv, int first) {
-  static const char* const kSwitches[] = {"--help", "--markers"};
-  for (int i = first; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a.rfind("--", 0) == 0) {
-      bool is_switch = false;
-      for (const char* s : kSwitches) is_switch |= (a == s);
-      if (is_switch) {
-        switches_.push_back(a);
-        continue;
-      }
-      auto eq = a.find('=');
-      if (eq != std::string::npos) {
-        flags_.emplace_back(a.substr(0, eq), a.substr(eq + 1));
-      } else {
-        if (i + 1 >= argc) throw UsageError(a + " needs a value");
-        flags_.emplace_back(a, argv[++i]);
-      }
-    } else {
-      positionals_.push_back(a);
+void add_run_options(CLI::App* c, RunOptions& o) {
+  c->add_option("--mode", o.mode,
+                "functional (the exact executor) or timing (the SystemC/TLM GPU: cycles, stalls, "
+                "caches, DRAM)")
+      ->default_val("functional");
+  std::string presets;
+  for (const PresetInfo& p : preset_infos()) presets += (presets.empty() ? "" : "|") + p.name;
+  c->add_option("--preset", o.preset, "the platform configuration to start from (" + presets + ")")
+      ->default_val("small");
+  c->add_option("--set", o.sets,
+                "override a configuration field, e.g. --set sm.schedulers=4 --set scheduler=gto "
+                "(repeatable; `warptlm list fields`)")
+      ->type_name("FIELD=VALUE")
+      ->allow_extra_args(false);
+  c->add_option("--warp-size", o.warp_size, "the same as --set warp_size=N")->type_name("N");
+  c->add_option("--reconvergence", o.reconvergence, "the same as --set reconvergence=SCHEME")
+      ->type_name("SCHEME");
+  c->add_option("--budget", o.budget,
+                "the same as --set instruction_budget=N (warp instructions before a runaway fault)")
+      ->type_name("N");
+  c->add_option("--stats", o.stats_path,
+                "write the run record as JSON: version, command, kernel, geometry, every "
+                "configuration field, every statistic")
+      ->type_name("FILE.json");
+  c->add_option("--trace", o.trace_path, "write the issue trace as CSV (one row per warp instruction)")
+      ->type_name("FILE.csv");
+  c->add_option("--timeline", o.timeline_path, "timing: write a warp timeline for Perfetto")
+      ->type_name("FILE.json");
+  c->add_option("--vcd", o.vcd_path, "timing: write a waveform of the GPU's top-level signals")
+      ->type_name("FILE.vcd");
+  c->add_option("--outdir", o.outdir,
+                "write everything of the run into DIR: config.json, stats.json, stats.txt, and "
+                "in timing mode timeline.json and top.vcd")
+      ->type_name("DIR");
+}
+
+PlatformConfig platform_from(const RunOptions& o) {
+  if (o.mode != "functional" && o.mode != "timing")
+    throw UsageError("--mode must be 'functional' or 'timing', got '" + o.mode + "'");
+  if (o.mode != "timing" && (!o.timeline_path.empty() || !o.vcd_path.empty()))
+    throw UsageError("--timeline and --vcd need --mode timing");
+  PlatformConfig platform = preset(o.preset);
+  auto apply = [&](const std::string& field, const std::string& text) {
+    nlohmann::json value;
+    try {
+      value = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception&) {
+      value = text;  // a bare word is a string
     }
+    set_field(platform, field, value);
+  };
+  for (const std::string& kv : o.sets) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError("--set takes FIELD=VALUE, got '" + kv + "'");
+    apply(kv.substr(0, eq), kv.substr(eq + 1));
   }
-  taken_.assign(flags_.size(), false);
+  if (!o.warp_size.empty()) apply("warp_size", o.warp_size);
+  if (!o.reconvergence.empty()) set_field(platform, "reconvergence", o.reconvergence);
+  if (!o.budget.empty()) apply("instruction_budget", o.budget);
+  validate(platform);
+  return platform;
 }
 
-bool Args::take(const std::string& name, std::string* value) {
-  bool found = false;
-  for (size_t i = 0; i < flags_.size(); ++i) {
-    if (flags_[i].first != name) continue;
-    *value = flags_[i].second;
-    taken_[i] = true;
-    found = true;
-  }
-  return found;
+OutputPaths output_paths(const RunOptions& o) {
+  OutputPaths p{o.stats_path, "", "", o.timeline_path, o.vcd_path, o.trace_path};
+  if (o.outdir.empty()) return p;
+  const std::string dir = o.outdir + "/";
+  if (p.stats.empty()) p.stats = dir + "stats.json";
+  p.stats_text = dir + "stats.txt";
+  p.config = dir + "config.json";
+  if (o.mode == "timing" && p.timeline.empty()) p.timeline = dir + "timeline.json";
+  if (o.mode == "timing" && p.vcd.empty()) p.vcd = dir + "top.vcd";
+  return p;
 }
 
-std::vector<std::string> Args::take_all(const std::string& name) {
-  std::vector<std::string> values;
-  for (size_t i = 0; i < flags_.size(); ++i) {
-    if (flags_[i].first != name) continue;
-    values.push_back(flags_[i].second);
-    taken_[i] = true;
-  }
-  return values;
-}
-
-bool Args::take_flag(const std::string& name) {
-  for (auto it = switches_.begin(); it != switches_.end(); ++it) {
-    if (*it != name) continue;
-    switches_.erase(it);
-    return true;
-  }
-  return false;
-}
-
-void Args::finish() const {
-  for (size_t i = 0; i < flags_.size(); ++i)
-    if (!taken_[i]) throw UsageError("unknown option " + flags_[i].first);
-  if (!switches_.empty()) throw UsageError("unknown option " + switches_.front());
-}
+namespace {
 
 uint64_t parse_uint(const std::string& flag, const std::string& text, uint64_t max) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
@@ -78,6 +96,8 @@ uint64_t parse_uint(const std::string& flag, const std::string& text, uint64_t m
     throw UsageError(flag + ": " + text + " is out of range (at most " + std::to_string(max) + ")");
   return v;
 }
+
+}  // namespace
 
 Dim3 parse_dim3(const std::string& flag, const std::string& text) {
   uint32_t v[3] = {1, 1, 1};
@@ -134,23 +154,27 @@ KernelArg parse_scalar(const std::string& text) {
     std::memcpy(&u, &d, 8);
     return KernelArg::scalar(type, u);
   }
-  if (is_signed(type)) {
+  // Any value representable in the width, signed or not, as C's conversions
+  // and the Python API allow: i32:4294967295 and u32:-1 are the same bits.
+  const bool negative = !value.empty() && value[0] == '-';
+  const unsigned long long hi = bits == 64 ? ~0ull : (1ull << bits) - 1;
+  const long long lo = bits == 64 ? std::numeric_limits<long long>::min() : -(1ll << (bits - 1));
+  uint64_t u = 0;
+  bool ok = !value.empty();
+  if (negative) {
     long long v = std::strtoll(s, &end, 0);
-    long long lo = bits == 64 ? std::numeric_limits<long long>::min() : -(1ll << (bits - 1));
-    long long hi = bits == 64 ? std::numeric_limits<long long>::max() : (1ll << (bits - 1)) - 1;
-    if (value.empty() || *end || errno == ERANGE || v < lo || v > hi)
-      throw UsageError("--arg '" + text + "': '" + value + "' is not a " + tn + " in [" +
-                       std::to_string(lo) + ", " + std::to_string(hi) + "]");
-    uint64_t u = static_cast<uint64_t>(v);
-    if (bits < 64) u &= (1ull << bits) - 1;
-    return KernelArg::scalar(type, u);
+    ok = ok && !*end && errno != ERANGE && v >= lo;
+    u = static_cast<uint64_t>(v);
+  } else {
+    unsigned long long v = std::strtoull(s, &end, 0);
+    ok = ok && !*end && errno != ERANGE && v <= hi;
+    u = v;
   }
-  unsigned long long v = std::strtoull(s, &end, 0);
-  unsigned long long hi = bits == 64 ? ~0ull : (1ull << bits) - 1;
-  if (value.empty() || value[0] == '-' || *end || errno == ERANGE || v > hi)
-    throw UsageError("--arg '" + text + "': '" + value + "' is not a " + tn + " in [0, " +
-                     std::to_string(hi) + "]");
-  return KernelArg::scalar(type, v);
+  if (!ok)
+    throw UsageError("--arg '" + text + "': '" + value + "' is not a " + std::to_string(bits) +
+                     "-bit integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  if (bits < 64) u &= (1ull << bits) - 1;
+  return KernelArg::scalar(type, u);
 }
 
 }  // namespace warptlm::cli

@@ -1,43 +1,56 @@
-// Command-line parsing helpers shared by the warptlm subcommands.
+// The options `exec` and `run` share, and the parsers of their values.
+// Each option means the same in both commands and in `python3 -m warptlm`.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "config/platform_config.h"
 #include "exec/launch.h"
 
 namespace warptlm::cli {
 
-// A usage error: printed with the command's usage, exit status 2.
+// A usage error found after parsing (a bad value): printed with a hint to
+// --help, exit status 2.
 class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-// Arguments after the subcommand: flags "--name value" and positionals.
-class Args {
- public:
-  Args(int argc, char** argv, int first);
-  // Takes the value of --name (the last one if repeated); false if absent.
-  bool take(const std::string& name, std::string* value);
-  std::vector<std::string> take_all(const std::string& name);
-  bool take_flag(const std::string& name);
-  std::vector<std::string> positionals() const { return positionals_; }
-  // Throws UsageError for any flag nobody took.
-  void finish() const;
-
- private:
-  std::vector<std::pair<std::string, std::string>> flags_;
-  std::vector<bool> taken_;
-  std::vector<std::string> positionals_;
-  std::vector<std::string> switches_;
+struct RunOptions {
+  std::string mode = "functional";  // or "timing"
+  std::string preset = "small";
+  std::vector<std::string> sets;  // FIELD=VALUE, in order
+  // Shortcuts for --set warp_size=N, reconvergence=S, instruction_budget=N,
+  // applied after the --set overrides.
+  std::string warp_size, reconvergence, budget;
+  std::string stats_path;     // the run record (JSON)
+  std::string timeline_path;  // timing: Perfetto warp timeline
+  std::string vcd_path;       // timing: the GPU's top-level signals
+  std::string trace_path;     // the issue trace (CSV)
+  std::string outdir;         // everything of the run in one folder
 };
 
+// Adds the shared options to a subcommand.
+void add_run_options(CLI::App* command, RunOptions& options);
+
+// The preset with the overrides, validated; UsageError for a bad --mode,
+// FIELD=VALUE syntax or a timing-only output without --mode timing;
+// std::invalid_argument (from the model) for an unknown field or bad value.
+PlatformConfig platform_from(const RunOptions& options);
+
+// Where each output of the run goes, --outdir filling in what was not named.
+struct OutputPaths {
+  std::string stats, stats_text, config, timeline, vcd, trace;
+};
+OutputPaths output_paths(const RunOptions& options);
+
 Dim3 parse_dim3(const std::string& flag, const std::string& text);
-uint64_t parse_uint(const std::string& flag, const std::string& text, uint64_t max);
-// "i32:256", "u64:7", "f32:1.5": a kernel scalar argument.
+// "i32:256", "u64:7", "f32:1.5": a kernel scalar argument. Integers take any
+// value representable in the type's width (u32:-1 is 0xffffffff).
 KernelArg parse_scalar(const std::string& text);
 
 }  // namespace warptlm::cli

@@ -1,0 +1,17 @@
+// One statistic as the model reports it: its key, its unit and what it means.
+// Each component that counts something keeps the table of its statistics next
+// to its counters; gpu/statistics.h gathers them into the one registry that
+// the CLIs, the Python package and docs/statistics.md list.
+#pragma once
+
+#include <string>
+
+namespace warptlm {
+
+struct StatInfo {
+  std::string name;     // key in a run's statistics (relative to the component's prefix)
+  std::string unit;     // "warp instructions", "cycles", "fraction", ...
+  std::string meaning;  // one definition, formula included where it is derived
+};
+
+}  // namespace warptlm

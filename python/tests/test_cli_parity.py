@@ -1,0 +1,189 @@
+"""The two CLIs agree: `warptlm` (C++) and `python3 -m warptlm` take the same
+options for run and exec, print the same lists and errors, and write the same
+run records; output folders and `diff`."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import warptlm
+from conftest import SOURCE_DIR
+
+# CTest names the C++ CLI; by hand, it sits at the top of the build tree (build/python/warptlm/..).
+CLI = os.environ.get("WARPTLM_CLI") or os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(warptlm.__file__)))), "warptlm")
+
+SAXPY = """.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry axpy(.param .u64 x, .param .u64 y, .param .s32 a, .param .s32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [x];
+  ld.param.u64 %rd2, [y];
+  ld.param.s32 %r1, [a];
+  ld.param.s32 %r2, [n];
+  mov.u32 %r3, %tid.x;
+  mov.u32 %r4, %ctaid.x;
+  mov.u32 %r5, %ntid.x;
+  mad.lo.s32 %r6, %r4, %r5, %r3;
+  setp.ge.s32 %p1, %r6, %r2;
+  @%p1 bra DONE;
+  mul.wide.s32 %rd3, %r6, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  add.s64 %rd5, %rd2, %rd3;
+  ld.global.u32 %r7, [%rd4];
+  ld.global.u32 %r8, [%rd5];
+  mad.lo.s32 %r9, %r1, %r7, %r8;
+  st.global.u32 [%rd5], %r9;
+DONE:
+  ret;
+}
+"""
+
+pytestmark = pytest.mark.skipif(not os.access(CLI, os.X_OK), reason="the C++ CLI is not built next to the package")
+
+
+def both(*args, cwd=None):
+    """(C++ result, Python result) of one command line."""
+    env = dict(os.environ)
+    c = subprocess.run([CLI, *args], capture_output=True, text=True, cwd=cwd, env=env)
+    p = subprocess.run([sys.executable, "-m", "warptlm", *args], capture_output=True, text=True, cwd=cwd,
+                       env=env)
+    return c, p
+
+
+def without_wall_time(text):
+    return "\n".join(line for line in text.splitlines() if "wall time" not in line)
+
+
+def comparable(path):
+    record = json.loads(open(path).read())
+    record.pop("wall_seconds")
+    return record
+
+
+def test_list_is_the_same_text_in_both():
+    for section in ([], ["presets"], ["scenarios"], ["schemes"], ["statistics"], ["fields"]):
+        c, p = both("list", *section)
+        assert c.returncode == p.returncode == 0
+        assert c.stdout == p.stdout
+    assert both("list", "statistics", "--markdown")[0].stdout == both("list", "statistics", "--markdown")[1].stdout
+
+
+def test_version_is_one_string_everywhere():
+    c, p = both("--version")
+    assert c.stdout.strip() == p.stdout.strip() == f"warptlm {warptlm.__version__}"
+    with open(os.path.join(SOURCE_DIR, "VERSION")) as f:
+        assert warptlm.__version__ == f.read().strip()
+
+
+@pytest.mark.parametrize("mode", ["functional", "timing"])
+def test_run_writes_the_same_record_and_summary(tmp_path, mode):
+    args = ["run", "hashprobe", "--mode", mode, "--warp-size", "16", "--set", "scheduler=gto", "--seed", "3"]
+    c = subprocess.run([CLI, *args, "--stats", str(tmp_path / "c.json")], capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "-m", "warptlm", *args, "--stats", str(tmp_path / "p.json")],
+                       capture_output=True, text=True)
+    assert c.returncode == p.returncode == 0, c.stderr + p.stderr
+    assert without_wall_time(c.stdout) == without_wall_time(p.stdout)
+    record = comparable(tmp_path / "c.json")
+    assert record == comparable(tmp_path / "p.json")
+    assert record["command"] == "run" and record["mode"] == mode
+    assert record["scenario"] == {"name": "hashprobe", "size": "test", "n": record["scenario"]["n"], "seed": 3}
+    assert record["config"]["warp_size"] == 16 and record["config"]["scheduler"] == "gto"
+    assert record["kernel"]["source"] == "scenarios/hashprobe/kernel.ptx" and record["passed"] is True
+
+
+@pytest.mark.parametrize("mode", ["functional", "timing"])
+def test_exec_runs_a_users_kernel_the_same_in_both(tmp_path, mode):
+    (tmp_path / "k.ptx").write_text(SAXPY)
+    for who in ("c", "p"):
+        np.save(tmp_path / f"x_{who}.npy", np.arange(100, dtype=np.int32))
+        np.save(tmp_path / f"y_{who}.npy", np.full(100, 7, dtype=np.int32))
+    common = ["exec", "k.ptx", "--kernel", "axpy", "--grid", "2", "--block", "64", "--mode", mode,
+              "--preset", "small", "--budget", "100000"]
+    c = subprocess.run([CLI, *common, "--arg", "x_c.npy", "--arg", "y_c.npy", "--arg", "i32:-3", "--arg",
+                        "u32:100", "--stats", "c.json"], capture_output=True, text=True, cwd=tmp_path)
+    p = subprocess.run([sys.executable, "-m", "warptlm", *common, "--arg", "x_p.npy", "--arg", "y_p.npy", "--arg",
+                        "i32:-3", "--arg", "u32:100", "--stats", "p.json"], capture_output=True, text=True,
+                       cwd=tmp_path)
+    assert c.returncode == p.returncode == 0, c.stderr + p.stderr
+    expected = -3 * np.arange(100, dtype=np.int32) + 7
+    assert np.array_equal(np.load(tmp_path / "y_c.npy"), expected)
+    assert np.array_equal(np.load(tmp_path / "y_p.npy"), expected)
+    assert without_wall_time(c.stdout).replace("_c.npy", "") == without_wall_time(p.stdout).replace("_p.npy", "")
+    record = comparable(tmp_path / "c.json")
+    assert record == comparable(tmp_path / "p.json")
+    assert record["command"] == "exec" and record["launch"]["grid"] == [2, 1, 1]
+    if mode == "timing":
+        assert record["stats"]["cycles"] > 0
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "reduction", "--set", "warpsize=16"],
+    ["run", "reduction", "--warp-size", "24"],
+    ["run", "reduction", "--set", "warp_size=24"],
+    ["run", "reduction", "--mode", "fast"],
+    ["run", "reduction", "--timeline", "t.json"],
+    ["run", "nosuch"],
+    ["run", "reduction", "--preset", "fremi"],
+    ["exec", "missing.ptx", "--kernel", "k", "--block", "1"],
+    ["exec", "k.ptx", "--kernel", "nope", "--block", "1"],
+    ["exec", "k.ptx", "--kernel", "axpy", "--block", "0"],
+    ["exec", "k.ptx", "--kernel", "axpy", "--block", "4", "--arg", "i32:1"],
+    ["exec", "k.ptx", "--kernel", "axpy", "--block", "4", "--arg", "q7:1"],
+    ["exec", "k.ptx", "--kernel", "axpy", "--block", "4", "--arg", "i16:70000"],
+])
+def test_errors_are_worded_alike_with_the_same_status(tmp_path, args):
+    (tmp_path / "k.ptx").write_text(SAXPY)
+    c, p = both(*args, cwd=tmp_path)
+    assert c.returncode == p.returncode and c.returncode in (1, 2)
+    c_err, p_err = c.stderr.strip().splitlines()[0], p.stderr.strip().splitlines()[0]
+    assert c_err.replace("launch: ", "") == p_err, (c_err, p_err)
+
+
+def test_unknown_fields_get_a_suggestion_in_both(tmp_path):
+    c, p = both("run", "reduction", "--set", "memory.l1.sise=1024")
+    for r in (c, p):
+        assert r.returncode == 2 and "(did you mean 'memory.l1.size'" in r.stderr
+
+
+def test_outdir_holds_the_whole_run_and_diff_compares_runs(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    r = subprocess.run([CLI, "run", "reduction", "--mode", "timing", "--outdir", str(a)], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    assert sorted(os.listdir(a)) == ["config.json", "stats.json", "stats.txt", "timeline.json", "top.vcd"]
+    r = subprocess.run([sys.executable, "-m", "warptlm", "run", "reduction", "--mode", "timing", "--set",
+                        "scheduler=gto", "--outdir", str(b)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert sorted(os.listdir(b)) == sorted(os.listdir(a))
+    text = (a / "stats.txt").read_text().splitlines()
+    assert text[0].startswith(f"# warptlm {warptlm.__version__} run, timing mode, kernel")
+    assert any(line.startswith("cycles ") and "# core cycles of the (last) launch (cycles)" in line for line in text)
+    d = subprocess.run([sys.executable, "-m", "warptlm", "diff", str(a), str(b)], capture_output=True, text=True)
+    assert d.returncode == 1
+    assert '  scheduler: "lrr" -> "gto"' in d.stdout and "config: 1 differ" in d.stdout
+    assert "cycles:" in d.stdout
+    same = subprocess.run([sys.executable, "-m", "warptlm", "diff", str(a), str(a / "stats.json")],
+                          capture_output=True, text=True)
+    assert same.returncode == 0 and "same configuration and statistics" in same.stdout
+    bad = subprocess.run([sys.executable, "-m", "warptlm", "diff", str(a), str(a / "config.json")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "not a warptlm run record" in bad.stderr
+
+
+def test_python_api_outdir_and_saved_record(tmp_path, small):
+    r = warptlm.scenarios.run(small, "reduction", outdir=tmp_path / "run")
+    assert sorted(os.listdir(tmp_path / "run")) == ["config.json", "stats.json", "stats.txt"]
+    r.save(tmp_path / "r.json")
+    saved = json.loads((tmp_path / "r.json").read_text())
+    assert saved == json.loads((tmp_path / "run" / "stats.json").read_text())
+    assert saved["config"] == small.config and saved["stats"]["warps"] == r.stats["warps"]
+    assert saved["warptlm_version"] == warptlm.__version__ and saved["passed"] is True

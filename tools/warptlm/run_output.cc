@@ -1,0 +1,121 @@
+#include "run_output.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "cli_text.h"
+#include "config/version.h"
+#include "exec/functional_executor.h"
+#include "gpu/timing_run.h"
+
+namespace warptlm::cli {
+namespace {
+
+nlohmann::json dim3_json(const Dim3& d) { return nlohmann::json::array({d.x, d.y, d.z}); }
+
+void write_text(const std::string& path, const std::string& what, const std::string& text) {
+  if (path.empty()) return;
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error(path + ": cannot write " + what);
+}
+
+std::string trace_csv(const TraceBuffer& trace, bool timing) {
+  std::string out = timing ? "cycle,sm,warp,split,pc,mask\n" : "step,sm,warp,split,pc,mask\n";
+  char line[128];
+  for (const TraceRecord& r : trace.records) {
+    std::snprintf(line, sizeof line, "%llu,%u,%u,%u,%llu,%llu\n",
+                  static_cast<unsigned long long>(r.step), r.sm, r.warp, r.split,
+                  static_cast<unsigned long long>(r.pc), static_cast<unsigned long long>(r.mask));
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace
+
+KernelRun run_kernel(const Program& program, const std::string& entry, LaunchSpec& launch,
+                     const PlatformConfig& platform, const RunOptions& options,
+                     const OutputPaths& paths) {
+  if (!options.outdir.empty()) std::filesystem::create_directories(options.outdir);
+  KernelRun r;
+  TraceSink* trace = paths.trace.empty() ? nullptr : &r.trace;
+  auto t0 = std::chrono::steady_clock::now();
+  nlohmann::json timing;
+  if (options.mode == "timing") {
+    TimingOptions timing_options;
+    timing_options.timeline_path = paths.timeline;
+    timing_options.vcd_path = paths.vcd;
+    timing = run_timing(program, entry, launch, platform, &r.run, trace, timing_options);
+  } else {
+    r.run = run_functional(program, entry, launch, platform.exec_config(), trace);
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.stats = r.run.to_json();
+  for (auto it = timing.begin(); timing.is_object() && it != timing.end(); ++it)
+    r.stats[it.key()] = it.value();
+  return r;
+}
+
+std::string geometry_text(const LaunchSpec& l) {
+  return "grid (" + std::to_string(l.grid.x) + "," + std::to_string(l.grid.y) + "," +
+         std::to_string(l.grid.z) + ") x block (" + std::to_string(l.block.x) + "," +
+         std::to_string(l.block.y) + "," + std::to_string(l.block.z) + ")";
+}
+
+void print_summary(const KernelRun& r, const std::string& mode) {
+  const RunStats& s = r.run;
+  std::printf("  %-22s %llu x %u-lane warps in %llu CTAs\n", "warps",
+              static_cast<unsigned long long>(s.warps), s.warp_size,
+              static_cast<unsigned long long>(s.ctas));
+  std::printf("  %-22s %llu\n", "warp instructions",
+              static_cast<unsigned long long>(s.warp_instructions));
+  std::printf("  %-22s %llu\n", "thread instructions",
+              static_cast<unsigned long long>(s.thread_instructions));
+  std::printf("  %-22s %llu (%llu divergent)\n", "conditional branches",
+              static_cast<unsigned long long>(s.branches),
+              static_cast<unsigned long long>(s.divergent_branches));
+  std::printf("  %-22s %llu (%llu earlier than the IPDOM)\n", "reconvergences",
+              static_cast<unsigned long long>(s.reconvergences),
+              static_cast<unsigned long long>(s.early_reconvergences));
+  std::printf("  %-22s mean %.2f, max %u; peak table entries %u\n", "issuable paths",
+              s.mean_issuable_paths(), s.max_issuable_paths, s.peak_entries);
+  std::printf("  %-22s %.2f%% (activity factor %.2f%%)\n", "SIMD utilisation",
+              100.0 * s.simd_utilisation(), 100.0 * s.activity_factor());
+  if (mode == "timing")
+    std::printf("  %-22s %llu, IPC %.4f (whole GPU)\n", "cycles",
+                static_cast<unsigned long long>(r.stats.value("cycles", uint64_t(0))),
+                r.stats.value("ipc", 0.0));
+  std::printf("  %-22s %.3f s (%.1f M thread instructions/s)\n", "wall time", r.seconds,
+              r.seconds > 0 ? s.thread_instructions / r.seconds / 1e6 : 0.0);
+}
+
+nlohmann::json run_record(const std::string& command, const std::string& mode,
+                          const std::string& ptx, const std::string& source_name,
+                          const std::string& entry, const LaunchSpec& launch,
+                          const PlatformConfig& platform, const KernelRun& r) {
+  nlohmann::json j;
+  j["warptlm_version"] = version();
+  j["command"] = command;
+  j["mode"] = mode;
+  j["kernel"] = {{"name", entry}, {"source", source_name}, {"ptx_fnv1a64", fnv1a64(ptx)}};
+  j["launch"] = {{"grid", dim3_json(launch.grid)},
+                 {"block", dim3_json(launch.block)},
+                 {"shared_bytes", launch.shared_bytes}};
+  j["config"] = to_json(platform);
+  j["stats"] = r.stats;
+  j["wall_seconds"] = r.seconds;
+  return j;
+}
+
+void write_outputs(const nlohmann::json& record, const OutputPaths& paths, const KernelRun& r) {
+  write_text(paths.stats, "the run record", record.dump(2) + "\n");
+  write_text(paths.stats_text, "the statistics", stats_text(record));
+  write_text(paths.config, "the configuration", record["config"].dump(2) + "\n");
+  write_text(paths.trace, "the trace", trace_csv(r.trace, record["mode"] == "timing"));
+}
+
+}  // namespace warptlm::cli
