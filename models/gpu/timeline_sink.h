@@ -18,7 +18,7 @@ class TimelineSink : public TraceSink {
       : module_(module), timeline_(timeline), next_(next) {}
   void issued(const TraceRecord& r) override {
     const Instruction& in = module_.at(r.pc);
-    timeline_.slice(r.sm, r.warp, in.text, r.step, 1);
+    timeline_.slice(r.sm, r.warp, in.text, r.step, 1, r.mask);
     if (next_) next_->issued(r);
   }
 

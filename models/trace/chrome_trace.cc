@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -56,7 +57,16 @@ void ChromeTrace::slice(unsigned sm, unsigned warp, const std::string& name, uin
     ++dropped_;
     return;
   }
-  events_.push_back(Event{begin, uint32_t(duration), intern(name), sm, warp});
+  events_.push_back(Event{begin, uint32_t(duration), intern(name), sm, warp, 0});
+}
+
+void ChromeTrace::slice(unsigned sm, unsigned warp, const std::string& name, uint64_t begin,
+                        uint64_t duration, uint64_t mask) {
+  const uint64_t before = events_.size();
+  slice(sm, warp, name, begin, duration);
+  if (events_.size() == before) return;  // dropped
+  events_.back().name |= kHasMask;
+  events_.back().mask = mask;
 }
 
 void ChromeTrace::write(std::ostream& os, double cycle_ns) const {
@@ -84,7 +94,7 @@ void ChromeTrace::write(std::ostream& os, double cycle_ns) const {
   buf.append("{\"traceEvents\":[");
   for (const Event& e : events_) {
     begin_event();
-    buf.append("{\"name\":").append(names[e.name]).append(",\"ph\":\"X\",\"ts\":");
+    buf.append("{\"name\":").append(names[e.name & ~kHasMask]).append(",\"ph\":\"X\",\"ts\":");
     put_number(buf, micros(e.begin));
     buf.append(",\"dur\":");
     put_number(buf, micros(e.duration));
@@ -92,6 +102,14 @@ void ChromeTrace::write(std::ostream& os, double cycle_ns) const {
     put_number(buf, uint64_t(e.sm));
     buf.append(",\"tid\":");
     put_number(buf, uint64_t(e.warp));
+    if (e.name & kHasMask) {
+      char mask[96];
+      std::snprintf(mask, sizeof mask, ",\"args\":{\"mask\":\"0x%llx\",\"lanes\":",
+                    static_cast<unsigned long long>(e.mask));
+      buf.append(mask);
+      put_number(buf, uint64_t(__builtin_popcountll(e.mask)));
+      buf.append("}");
+    }
     buf.append("}");
     if (buf.size() > (1 << 16)) flush();
   }

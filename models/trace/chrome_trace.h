@@ -25,6 +25,10 @@ class ChromeTrace {
   // event vector's amortized growth).
   void slice(unsigned sm, unsigned warp, const std::string& name, uint64_t begin,
              uint64_t duration);
+  // The same for an issued instruction, with its active lane mask: the slice's
+  // args hold "mask" (hex) and "lanes" (its population count).
+  void slice(unsigned sm, unsigned warp, const std::string& name, uint64_t begin,
+             uint64_t duration, uint64_t mask);
 
   // Writes {"traceEvents":[...], "displayTimeUnit":"ns", "otherData":{...}}:
   // "X" (complete) events in recording order with ts/dur in microseconds from
@@ -40,12 +44,14 @@ class ChromeTrace {
   uint64_t max_events() const { return max_events_; }
 
  private:
-  struct Event {  // 24 bytes: a name index instead of the string
+  static constexpr uint32_t kHasMask = 1u << 31;  // in Event::name: the mask is set
+  struct Event {  // 32 bytes: a name index instead of the string
     uint64_t begin;
     uint32_t duration;
-    uint32_t name;
+    uint32_t name;  // index into names_, | kHasMask for an instruction with its mask
     uint32_t sm;
     uint32_t warp;
+    uint64_t mask;
   };
   uint32_t intern(const std::string& name);
 

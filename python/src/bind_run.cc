@@ -150,6 +150,15 @@ py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec
     buffers.append(py::bytes(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size()));
   out["buffers"] = buffers;
   out["trace"] = trace ? py::object(trace_columns(records.records)) : py::none();
+  if (trace) {  // what each traced pc is: its PTX source line and text
+    py::list lines, texts;
+    for (const Instruction& in : program.module.code) {
+      lines.append(in.loc.line);
+      texts.append(in.text);
+    }
+    out["code_lines"] = lines;
+    out["code_texts"] = texts;
+  }
   if (compactability) out["compactability"] = compactability_dict(analysis);
   return out;
 }

@@ -85,11 +85,15 @@ def test_version_is_one_string_everywhere():
 
 
 @pytest.mark.parametrize("mode", ["functional", "timing"])
-def test_run_writes_the_same_record_and_summary(tmp_path, mode):
+def test_run_writes_the_same_record_trace_and_summary(tmp_path, mode):
     args = ["run", "hashprobe", "--mode", mode, "--warp-size", "16", "--set", "scheduler=gto", "--seed", "3"]
-    c = subprocess.run([CLI, *args, "--stats", str(tmp_path / "c.json")], capture_output=True, text=True)
-    p = subprocess.run([sys.executable, "-m", "warptlm", *args, "--stats", str(tmp_path / "p.json")],
+    c = subprocess.run([CLI, *args, "--stats", str(tmp_path / "c.json"), "--trace", str(tmp_path / "c.csv")],
                        capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "-m", "warptlm", *args, "--stats", str(tmp_path / "p.json"), "--trace",
+                        str(tmp_path / "p.csv")], capture_output=True, text=True)
+    assert (tmp_path / "c.csv").read_text() == (tmp_path / "p.csv").read_text()
+    header = (tmp_path / "c.csv").read_text().splitlines()[0]
+    assert header == ("cycle" if mode == "timing" else "step") + ",sm,warp,split,pc,mask,line,instruction"
     assert c.returncode == p.returncode == 0, c.stderr + p.stderr
     assert without_wall_time(c.stdout) == without_wall_time(p.stdout)
     record = comparable(tmp_path / "c.json")

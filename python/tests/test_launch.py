@@ -114,7 +114,12 @@ def test_trace_matches_hand_derived_issue_order(small, diverge):
     out = np.zeros(16, np.int32)
     r = small.with_(warp_size=8).launch(diverge, 1, 16, [out], trace=True)
     t = r.trace
-    assert list(t.columns) == ["step", "sm", "warp", "split", "pc", "mask"]
+    assert list(t.columns) == ["step", "sm", "warp", "split", "pc", "mask", "line", "instruction"]
+    # Each row says what ran: the PTX line and text (DIVERGE_PTX's first instruction is on line 10).
+    first = t[t.pc == 0].iloc[0]
+    assert (first["line"], first["instruction"]) == (10, "ld.param.u64 %rd1, [out]")
+    then = t[t.pc == 80].iloc[0]
+    assert (then["line"], then["instruction"]) == (21, "mul.lo.s32 %r5, %r4, 3")
     # warp 0 (threads 0..7) all take THEN; warp 1 (threads 8..15) splits:
     # lanes 0..3 take THEN (run first, split 2), lanes 4..7 fall through
     # (split 1), then both reconverge at JOIN (pc 88, split 0).

@@ -94,7 +94,8 @@ def _write_outputs(args, result):
     if args.stats:
         result.save(args.stats)
     if args.trace:
-        result.trace.to_csv(args.trace, index=False)
+        trace = result.trace.rename(columns={"step": "cycle"}) if result.record["mode"] == "timing" else result.trace
+        trace.to_csv(args.trace, index=False)
 
 
 def cmd_run(args):

@@ -56,7 +56,8 @@ class Result:
 
     ``stats``: every statistic the model keeps ({name: value}).
     ``trace``: with trace=True, a DataFrame with one row per issued warp
-    instruction: step (cycle in timing mode), sm, warp, split, pc, mask.
+    instruction: step (cycle in timing mode), sm, warp, split, pc, mask, line
+    (of the PTX source) and instruction (its text).
     ``wall_seconds``: the simulation's own run time; ``total_seconds``: from the
     call to the result, isolation included. Scenario runs also set ``passed``
     and ``message`` (the host reference's verdict) and ``n`` (the size).
@@ -204,10 +205,15 @@ def copy_back(arrays, buffers):
             array[...] = data.reshape(array.shape)
 
 
-def trace_frame(columns, time_column="step"):
-    """The trace DataFrame from the native per-column bytes."""
+def trace_frame(columns, lines=None, texts=None, time_column="step"):
+    """The trace DataFrame from the native per-column bytes, with each pc's
+    PTX source line and instruction text (``lines``/``texts``, indexed by pc / 8)."""
     data = {name: np.frombuffer(columns[name], dtype=dtype) for name, dtype in _TRACE_COLUMNS}
     frame = pd.DataFrame(data)
+    if lines is not None:
+        index = (frame["pc"] // 8).to_numpy()
+        frame["line"] = np.asarray(lines, dtype=np.uint32)[index]
+        frame["instruction"] = np.asarray(texts, dtype=object)[index]
     return frame.rename(columns={"step": time_column})
 
 
@@ -226,7 +232,8 @@ def ordered_stats(stats):
 def result_from(out, config, started, command, mode, outdir=None):
     """Result from a native run's dict (fault already handled by the caller);
     with ``outdir``, the run's files are written there."""
-    trace = trace_frame(out["trace"]) if out.get("trace") is not None else None
+    trace = trace_frame(out["trace"], out.get("code_lines"), out.get("code_texts")) \
+        if out.get("trace") is not None else None
     analysis = out.get("compactability")
     if analysis is not None:
         from .compaction import Compactability

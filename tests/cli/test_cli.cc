@@ -201,7 +201,7 @@ TEST(Cli, ExecAndRunShareTheirOptions) {
     std::ifstream trace(temp_path("t.csv"));
     std::string header;
     std::getline(trace, header);
-    EXPECT_EQ(header, "cycle,sm,warp,split,pc,mask") << cmd;
+    EXPECT_EQ(header, "cycle,sm,warp,split,pc,mask,line,instruction") << cmd;
   }
   // --warp-size and --set warp_size= are one option: one error.
   Result a = cli("run reduction --warp-size 24"), b = cli("run reduction --set warp_size=24");

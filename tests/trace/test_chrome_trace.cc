@@ -56,6 +56,23 @@ TEST(ChromeTrace, SlicesBecomeCompleteEventsInMicroseconds) {
   EXPECT_EQ(x[2].at("name"), "ld.global.u32 %r4, [%rd1]");
   EXPECT_DOUBLE_EQ(x[2].at("ts").get<double>(), 0.011);
   EXPECT_DOUBLE_EQ(x[2].at("dur").get<double>(), 0.002);
+  EXPECT_FALSE(x[0].contains("args"));  // no mask given
+}
+
+TEST(ChromeTrace, InstructionSlicesCarryTheirActiveMask) {
+  ChromeTrace t;
+  t.slice(0, 1, "add.s32 %r1, %r2, %r3", 4, 1, 0xf0f0ull);
+  t.slice(0, 1, "add.s32 %r1, %r2, %r3", 5, 1, ~0ull);  // the same name, another mask
+  t.slice(0, 1, "stall: barrier", 6, 3);
+  std::vector<json> x = of_phase(written(t, 1.0), "X");
+  ASSERT_EQ(x.size(), 3u);
+  EXPECT_EQ(x[0].at("name"), "add.s32 %r1, %r2, %r3");
+  EXPECT_EQ(x[0].at("args").at("mask"), "0xf0f0");
+  EXPECT_EQ(x[0].at("args").at("lanes"), 8);
+  EXPECT_EQ(x[1].at("name"), "add.s32 %r1, %r2, %r3");
+  EXPECT_EQ(x[1].at("args").at("mask"), "0xffffffffffffffff");
+  EXPECT_EQ(x[1].at("args").at("lanes"), 64);
+  EXPECT_FALSE(x[2].contains("args"));
 }
 
 TEST(ChromeTrace, CycleTimeScalesTimestamps) {

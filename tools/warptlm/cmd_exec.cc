@@ -69,7 +69,7 @@ int cmd_exec(const ExecCommand& c) {
   if (!arrays.empty()) std::cout << "  " << arrays.size() << " array(s) written back in place\n";
   nlohmann::json record =
       run_record("exec", c.run.mode, ptx, c.file, c.kernel, launch, platform, r);
-  write_outputs(record, paths, r);
+  write_outputs(record, paths, r, program.module);
   return 0;
 }
 

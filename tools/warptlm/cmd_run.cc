@@ -48,7 +48,7 @@ int cmd_run(const RunCommand& c) {
   record["scenario"] = {{"name", s.name}, {"size", c.size}, {"n", n}, {"seed", seed}};
   record["passed"] = check.passed;
   record["message"] = check.message;
-  write_outputs(record, paths, r);
+  write_outputs(record, paths, r, program.module);
   return check.passed ? 0 : 1;
 }
 

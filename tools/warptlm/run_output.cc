@@ -23,14 +23,25 @@ void write_text(const std::string& path, const std::string& what, const std::str
   if (!out) throw std::runtime_error(path + ": cannot write " + what);
 }
 
-std::string trace_csv(const TraceBuffer& trace, bool timing) {
-  std::string out = timing ? "cycle,sm,warp,split,pc,mask\n" : "step,sm,warp,split,pc,mask\n";
-  char line[128];
+// A CSV field, quoted where it must be (PTX text holds commas), as Python's csv does.
+std::string csv_quoted(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string trace_csv(const TraceBuffer& trace, bool timing, const Module& module) {
+  std::string out = std::string(timing ? "cycle" : "step") +
+                    ",sm,warp,split,pc,mask,line,instruction\n";
+  char line[160];
   for (const TraceRecord& r : trace.records) {
-    std::snprintf(line, sizeof line, "%llu,%u,%u,%u,%llu,%llu\n",
+    const Instruction& in = module.at(r.pc);
+    std::snprintf(line, sizeof line, "%llu,%u,%u,%u,%llu,%llu,%u,",
                   static_cast<unsigned long long>(r.step), r.sm, r.warp, r.split,
-                  static_cast<unsigned long long>(r.pc), static_cast<unsigned long long>(r.mask));
-    out += line;
+                  static_cast<unsigned long long>(r.pc), static_cast<unsigned long long>(r.mask),
+                  in.loc.line);
+    out += line + csv_quoted(in.text) + "\n";
   }
   return out;
 }
@@ -111,11 +122,13 @@ nlohmann::json run_record(const std::string& command, const std::string& mode,
   return j;
 }
 
-void write_outputs(const nlohmann::json& record, const OutputPaths& paths, const KernelRun& r) {
+void write_outputs(const nlohmann::json& record, const OutputPaths& paths, const KernelRun& r,
+                   const Module& module) {
   write_text(paths.stats, "the run record", record.dump(2) + "\n");
   write_text(paths.stats_text, "the statistics", stats_text(record));
   write_text(paths.config, "the configuration", record["config"].dump(2) + "\n");
-  write_text(paths.trace, "the trace", trace_csv(r.trace, record["mode"] == "timing"));
+  if (!paths.trace.empty())
+    write_text(paths.trace, "the trace", trace_csv(r.trace, record["mode"] == "timing", module));
 }
 
 }  // namespace warptlm::cli

@@ -41,7 +41,9 @@ nlohmann::json run_record(const std::string& command, const std::string& mode,
                           const std::string& entry, const LaunchSpec& launch,
                           const PlatformConfig& platform, const KernelRun& r);
 
-// Writes the record, stats.txt, config.json and the trace where `paths` say.
-void write_outputs(const nlohmann::json& record, const OutputPaths& paths, const KernelRun& r);
+// Writes the record, stats.txt, config.json and the trace (each row with its
+// PTX line and instruction text from `module`) where `paths` say.
+void write_outputs(const nlohmann::json& record, const OutputPaths& paths, const KernelRun& r,
+                   const Module& module);
 
 }  // namespace warptlm::cli
