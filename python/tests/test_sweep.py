@@ -182,3 +182,15 @@ def test_a_store_that_cannot_be_opened_leaves_no_file(tmp_path):
     with pytest.raises(ValueError, match="columns named twice: a"):
         open_store(path, ["a", "b", "a"], resume=True)
     assert not path.exists()
+
+
+def test_a_cta_too_big_for_the_warp_slots_is_a_row_that_says_why(small):
+    # docs/python.md: in timing mode a CTA must fit an SM's warp slots,
+    # min(sm.warps, sm.threads / warp_size); small has 16, reduction's CTA 256 threads.
+    frame = warptlm.sweep(small, {"warp_size": [8, 16]}, ["reduction"], workers=2, mode="timing")
+    assert list(frame["passed"]) == [False, True]
+    assert frame.iloc[0]["error"] == (
+        "ValueError: launch: kernel 'reduce_interleaved' with block (256,1,1): a CTA needs 32 warp slots "
+        "(256 threads in warps of 8), an SM has 16 (min(sm.warps = 16, sm.threads / warp_size = 512 / 8))")
+    fits = warptlm.sweep(small.with_(**{"sm.warps": 32}), {"warp_size": [8]}, ["reduction"], mode="timing")
+    assert fits["passed"].all()

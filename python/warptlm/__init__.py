@@ -18,11 +18,12 @@ from .config import Platform, fields, presets
 from .isolation import SimulationCrash, SimulationTimeout
 from .kernel import CompileError, Kernel, Param, PtxError
 from .launch import KernelError, Result
+from .cases import KernelCase
 from .compaction import Compactability, compactability
 from .stats import Statistic, statistics
 from .sweeping import expand_breakdown, sweep
 
-__all__ = ["__version__", "Platform", "presets", "fields", "statistics", "Statistic", "schemes", "Kernel", "Param", "Result", "sweep",
+__all__ = ["__version__", "Platform", "presets", "fields", "statistics", "Statistic", "schemes", "Kernel", "KernelCase", "Param", "Result", "sweep",
            "expand_breakdown", "Compactability", "compactability",
            "scenarios", "KernelError", "SimulationCrash", "SimulationTimeout", "CompileError", "PtxError"]
 

@@ -22,6 +22,8 @@ import pandas as pd
 from . import _core, isolation
 from . import scenarios as scenario_api
 from .config import Platform, field_names, normalise_overrides
+from .cases import KernelCase
+from .launch import KernelError, launch
 from .stats import statistics
 from .store import open_store
 
@@ -90,7 +92,10 @@ def _point_key(config, scenario, size, mode="functional", breakdown=False, recor
 
 
 def _parse_scenario(spec):
-    """"name" or "name:size" -> (name, size), checked against the scenario's sizes."""
+    """"name" or "name:size" -> (name, size), checked against the scenario's
+    sizes; a KernelCase -> (its name, its fingerprint as the size)."""
+    if isinstance(spec, KernelCase):
+        return spec.name, f"kernel:{spec.fingerprint()}"
     name, _, size = str(spec).partition(":")
     size = size or "test"
     info = scenario_api.describe(name)  # ValueError naming the known scenarios
@@ -120,7 +125,11 @@ def run_point(task):
     if mode != "functional":
         row["mode"] = mode
     try:
-        out = scenario_api.run_native(json.dumps(config), config, scenario, size, timeout=timeout, mode=mode)
+        case = task.get("case")
+        if case is None:
+            out = scenario_api.run_native(json.dumps(config), config, scenario, size, timeout=timeout, mode=mode)
+        else:
+            out = _run_case(case, config, timeout, mode)
     except Exception as exc:  # the row records it; the sweep goes on
         row.update(passed=False, message="", error=f"{type(exc).__name__}: {exc}", wall_seconds=None)
     else:
@@ -135,6 +144,31 @@ def run_point(task):
                    wall_seconds=out["wall_seconds"])
     row["key"] = task["key"]
     return row
+
+
+class _PointPlatform:
+    """What launch() needs of a platform, for one sweep point's configuration."""
+
+    def __init__(self, config):
+        self.config = config
+
+    def config_json(self):
+        return json.dumps(self.config)
+
+
+def _run_case(case, config, timeout, mode):
+    """A KernelCase at one point: the launch and its checker, as the native
+    scenario run's dict (stats, fault, passed, message, wall_seconds)."""
+    args = case.arguments(config)
+    try:
+        result = launch(_PointPlatform(config), case.kernel, case.grid, case.block, args,
+                        shared_bytes=case.shared_bytes, mode=mode, timeout=timeout)
+    except KernelError as fault:
+        return {"stats": {}, "fault": {"message": str(fault)}, "passed": False, "message": "",
+                "wall_seconds": None}
+    passed, message = case.verdict(args, config)
+    return {"stats": result.stats, "fault": None, "passed": passed, "message": message,
+            "wall_seconds": result.wall_seconds}
 
 
 def _as_platform(base):
@@ -154,15 +188,19 @@ def _tasks(base, grid, scenarios, timeout, mode="functional", breakdown=False, r
     grid = normalise_overrides({k: list(v) if isinstance(v, (list, tuple, range)) else [v]
                                 for k, v in grid.items()}) if grid else {}
     names = list(grid)
-    specs = [_parse_scenario(s) for s in ([scenarios] if isinstance(scenarios, str) else scenarios)]
+    items = [scenarios] if isinstance(scenarios, (str, KernelCase)) else list(scenarios)
+    specs = [_parse_scenario(s) for s in items]
+    cases = [s if isinstance(s, KernelCase) else None for s in items]
     if not specs:
         raise ValueError("sweep needs at least one scenario")
+    if len(set(specs)) != len(specs):
+        raise ValueError("sweep: a scenario or kernel case is listed twice (give kernel cases distinct names)")
     tasks = []
     for values in itertools.product(*(grid[n] for n in names)):
         config = base.with_(**dict(zip(names, values))).config  # ValueError for a bad value, before any run
-        for name, size in specs:
+        for (name, size), case in zip(specs, cases):
             tasks.append(dict(config=config, scenario=name, size=size, timeout=timeout, mode=mode,
-                              breakdown=breakdown, record=record,
+                              breakdown=breakdown, record=record, case=case,
                               key=_point_key(config, name, size, mode, breakdown, record)))
     return tasks
 
@@ -220,7 +258,9 @@ def sweep(base, grid, scenarios, workers=None, backend="local", address=None, ou
     ``base``: a Platform (or preset name, or dict with "preset" and fields).
     ``grid``: {field: [values]} (nested names as "memory.l1.size" or
     memory__l1__size). ``scenarios``: names, or "name:size" for a size other
-    than "test". ``workers``: parallel runs (default: the CPU cores available).
+    than "test", and :class:`warptlm.KernelCase` objects for kernels of your
+    own (their rows' ``size`` is "kernel:" and a fingerprint of the PTX,
+    geometry and arguments). ``workers``: parallel runs (default: the CPU cores available).
     ``backend``: "local" (this machine) or "dask" (dask.distributed at
     ``address``, or a LocalCluster of ``workers`` one-thread workers).
     ``out``: CSV path, or SQLite for .db; rows are appended as they arrive and
