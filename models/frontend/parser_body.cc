@@ -215,6 +215,20 @@ std::string Parser::instruction_text(size_t first_tok, size_t end_tok) const {
 void Parser::finish_function() {
   Function& f = function();
   f.end = module_.code.size() * kInstrBytes;
+  if (f.begin == f.end) {
+    // An empty body still gets an address of its own: a launch (the GPU's
+    // KERNEL register) or a call names a function by its first PC, which an
+    // empty function would share with the next one. The slot lies outside
+    // the function ([begin, end) stays empty), so control reaching it faults
+    // as falling off the end, in both modes; it never executes.
+    Instruction pad;
+    pad.op = Opcode::Trap;
+    pad.pc = f.end;
+    pad.function = static_cast<uint32_t>(fn_);
+    pad.loc = loc_of(tokens_[pos_ - 1]);  // the closing brace
+    pad.text = "(the end of '" + f.name + "', whose body is empty)";
+    module_.code.push_back(std::move(pad));
+  }
   for (const auto& b : branches_) {
     auto it = f.labels.find(b.label);
     if (it == f.labels.end())

@@ -16,6 +16,31 @@ uint64_t element_bytes(Type type, unsigned vec) { return uint64_t(type_bits(type
 // Registers a name range like %r<100> may declare at most.
 constexpr uint64_t kMaxRegRange = 1u << 20;
 
+// The byte size of an array of `dims` elements of `elem` bytes in `space`, or
+// "" and a message in `problem`: a size past 2^64 wraps (never silently), and
+// a variable must fit its space's window: PTX addresses .shared, .local and
+// .param with 32 bits, so 4 GiB at most there; .global and .const at most
+// 2^48 bytes, the model's device address space.
+uint64_t array_size(Space space, uint64_t elem, const std::vector<uint64_t>& dims,
+                    std::string* problem) {
+  uint64_t size = elem;
+  std::string shape = std::to_string(elem) + "-byte elements";
+  for (uint64_t d : dims) {
+    shape += " x " + std::to_string(d);
+    if (d != 0 && __builtin_mul_overflow(size, d, &size)) {
+      *problem = "array size overflows 64 bits (" + shape + ")";
+      return 0;
+    }
+  }
+  const bool narrow = space == Space::Shared || space == Space::Local || space == Space::Param;
+  const uint64_t limit = narrow ? (uint64_t(1) << 32) : (uint64_t(1) << 48);
+  if (size > limit)
+    *problem = "array of " + std::to_string(size) + " bytes (" + shape + ") exceeds the " +
+               (narrow ? std::string("4 GiB (2^32-byte) window of .") + space_name(space)
+                       : std::string("2^48-byte address space of .") + space_name(space));
+  return size;
+}
+
 }  // namespace
 
 Parser::VarAttrs Parser::parse_var_attrs(Space space, bool in_header) {
@@ -95,18 +120,20 @@ ParamDecl Parser::parse_param_decl() {
   p.name = name.text;
   p.type = a.type;
   p.loc = loc_of(name);
-  uint64_t count = 1;
+  std::vector<uint64_t> dims;
   while (peek().is_punct('[')) {
     const Token& open = next();
     if (peek().is_punct(']')) fail(open, "parameter arrays need a size");
     uint64_t n = expect_integer("an array size");
     if (n == 0) fail(open, "array size must be positive");
-    count *= n;
+    dims.push_back(n);
     expect_punct(']', "after array size");
   }
   if (peek().is_punct('=')) fail(peek(), "parameters cannot have initialisers");
   uint64_t elem = element_bytes(a.type, a.vec);
-  p.size = elem * count;
+  std::string problem;
+  p.size = array_size(Space::Param, elem, dims, &problem);
+  if (!problem.empty()) fail(name, "parameter '" + p.name + "': " + problem);
   p.align = std::max<uint32_t>(a.align, static_cast<uint32_t>(elem));
   return p;
 }
@@ -139,9 +166,9 @@ void Parser::parse_variable(Space space, bool is_extern) {
       }
       expect_punct(']', "after array size");
     }
-    uint64_t count = 1;
-    for (uint64_t d : dims) count *= d;
-    s.size = elem * count;
+    std::string problem;
+    s.size = array_size(space, elem, dims, &problem);
+    if (!problem.empty()) fail(name, "variable '" + s.name + "': " + problem);
     if (peek().is_punct('=')) {
       if (space != Space::Global && space != Space::Const)
         fail(peek(), "only .global and .const variables can have initialisers");

@@ -154,7 +154,24 @@ Operand Decoder::literal(const RawOperand& r, Type t, size_t i) const {
     }
     return op;
   }
-  if (op.kind == K::Imm) return op;
+  if (op.kind == K::Imm) {
+    // ptxas takes any 64-bit literal and keeps its low bits; warptlm refuses a
+    // literal the operand cannot hold, signed or unsigned, rather than change
+    // it without a word (docs/frontend.md, "Integer literals").
+    const unsigned width = type_bits(t);
+    if (width > 0 && width < 64) {
+      const uint64_t max = (uint64_t(1) << width) - 1;
+      const int64_t min = -(int64_t(1) << (width - 1));
+      const int64_t value = static_cast<int64_t>(op.imm);
+      const bool fits = op.imm <= max || (value < 0 && value >= min);
+      if (!fits)
+        fail(r.loc, what(i) + " is ." + type_name(t) + ": the literal " +
+                        (value < 0 ? std::to_string(value) : std::to_string(op.imm)) +
+                        " does not fit in " + std::to_string(width) + " bits (allowed: " +
+                        std::to_string(min) + " to " + std::to_string(max) + ")");
+    }
+    return op;
+  }
   // A float literal in an integer slot: only bit types may carry raw IEEE
   // bits (mov.b32 %r1, 0f3F800000), and only of the matching width.
   unsigned bits = type_bits(t);

@@ -275,6 +275,9 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
       wake_hint_ = std::min(wake_hint_, ws.fetch_ready);
       continue;  // waiting for the instruction: an idle slot
     }
+    // Control past the module's last instruction (a function fell off its
+    // end): the issuer reports the fault as the functional executor does.
+    if (p.pc / kInstrBytes >= operands_->size()) issue(ws, p, now, now);
     const Instruction& in = launch_->program->module.at(p.pc);
     const RegisterOperands& ops = operands_->at(p.pc);
     // A call or return switches register frames: earlier writes drain first.
@@ -337,8 +340,8 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   env.bind(&w);
   env.accesses.clear();
   env.cycle = now;
+  IssueResult r = issuer_->issue(w, p, cta.context, env, run_);  // faults first for a bad pc
   const RegisterOperands& ops = operands_->at(p.pc);
-  IssueResult r = issuer_->issue(w, p, cta.context, env, run_);
   ws.paths_valid = false;  // the unit advanced (`p` stays readable: ws.paths is kept)
   check_launch_budget(w, cta, p);
   g.control_ready = now + 1 + w.simt->control_cycles();  // the scheme's tables work on

@@ -194,3 +194,12 @@ def test_a_cta_too_big_for_the_warp_slots_is_a_row_that_says_why(small):
         "(256 threads in warps of 8), an SM has 16 (min(sm.warps = 16, sm.threads / warp_size = 512 / 8))")
     fits = warptlm.sweep(small.with_(**{"sm.warps": 32}), {"warp_size": [8]}, ["reduction"], mode="timing")
     assert fits["passed"].all()
+
+
+def test_a_resumed_sweeps_progress_bar_says_what_it_skipped(small, tmp_path, capsys):
+    out = tmp_path / "r.csv"
+    warptlm.sweep(small, {"seed": [1, 2]}, ["reduction"], workers=2, out=out, progress=False)
+    capsys.readouterr()
+    warptlm.sweep(small, {"seed": [1, 2, 3]}, ["reduction"], workers=2, out=out, progress=True)
+    err = capsys.readouterr().err
+    assert "2 stored, skipped" in err and "3/3" in err

@@ -84,5 +84,38 @@ TEST(PtxErrors, NamesAndFunctionPointers) {
   expect_ptx_error(h + ".entry k()\n{\n call.uni k, ();\n}\n", 9, 11, "cannot call kernel 'k'");
 }
 
+TEST(PtxErrors, IntegerLiteralsMustFitTheirOperand) {
+  // ptxas keeps the low bits of any literal; warptlm refuses one that does not fit.
+  expect_body_error("  .reg .b32 %r1;\n  mov.u32 %r1, 4294967297;", 2, 16,
+                    "operand 2 of 'mov' is .u32: the literal 4294967297 does not fit in 32 bits "
+                    "(allowed: -2147483648 to 4294967295)");
+  expect_body_error("  .reg .b16 %h1;\n  mov.u16 %h1, 70000;", 2, 16,
+                    "operand 2 of 'mov' is .u16: the literal 70000 does not fit in 16 bits "
+                    "(allowed: -32768 to 65535)");
+  expect_body_error("  .reg .b32 %r1;\n  add.s32 %r1, %r1, -2147483649;", 2, 21,
+                    "the literal -2147483649 does not fit in 32 bits");
+  // Signed or unsigned, whatever fits the width passes: clang writes both.
+  Module m = test::parse_kernel(
+      "  .reg .b16 %h1;\n  .reg .b32 %r1;\n  mov.u32 %r1, -1;\n  mov.s32 %r1, 4294967295;\n"
+      "  mov.u16 %h1, -1;\n  mov.s16 %h1, 65535;\n  ret;");
+  EXPECT_EQ(m.code.size(), 5u);
+}
+
+TEST(PtxErrors, ArraySizesThatWrapOrExceedTheirSpace) {
+  const std::string h = ".version 7.0\n.target sm_70\n.address_size 64\n";
+  expect_ptx_error(h + ".shared .align 4 .b32 s[4611686018427387904];\n", 4, 23,
+                   "variable 's': array size overflows 64 bits (4-byte elements x "
+                   "4611686018427387904)");
+  expect_ptx_error(h + ".shared .b64 s[9223372036854775807];\n", 4, 14,
+                   "array size overflows 64 bits");
+  expect_ptx_error(h + ".shared .b8 s[8589934592];\n", 4, 13,
+                   "array of 8589934592 bytes (1-byte elements x 8589934592) exceeds the 4 GiB "
+                   "(2^32-byte) window of .shared");
+  expect_ptx_error(h + ".global .b32 g[1024][1024][1024][1024][1024];\n", 4, 14,
+                   "exceeds the 2^48-byte address space of .global");
+  expect_ptx_error(h + ".entry k(.param .b8 p[4294967297])\n{\n ret;\n}\n", 4, 21,
+                   "parameter 'p': array of 4294967297 bytes");
+}
+
 }  // namespace
 }  // namespace warptlm
