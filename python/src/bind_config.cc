@@ -5,6 +5,7 @@
 #include "exec/run_stats.h"
 #include "config/version.h"
 #include "gpu/statistics.h"
+#include "arg_values.h"
 #include "cli_text.h"
 #include "simt/reconvergence_unit.h"
 
@@ -64,6 +65,21 @@ void bind_config(py::module_& m) {
   m.def("list_text", &cli::list_text, py::arg("section") = "", py::arg("markdown") = false,
         "What `list [SECTION]` prints, the same text as the C++ CLI's.");
   m.def("version", &version, "The warptlm version (the VERSION file).");
+  m.def(
+      "parse_scalar",
+      [](const std::string& text) {
+        KernelArg a = cli::parse_scalar(text);
+        return py::make_tuple(type_name(a.type), a.bits);
+      },
+      py::arg("text"),
+      "A `--arg TYPE:VALUE` text as the C++ CLI reads it: (PTX type name, zero-extended bits).");
+  m.def(
+      "parse_dim3",
+      [](const std::string& flag, const std::string& text) {
+        Dim3 d = cli::parse_dim3(flag, text);
+        return py::make_tuple(d.x, d.y, d.z);
+      },
+      py::arg("flag"), py::arg("text"), "An `X[,Y[,Z]]` option value as the C++ CLI reads it.");
   m.def(
       "stats_text",
       [](const std::string& record_json) {

@@ -143,6 +143,9 @@ def test_exec_runs_a_users_kernel_the_same_in_both(tmp_path, mode):
     ["exec", "k.ptx", "--kernel", "axpy", "--block", "4", "--arg", "i32:1"],
     ["exec", "k.ptx", "--kernel", "axpy", "--block", "4", "--arg", "q7:1"],
     ["exec", "k.ptx", "--kernel", "axpy", "--block", "4", "--arg", "i16:70000"],
+    ["exec", "k.ptx", "--kernel", "axpy", "--block", "4", "--arg", "f32:1e39"],
+    ["exec", "k.ptx", "--kernel", "axpy", "--block", "4,0", "--arg", "q7:1"],
+    ["exec", "missing.ptx", "--kernel", "axpy", "--block", "4", "--arg", "u8:-129"],
 ])
 def test_errors_are_worded_alike_with_the_same_status(tmp_path, args):
     (tmp_path / "k.ptx").write_text(SAXPY)

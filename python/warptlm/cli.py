@@ -117,7 +117,7 @@ def cmd_run(args):
     return 0 if result.passed else 1
 
 
-def _exec_args(kernel, texts):
+def _exec_args(texts):
     """The launch arguments of --arg texts: .npy files (one array per distinct
     file, written back afterwards) and TYPE:VALUE scalars of the C++ CLI."""
     import numpy as np
@@ -133,55 +133,28 @@ def _exec_args(kernel, texts):
     return values, arrays
 
 
-_SCALAR_TYPES = {"i8": "i1", "i16": "i2", "i32": "i4", "i64": "i8", "s8": "i1", "s16": "i2", "s32": "i4",
-                 "s64": "i8", "u8": "u1", "u16": "u2", "u32": "u4", "u64": "u8", "f32": "f4", "f64": "f8"}
+_DTYPES = {"s8": "i1", "s16": "i2", "s32": "i4", "s64": "i8", "u8": "u1", "u16": "u2", "u32": "u4",
+           "u64": "u8", "f32": "f4", "f64": "f8"}
 
 
 def _scalar(text):
-    """"i32:256" -> numpy int32(256); integers take any value of their width."""
+    """"i32:256" -> numpy int32(256), read by the C++ CLI's own parser."""
     import numpy as np
 
-    name, sep, value = text.partition(":")
-    if not sep:
-        raise ValueError(f"--arg '{text}': expected FILE.npy or TYPE:VALUE (e.g. i32:256, f32:1.5)")
-    if name not in _SCALAR_TYPES:
-        raise ValueError(f"--arg '{text}': unknown type '{name}' (i8 i16 i32 i64 u8 u16 u32 u64 f32 f64)")
-    dtype = np.dtype(_SCALAR_TYPES[name])
-    if dtype.kind == "f":
-        try:
-            number = float(value)
-        except ValueError:
-            raise ValueError(f"--arg '{text}': '{value}' is not a {name} number") from None
-        if np.isfinite(number) and abs(number) > np.finfo(dtype).max:
-            raise ValueError(f"--arg '{text}': {value} overflows {name}")
-        return dtype.type(number)
-    bits = dtype.itemsize * 8
-    try:
-        number = int(value, 0)
-    except ValueError:
-        number = None
-    if number is None or not -(2 ** (bits - 1)) <= number <= 2**bits - 1:
-        raise ValueError(f"--arg '{text}': '{value}' is not a {bits}-bit integer in "
-                         f"[{-(2 ** (bits - 1))}, {2**bits - 1}]")
-    return np.array(number & (2**bits - 1), dtype=f"u{dtype.itemsize}").view(dtype)[()]
-
-
-def _dim3(flag, text):
-    parts = text.split(",")
-    if not 1 <= len(parts) <= 3 or not all(p.isdigit() for p in parts):
-        raise ValueError(f"{flag}: expected X[,Y[,Z]] of positive integers, got '{text}'")
-    if any(int(p) == 0 for p in parts):
-        raise ValueError(f"{flag}: dimensions must be positive, got '{text}'")
-    return tuple(int(p) for p in parts)
+    ptx_type, bits = warptlm._core.parse_scalar(text)
+    dtype = np.dtype(_DTYPES[ptx_type])
+    return np.array(bits, dtype=f"u{dtype.itemsize}").view(dtype)[()]
 
 
 def cmd_exec(args):
     import numpy as np
 
+    # In the C++ CLI's order, so the first error is the same one.
     platform = _platform(args)
+    grid = warptlm._core.parse_dim3("--grid", args.grid)
+    block = warptlm._core.parse_dim3("--block", args.block)
+    values, arrays = _exec_args(args.arg or [])
     kernel = warptlm.Kernel(warptlm._core.read_ptx_file(args.file), args.kernel, source_name=args.file)
-    values, arrays = _exec_args(kernel, args.arg or [])
-    grid, block = _dim3("--grid", args.grid), _dim3("--block", args.block)
     result = platform.launch(kernel, grid, block, values, shared_bytes=args.shared, mode=args.mode,
                              trace=bool(args.trace), timeline=args.timeline, vcd=args.vcd, outdir=args.outdir)
     result.record["command"] = "exec"

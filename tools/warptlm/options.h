@@ -8,17 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "arg_values.h"
 #include "config/platform_config.h"
 #include "exec/launch.h"
 
 namespace warptlm::cli {
-
-// A usage error found after parsing (a bad value): printed with a hint to
-// --help, exit status 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 struct RunOptions {
   std::string mode = "functional";  // or "timing"
@@ -47,10 +41,5 @@ struct OutputPaths {
   std::string stats, stats_text, config, timeline, vcd, trace;
 };
 OutputPaths output_paths(const RunOptions& options);
-
-Dim3 parse_dim3(const std::string& flag, const std::string& text);
-// "i32:256", "u64:7", "f32:1.5": a kernel scalar argument. Integers take any
-// value representable in the type's width (u32:-1 is 0xffffffff).
-KernelArg parse_scalar(const std::string& text);
 
 }  // namespace warptlm::cli
