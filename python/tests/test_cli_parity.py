@@ -11,41 +11,12 @@ import numpy as np
 import pytest
 
 import warptlm
-from conftest import SOURCE_DIR
+from conftest import AXPY_PTX, SOURCE_DIR
 
 # CTest names the C++ CLI; by hand, it sits at the top of the build tree (build/python/warptlm/..).
 CLI = os.environ.get("WARPTLM_CLI") or os.path.join(
     os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(warptlm.__file__)))), "warptlm")
 
-SAXPY = """.version 7.0
-.target sm_70
-.address_size 64
-.visible .entry axpy(.param .u64 x, .param .u64 y, .param .s32 a, .param .s32 n)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<10>;
-  .reg .b64 %rd<6>;
-  ld.param.u64 %rd1, [x];
-  ld.param.u64 %rd2, [y];
-  ld.param.s32 %r1, [a];
-  ld.param.s32 %r2, [n];
-  mov.u32 %r3, %tid.x;
-  mov.u32 %r4, %ctaid.x;
-  mov.u32 %r5, %ntid.x;
-  mad.lo.s32 %r6, %r4, %r5, %r3;
-  setp.ge.s32 %p1, %r6, %r2;
-  @%p1 bra DONE;
-  mul.wide.s32 %rd3, %r6, 4;
-  add.s64 %rd4, %rd1, %rd3;
-  add.s64 %rd5, %rd2, %rd3;
-  ld.global.u32 %r7, [%rd4];
-  ld.global.u32 %r8, [%rd5];
-  mad.lo.s32 %r9, %r1, %r7, %r8;
-  st.global.u32 [%rd5], %r9;
-DONE:
-  ret;
-}
-"""
 
 pytestmark = pytest.mark.skipif(not os.access(CLI, os.X_OK), reason="the C++ CLI is not built next to the package")
 
@@ -106,19 +77,19 @@ def test_run_writes_the_same_record_trace_and_summary(tmp_path, mode):
 
 @pytest.mark.parametrize("mode", ["functional", "timing"])
 def test_exec_runs_a_users_kernel_the_same_in_both(tmp_path, mode):
-    (tmp_path / "k.ptx").write_text(SAXPY)
+    (tmp_path / "k.ptx").write_text(AXPY_PTX)
     for who in ("c", "p"):
-        np.save(tmp_path / f"x_{who}.npy", np.arange(100, dtype=np.int32))
-        np.save(tmp_path / f"y_{who}.npy", np.full(100, 7, dtype=np.int32))
+        np.save(tmp_path / f"x_{who}.npy", np.arange(100, dtype=np.float32))
+        np.save(tmp_path / f"y_{who}.npy", np.full(100, 7, dtype=np.float32))
     common = ["exec", "k.ptx", "--kernel", "axpy", "--grid", "2", "--block", "64", "--mode", mode,
               "--preset", "small", "--budget", "100000"]
-    c = subprocess.run([CLI, *common, "--arg", "x_c.npy", "--arg", "y_c.npy", "--arg", "i32:-3", "--arg",
+    c = subprocess.run([CLI, *common, "--arg", "x_c.npy", "--arg", "y_c.npy", "--arg", "f32:-3", "--arg",
                         "u32:100", "--stats", "c.json"], capture_output=True, text=True, cwd=tmp_path)
     p = subprocess.run([sys.executable, "-m", "warptlm", *common, "--arg", "x_p.npy", "--arg", "y_p.npy", "--arg",
-                        "i32:-3", "--arg", "u32:100", "--stats", "p.json"], capture_output=True, text=True,
+                        "f32:-3", "--arg", "u32:100", "--stats", "p.json"], capture_output=True, text=True,
                        cwd=tmp_path)
     assert c.returncode == p.returncode == 0, c.stderr + p.stderr
-    expected = -3 * np.arange(100, dtype=np.int32) + 7
+    expected = np.float32(-3) * np.arange(100, dtype=np.float32) + np.float32(7)
     assert np.array_equal(np.load(tmp_path / "y_c.npy"), expected)
     assert np.array_equal(np.load(tmp_path / "y_p.npy"), expected)
     assert without_wall_time(c.stdout).replace("_c.npy", "") == without_wall_time(p.stdout).replace("_p.npy", "")
@@ -148,7 +119,7 @@ def test_exec_runs_a_users_kernel_the_same_in_both(tmp_path, mode):
     ["exec", "missing.ptx", "--kernel", "axpy", "--block", "4", "--arg", "u8:-129"],
 ])
 def test_errors_are_worded_alike_with_the_same_status(tmp_path, args):
-    (tmp_path / "k.ptx").write_text(SAXPY)
+    (tmp_path / "k.ptx").write_text(AXPY_PTX)
     c, p = both(*args, cwd=tmp_path)
     assert c.returncode == p.returncode and c.returncode in (1, 2)
     c_err, p_err = c.stderr.strip().splitlines()[0], p.stderr.strip().splitlines()[0]

@@ -3,7 +3,6 @@
 or on Dask (it pickles as its PTX text, its arguments and its functions)."""
 
 import hashlib
-import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,9 +80,6 @@ class KernelCase:
         answer = self.check(args, dict(config))
         passed, message = answer if isinstance(answer, tuple) else (answer, "")
         return bool(passed), str(message) or ("check passed" if passed else "check failed")
-
-    def describe(self):
-        return json.dumps({"kernel": self.kernel.entry, "grid": repr(self.grid), "block": repr(self.block)})
 
 
 def _name_of(function):

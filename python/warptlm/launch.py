@@ -17,6 +17,7 @@ import pandas as pd
 
 from . import _core, isolation
 from .records import outdir_paths, run_record, write_outdir
+from .stats import statistics
 
 __all__ = ["launch", "Result", "KernelError"]
 
@@ -223,8 +224,7 @@ def raise_fault(fault):
 
 def ordered_stats(stats):
     """The statistics in the model's documented order (warptlm.statistics())."""
-    order = [name for name, _, _, _, breakdown in _core.statistics() if not breakdown]
-    ordered = {name: stats[name] for name in order if name in stats}
+    ordered = {name: stats[name] for name in statistics(breakdown=False) if name in stats}
     ordered.update((k, v) for k, v in stats.items() if k not in ordered)
     return ordered
 

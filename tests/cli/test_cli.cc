@@ -97,6 +97,21 @@ DONE:
 }
 )";
 
+// The axpy kernel and its inputs x[i] = i, y[i] = 1000 - i (100 each) under
+// names ending in `tag`; returns "PTX --kernel axpy --grid 2 --block 64 --arg
+// X --arg Y --arg i32:3 --arg i32:100", whose outputs are y[i] = 3 i + 1000 - i.
+std::string axpy_exec_args(const std::string& tag, std::string* y_path) {
+  std::string ptx = temp_path("axpy" + tag + ".ptx"), x = temp_path("x" + tag + ".npy");
+  *y_path = temp_path("y" + tag + ".npy");
+  write_file(ptx, kSaxpy);
+  std::vector<int32_t> xs(100), ys(100);
+  for (int i = 0; i < 100; ++i) xs[i] = i, ys[i] = 1000 - i;
+  write_npy_i32(x, xs);
+  write_npy_i32(*y_path, ys);
+  return ptx + " --kernel axpy --grid 2 --block 64 --arg " + x + " --arg " + *y_path +
+         " --arg i32:3 --arg i32:100";
+}
+
 TEST(Cli, ExecRunsAKernelAndWritesArraysBackInPlace) {
   std::string ptx = temp_path("axpy.ptx"), x = temp_path("x.npy"), y = temp_path("y.npy"),
               stats = temp_path("stats.json");
@@ -133,16 +148,9 @@ TEST(Cli, ExecRunsAKernelAndWritesArraysBackInPlace) {
 }
 
 TEST(Cli, ExecRunsTheSameKernelInTimingModeWithRunsOptions) {
-  std::string ptx = temp_path("axpy_t.ptx"), x = temp_path("xt.npy"), y = temp_path("yt.npy"),
-              dir = temp_path("outdir_t");
-  write_file(ptx, kSaxpy);
-  std::vector<int32_t> xs(100), ys(100);
-  for (int i = 0; i < 100; ++i) xs[i] = i, ys[i] = 1000 - i;
-  write_npy_i32(x, xs);
-  write_npy_i32(y, ys);
-  Result r = cli("exec " + ptx + " --kernel axpy --grid 2 --block 64 --arg " + x + " --arg " + y +
-                 " --arg i32:3 --arg i32:100 --mode timing --preset fermi --set scheduler=gto " +
-                 "--outdir " + dir);
+  std::string y, dir = temp_path("outdir_t");
+  Result r = cli("exec " + axpy_exec_args("_t", &y) +
+                 " --mode timing --preset fermi --set scheduler=gto --outdir " + dir);
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("timing mode (preset fermi)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("cycles "), std::string::npos) << r.output;
