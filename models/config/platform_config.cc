@@ -103,9 +103,15 @@ std::vector<FieldInfo> build_fields() {
   f.push_back(int_field("seed", 0, kMaxInt, false, true,
                         "seed of every random choice and of scenario inputs",
                         WARPTLM_ACCESS(seed)));
-  f.push_back(int_field("instruction_budget", 1, kMaxInt, false, true,
-                        "warp instructions before a run is a runaway-kernel fault",
+  f.push_back(int_field("instruction_budget", 0, kMaxInt, false, true,
+                        "warp instructions a launch may issue before it is a runaway-kernel "
+                        "fault (0: 2^24 per warp of the launch, at most 2^32)",
                         WARPTLM_ACCESS(instruction_budget)));
+  f.push_back(int_field("watchdog", 0, kMaxInt, false, true,
+                        "warp instructions one warp may issue in a row without a global or "
+                        "shared store, atomic, barrier or exit before it faults as spinning (0: "
+                        "off)",
+                        WARPTLM_ACCESS(watchdog)));
   f.push_back(
       int_field("quantum", 1, 1 << 20, false, true,
                 "functional mode: warp instructions a warp runs before the next warp of its CTA",
@@ -307,6 +313,8 @@ ExecConfig PlatformConfig::exec_config() const {
   e.warp_size = warp_size;
   e.simd_width = simd_width;
   e.instruction_budget = instruction_budget;
+  e.watchdog = watchdog;
+  e.sm = sm.limits();
   e.quantum = quantum;
   e.reconvergence = reconvergence;
   e.compaction = compaction;

@@ -80,6 +80,11 @@ struct SmConfig {
   // set that keeps its threads (a branch every thread takes alike) goes on
   // without it (docs/compaction.md, "Timing").
   unsigned warp_formation_cycles = 1;
+
+  // The limits a CTA must fit into, for the launch checks both modes share.
+  SmLimits limits() const {
+    return SmLimits{threads, warps, registers, max_registers_per_thread, shared_memory};
+  }
 };
 
 struct MemoryConfig {
@@ -112,8 +117,9 @@ struct PlatformConfig {
     unsigned rt_entries = 0;
   } mp_ipdom;
   uint64_t seed = 1;
-  uint64_t instruction_budget = 1ull << 32;
-  unsigned quantum = 64;  // functional mode: warp instructions per warp turn
+  uint64_t instruction_budget = 0;  // 0: automatic (launch_budget())
+  uint64_t watchdog = 1ull << 20;   // ExecConfig::watchdog; 0: off
+  unsigned quantum = 64;            // functional mode: warp instructions per warp turn
   SmConfig sm;
   MemoryConfig memory;
 

@@ -28,8 +28,10 @@ class GridRunner {
              const LaunchSpec& launch, const ExecConfig& config, TraceSink* trace,
              CompactionAnalysis* analysis)
       : layouts_(program.module, config.warp_size),
-        issuer_(program, kernel, mem, layouts_, config.reconvergence, config.instruction_budget,
-                config.scheme_options),
+        issuer_(
+            program, kernel, mem, layouts_, config.reconvergence,
+            launch_budget(config.instruction_budget, launch.grid, launch.block, config.warp_size),
+            config.watchdog, config.scheme_options),
         module_(program.module),
         mem_(mem),
         launch_(launch),
@@ -160,11 +162,17 @@ void check_reconvergence_markers(const Program& program, const std::string& sche
 const Function& find_kernel(const Module& module, const std::string& entry) {
   const Function* kernel = module.find_function(entry);
   if (kernel && kernel->is_entry) return *kernel;
+  // The first few kernels: a module may hold hundreds of thousands.
+  constexpr size_t kListed = 10;
   std::string known;
-  for (const auto& f : module.functions)
-    if (f.is_entry) known += (known.empty() ? "" : ", ") + f.name;
+  size_t kernels = 0;
+  for (const auto& f : module.functions) {
+    if (!f.is_entry) continue;
+    if (kernels++ < kListed) known += (known.empty() ? "" : ", ") + f.name;
+  }
+  if (kernels > kListed) known += " and " + std::to_string(kernels - kListed) + " more";
   throw std::invalid_argument("launch: no kernel named '" + entry + "' in " + module.source_name +
-                              " (kernels: " + known + ")");
+                              " (kernels: " + (known.empty() ? "none" : known) + ")");
 }
 
 namespace {
@@ -184,7 +192,6 @@ void ExecConfig::validate() const {
   if (simd_width < 1 || simd_width > 64)
     throw std::invalid_argument("simd_width: must be an integer in [1, 64], got " +
                                 std::to_string(simd_width));
-  if (instruction_budget == 0) throw std::invalid_argument("instruction_budget: must be positive");
   if (quantum == 0) throw std::invalid_argument("quantum: must be positive");
   make_reconvergence_unit(reconvergence, warp_size);  // throws listing the known schemes
   if (scheme_options.mp_ipdom_st_entries > MultiPathIpdom::kMaxCapacity)
@@ -234,6 +241,18 @@ void check_scheme_option(const std::string& field, uint64_t value, uint64_t defa
                               std::to_string(default_value) + ")");
 }
 
+uint64_t launch_budget(uint64_t instruction_budget, const Dim3& grid, const Dim3& block,
+                       unsigned warp_size) {
+  if (instruction_budget) return instruction_budget;
+  const uint64_t per_cta = warp_size ? (block.count() + warp_size - 1) / warp_size : 1;
+  const uint64_t ctas = grid.count();
+  // Saturating: grids reach 2^63 threads.
+  const uint64_t cap_warps = kAutoBudgetMax / kAutoBudgetPerWarp;
+  if (per_cta >= cap_warps || ctas >= cap_warps || per_cta * ctas >= cap_warps)
+    return kAutoBudgetMax;
+  return per_cta * ctas * kAutoBudgetPerWarp;
+}
+
 std::vector<std::string> compaction_scheme_names() { return {"none", "tbc", "capri", "ideal"}; }
 
 RunStats run_functional(const Program& program, const std::string& entry, LaunchSpec& launch,
@@ -248,6 +267,13 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
   const Function* kernel = &find_kernel(module, entry);
   check_launch(module, *kernel, launch, config.warp_size);
   check_reconvergence_markers(program, config.reconvergence);
+  // The SM limits a timing run's GPU refuses a launch by (gpu_launch.cc).
+  const CtaResources cta = cta_resources(module, *kernel, launch.block, launch.shared_bytes,
+                                         config.sm, config.warp_size);
+  if (auto fit = cta_fit_problem(cta, launch.shared_bytes, config.sm, config.warp_size,
+                                 /*whole_warp_slots=*/false))
+    throw std::invalid_argument("launch: kernel '" + kernel->name + "' with block " +
+                                dim_string(launch.block) + ": " + fit->message);
 
   DeviceMemory global;
   KernelMemory mem;

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "exec/cta_fit.h"
 #include "exec/launch.h"
 #include "exec/run_stats.h"
 #include "exec/trace.h"
@@ -23,9 +24,15 @@ class CompactionAnalysis;
 std::vector<std::string> compaction_scheme_names();
 
 struct ExecConfig {
-  unsigned warp_size = 32;                   // 4..64
+  unsigned warp_size = 32;   // 4..64
   unsigned simd_width = 32;  // SIMD lanes (1..64); only the simd_utilisation statistic reads it
-  uint64_t instruction_budget = 1ull << 32;  // warp instructions before "runaway kernel"
+  // Warp instructions the whole launch may issue before a "runaway kernel"
+  // fault; 0 (the default) scales with the launch: see launch_budget().
+  uint64_t instruction_budget = 0;
+  // The no-progress watchdog: warp instructions one warp may issue in a row
+  // without a store to global or shared memory, an atomic, a barrier or an
+  // exit before it faults as spinning; 0 turns it off.
+  uint64_t watchdog = 1ull << 20;
   unsigned quantum = 64;  // warp instructions a warp runs before the next warp of its CTA
   std::string reconvergence = "ipdom";
   // Options of one scheme (PlatformConfig mp_ipdom.*); each must stay at its
@@ -45,11 +52,22 @@ struct ExecConfig {
   // compaction "none".
   std::string permutation = "none";
   uint64_t seed = 1;  // of the permutations that draw (random)
+  // The SM resources a CTA must fit into (PlatformConfig's sm.*): functional
+  // runs refuse the launches a timing run's GPU would refuse.
+  SmLimits sm;
   // Throws std::invalid_argument naming the field when a value is out of
   // range, or when an option of a scheme (mp_ipdom.*, capri.*) is set away
   // from its default while another scheme is selected.
   void validate() const;
 };
+
+// The automatic instruction budget (instruction_budget = 0): 2^24 warp
+// instructions per warp of the launch, at most 2^32, so a small launch that
+// loops forever is stopped in about a second; a configured budget is kept.
+constexpr uint64_t kAutoBudgetPerWarp = uint64_t(1) << 24;
+constexpr uint64_t kAutoBudgetMax = uint64_t(1) << 32;
+uint64_t launch_budget(uint64_t instruction_budget, const Dim3& grid, const Dim3& block,
+                       unsigned warp_size);
 
 // The combination rule for scheme options (docs/reconvergence.md, "Scheme
 // options"): throws std::invalid_argument when option `field` of the scheme

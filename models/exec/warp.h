@@ -40,6 +40,9 @@ struct Warp {
   uint32_t barrier_id = 0;
   Pc barrier_pc = 0;
   uint64_t issued = 0;  // warp instructions issued (drives %clock)
+  // `issued` at the warp's last progress (a store to global or shared
+  // memory, an atomic, a barrier, an exit): the no-progress watchdog's mark.
+  uint64_t progress_mark = 0;
   // WarpIssuer::issue() advanced `simt` since WarpIssuer::add_counters() last ran.
   bool counters_pending = false;
   bool finished() const { return simt->finished(); }

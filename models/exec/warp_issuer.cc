@@ -33,7 +33,8 @@ unsigned lowest_lane(LaneMask m) {
 
 WarpIssuer::WarpIssuer(const Program& program, const Function& kernel, KernelMemory& memory,
                        const RegisterLayouts& layouts, const std::string& reconvergence,
-                       uint64_t instruction_budget, const SchemeOptions& scheme_options)
+                       uint64_t instruction_budget, uint64_t watchdog,
+                       const SchemeOptions& scheme_options)
     : program_(program),
       module_(program.module),
       kernel_(kernel),
@@ -41,7 +42,8 @@ WarpIssuer::WarpIssuer(const Program& program, const Function& kernel, KernelMem
       layouts_(layouts),
       reconvergence_(reconvergence),
       scheme_options_(scheme_options),
-      instruction_budget_(instruction_budget) {
+      instruction_budget_(instruction_budget),
+      watchdog_(watchdog) {
   // Layouts of another program (or none: a KernelLaunch filled by hand
   // without them) would index past their tables at the first operand.
   if (layouts.functions.size() != module_.functions.size() || layouts.warp_size == 0)
@@ -97,6 +99,7 @@ void WarpIssuer::start_warp(Warp& w, uint32_t index, const Dim3& b) const {
   w.barrier_id = 0;
   w.barrier_pc = 0;
   w.issued = 0;
+  w.progress_mark = 0;
   w.tid.assign(ws, Dim3{0, 0, 0});
   w.local.assign(ws, {});  // the lanes' vectors keep their storage
   // A warp reused for the next one (an SM's warp slot, the functional
@@ -247,13 +250,33 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
       break;
   }
   if (ev.kind == Control::Exit) w.exited |= o.executed;
+
+  // The no-progress watchdog: what another thread could see, or what ends
+  // a wait, is progress; a warp that only computes and loads is spinning.
+  bool progress = ev.kind == Control::Exit || ev.kind == Control::Barrier;
+  if (o.executed && (in.op == Opcode::Atom || in.op == Opcode::Red ||
+                     (in.op == Opcode::St && in.space != Space::Local && in.space != Space::Param)))
+    progress = true;
+  if (progress)
+    w.progress_mark = w.issued;
+  else if (watchdog_ && w.issued - w.progress_mark > watchdog_)
+    watchdog_fault(w, cta, p.pc, p.mask);
   return r;
+}
+
+void WarpIssuer::watchdog_fault(const Warp& w, const CtaContext& cta, Pc pc, LaneMask mask) const {
+  fault(w, cta, pc, lowest_lane(mask),
+        "no progress: the warp issued " + std::to_string(w.issued - w.progress_mark) +
+            " warp instructions in a row without a store to global or shared memory, an atomic, "
+            "a barrier or an exit (a spin loop that never ends?); set watchdog (--set "
+            "watchdog=N) higher for a longer computation, or 0 to turn it off");
 }
 
 void WarpIssuer::budget_fault(const Warp& w, const CtaContext& cta, Pc pc, LaneMask mask) const {
   fault(w, cta, pc, lowest_lane(mask),
         "runaway kernel: more than " + std::to_string(instruction_budget_) +
-            " warp instructions (instruction_budget); an infinite loop or a livelocked spin?");
+            " warp instructions in the launch (instruction_budget; an infinite loop?); set "
+            "instruction_budget (--budget N) higher for a longer kernel");
 }
 
 void WarpIssuer::count_branch(const IssueResult& r, LaneMask active, RunStats& stats) {

@@ -33,10 +33,12 @@ class WarpIssuer {
  public:
   // Every warp has layouts.warp_size lanes, its frames laid out by `layouts`
   // (of program.module; kept by reference), and gets a unit of scheme
-  // `reconvergence` built with `scheme_options`.
+  // `reconvergence` built with `scheme_options`. `instruction_budget` is the
+  // launch's (check_budget), `watchdog` each warp's (ExecConfig::watchdog).
   WarpIssuer(const Program& program, const Function& kernel, KernelMemory& memory,
              const RegisterLayouts& layouts, const std::string& reconvergence,
-             uint64_t instruction_budget, const SchemeOptions& scheme_options = {});
+             uint64_t instruction_budget, uint64_t watchdog,
+             const SchemeOptions& scheme_options = {});
 
   // Sets up warp `index` of a CTA with `block` threads: lanes, thread ids,
   // reconvergence unit, the kernel's frame, barrier state and issue count (a
@@ -91,6 +93,8 @@ class WarpIssuer {
                   Frame&& storage) const;
   void pop_frame(Warp& w) const;
   [[noreturn]] void budget_fault(const Warp& w, const CtaContext& cta, Pc pc, LaneMask mask) const;
+  [[noreturn]] void watchdog_fault(const Warp& w, const CtaContext& cta, Pc pc,
+                                   LaneMask mask) const;
 
   const Program& program_;
   const Module& module_;
@@ -100,6 +104,7 @@ class WarpIssuer {
   std::string reconvergence_;
   SchemeOptions scheme_options_;
   uint64_t instruction_budget_;
+  uint64_t watchdog_;
 };
 
 // Small helpers shared by the executors' messages.

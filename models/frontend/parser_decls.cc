@@ -17,10 +17,37 @@ uint64_t element_bytes(Type type, unsigned vec) { return uint64_t(type_bits(type
 constexpr uint64_t kMaxRegRange = 1u << 20;
 
 // The byte size of an array of `dims` elements of `elem` bytes in `space`, or
+// The bytes a state space holds: PTX addresses .shared, .local and .param
+// with 32 bits, so 4 GiB at most; .const is one 64 KiB bank (ptxas refuses
+// more); .global is the model's 2^48-byte device address space.
+uint64_t space_limit(Space space) {
+  switch (space) {
+    case Space::Shared:
+    case Space::Local:
+    case Space::Param:
+      return uint64_t(1) << 32;
+    case Space::Const:
+      return uint64_t(1) << 16;
+    default:
+      return uint64_t(1) << 48;
+  }
+}
+
+std::string limit_text(Space space) {
+  switch (space) {
+    case Space::Shared:
+    case Space::Local:
+    case Space::Param:
+      return std::string("4 GiB (2^32-byte) window of .") + space_name(space);
+    case Space::Const:
+      return "64 KiB bank of .const";
+    default:
+      return std::string("2^48-byte address space of .") + space_name(space);
+  }
+}
+
 // "" and a message in `problem`: a size past 2^64 wraps (never silently), and
-// a variable must fit its space's window: PTX addresses .shared, .local and
-// .param with 32 bits, so 4 GiB at most there; .global and .const at most
-// 2^48 bytes, the model's device address space.
+// a variable must fit its space (space_limit).
 uint64_t array_size(Space space, uint64_t elem, const std::vector<uint64_t>& dims,
                     std::string* problem) {
   uint64_t size = elem;
@@ -32,12 +59,9 @@ uint64_t array_size(Space space, uint64_t elem, const std::vector<uint64_t>& dim
       return 0;
     }
   }
-  const bool narrow = space == Space::Shared || space == Space::Local || space == Space::Param;
-  const uint64_t limit = narrow ? (uint64_t(1) << 32) : (uint64_t(1) << 48);
-  if (size > limit)
+  if (size > space_limit(space))
     *problem = "array of " + std::to_string(size) + " bytes (" + shape + ") exceeds the " +
-               (narrow ? std::string("4 GiB (2^32-byte) window of .") + space_name(space)
-                       : std::string("2^48-byte address space of .") + space_name(space));
+               limit_text(space);
   return size;
 }
 
@@ -225,9 +249,15 @@ uint32_t Parser::add_symbol(Symbol symbol, const Token& name_tok) {
 }
 
 void Parser::lay_out(Symbol& s, bool kernel_param) {
+  // Each variable fits its space (array_size); together they must too, and
+  // the cursor then never wraps.
   auto place = [&](uint64_t* cursor) {
     s.offset = align_up(*cursor, s.align);
     *cursor = s.offset + s.size;
+    if (*cursor > space_limit(s.space))
+      fail(s.loc, "variable '" + s.name + "' ends at byte " + std::to_string(*cursor) + " of the " +
+                      (s.function >= 0 ? "function's" : "module's") + " ." + space_name(s.space) +
+                      " variables, past the " + limit_text(s.space));
   };
   switch (s.space) {
     case Space::Global:

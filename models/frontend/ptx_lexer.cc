@@ -272,13 +272,17 @@ std::vector<Token> lex_ptx(const std::string& text, const std::string& source_na
 }
 
 std::string describe(const Token& token) {
+  // A token of hostile input may be megabytes long: quote its start.
+  constexpr size_t kShown = 64;
+  std::string text = token.text.substr(0, kShown);
+  if (token.text.size() > kShown) text += "... (" + std::to_string(token.text.size()) + " bytes)";
   switch (token.kind) {
     case TokKind::End:
       return "end of input";
     case TokKind::String:
-      return "string \"" + token.text + "\"";
+      return "string \"" + text + "\"";
     default:
-      return "'" + token.text + "'";
+      return "'" + text + "'";
   }
 }
 

@@ -29,6 +29,17 @@ void Parser::parse_module_item() {
     const Token& v = next();
     if (v.kind != TokKind::Number || v.text.find('.') == std::string::npos)
       fail(v, "expected a version number such as 7.0 after .version, found " + describe(v));
+    // MAJOR.MINOR, each of at most two digits: PTX ISA versions run from 1.0
+    // to 8.x today; a number that needs more digits is no PTX version.
+    const size_t dot = v.text.find('.');
+    const std::string major = v.text.substr(0, dot), minor = v.text.substr(dot + 1);
+    auto digits = [](const std::string& t) {
+      return !t.empty() && t.size() <= 2 && t.find_first_not_of("0123456789") == std::string::npos;
+    };
+    if (!digits(major) || !digits(minor) || major == "0" || major == "00")
+      fail(v, "'" + v.text +
+                  "' is not a PTX ISA version: expected MAJOR.MINOR such as 7.0 (major 1 to 99, "
+                  "minor 0 to 99)");
     module_.version = v.text;
     return;
   }

@@ -25,6 +25,14 @@ Fact join(const Fact& a, const Fact& b) {
   return {Fact::Top, 0};
 }
 
+// A frame offset, computed in unsigned arithmetic (it may wrap): exact
+// within kMaxFrameBytes either way, beyond that an unknown frame address.
+Fact frame_offset(uint64_t offset) {
+  const int64_t v = static_cast<int64_t>(offset);
+  if (v < -kMaxFrameBytes || v > kMaxFrameBytes) return {Fact::FrameAny, 0};
+  return {Fact::Frame, v};
+}
+
 // a + b (or a - b, or a | b on an aligned base): keeps frame offsets and
 // constants exact, as `%SP + 8` needs; a frame address plus a run-time
 // index stays in the object it started in.
@@ -43,7 +51,7 @@ Fact arith(const Fact& a, const Fact& b, Opcode op) {
   if (x.kind == Fact::Frame && y.kind == Fact::Const) {
     // `or` only adds when the bits do not overlap (an aligned base).
     if (op != Opcode::Or || (x.value & y.value) == 0)
-      return {Fact::Frame, combine(x.value, y.value)};
+      return frame_offset(static_cast<uint64_t>(combine(x.value, y.value)));
     return {Fact::FrameObj, x.value};
   }
   const bool index = y.kind == Fact::Const || y.kind == Fact::Other;
@@ -58,7 +66,7 @@ Fact arith(const Fact& a, const Fact& b, Opcode op) {
 
 Fact symbol_fact(const Module& m, uint32_t sym, int64_t offset) {
   const Symbol& s = m.symbols.at(sym);
-  if (s.space == Space::Local) return {Fact::Frame, static_cast<int64_t>(s.offset) + offset};
+  if (s.space == Space::Local) return frame_offset(s.offset + static_cast<uint64_t>(offset));
   if (s.space == Space::Param) return {Fact::Param, sym};
   return {Fact::Other, 0};
 }

@@ -44,6 +44,8 @@ const char* gpu_error_name(GpuError error) {
       return "faulted";
     case GpuError::KernelFault:
       return "kernel_fault";
+    case GpuError::ThreadLocal:
+      return "thread_local";
   }
   return "unknown";
 }

@@ -65,6 +65,7 @@ enum class GpuError : uint32_t {
   CtaShared = 8,     // a CTA needs more shared memory (static + dynamic) than an SM has
   Faulted = 9,       // an earlier kernel fault left the GPU unusable (sticky, as CUDA's)
   KernelFault = 10,  // the kernel faulted (Gpu::fault() has the details)
+  ThreadLocal = 11,  // a thread needs more local memory than the per-thread limit (512 KiB)
 };
 
 const char* gpu_status_name(GpuStatus status);  // "idle", "running", ...

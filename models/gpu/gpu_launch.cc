@@ -21,6 +21,8 @@ GpuError error_for(SmResource r) {
       return GpuError::CtaRegisters;
     case SmResource::SharedMemory:
       return GpuError::CtaShared;
+    case SmResource::LocalMemory:
+      return GpuError::ThreadLocal;
     default:
       return GpuError::CtaWarps;
   }
@@ -102,8 +104,10 @@ void Gpu::doorbell() {
   launch_.block = block;
   launch_.dynamic_shared = regs_.dynamic_shared();
   launch_.memory = &launch_memory_;
-  launch_.per_cta = cta_resources(lp.program, *kernel, block, launch_.dynamic_shared, config_);
-  launch_.instruction_budget = config_.instruction_budget;
+  launch_.per_cta = cta_resources(lp.program.module, *kernel, block, launch_.dynamic_shared,
+                                  config_.sm.limits(), config_.warp_size);
+  launch_.instruction_budget =
+      launch_budget(config_.instruction_budget, grid, block, config_.warp_size);
   launch_.layouts = RegisterLayouts(lp.program.module, config_.warp_size);
   launch_.issued = 0;
   if (auto fit = distributor_.check_fit(launch_))

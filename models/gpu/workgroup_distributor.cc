@@ -5,20 +5,6 @@
 
 namespace warptlm {
 
-const char* sm_resource_name(SmResource r) {
-  switch (r) {
-    case SmResource::CtaSlots:
-      return "CTA slots";
-    case SmResource::Warps:
-      return "warp slots";
-    case SmResource::Registers:
-      return "registers";
-    case SmResource::SharedMemory:
-      return "shared memory";
-  }
-  return "?";
-}
-
 WorkgroupDistributor::WorkgroupDistributor(sc_core::sc_module_name name,
                                            const PlatformConfig& config, sc_core::sc_time cycle)
     : sc_module(name),
@@ -34,7 +20,7 @@ WorkgroupDistributor::WorkgroupDistributor(sc_core::sc_module_name name,
   if (cycle == sc_core::SC_ZERO_TIME) throw std::invalid_argument("cycle: must be positive");
   // A CTA takes whole warps, so the thread limit is a warp-slot limit: the
   // SM's threads cap is enforced through warp_slots_ (no separate count).
-  warp_slots_ = std::min(sm_config_.warps, sm_config_.threads / warp_size_);
+  warp_slots_ = warp_slots(sm_config_.limits(), warp_size_);
   flush_l1_ = l1_is_write_back(config);
   dispatch_ext_ = new CtaDispatch;
   payload_.set_extension(dispatch_ext_);
@@ -53,32 +39,7 @@ void WorkgroupDistributor::end_of_elaboration() {
 }
 
 std::optional<FitProblem> WorkgroupDistributor::check_fit(const KernelLaunch& launch) const {
-  const CtaResources& r = launch.per_cta;
-  const uint64_t lanes = uint64_t(r.warps) * warp_size_;
-  if (r.warps > warp_slots_)
-    return FitProblem{
-        SmResource::Warps,
-        "a CTA needs " + std::to_string(r.warps) + " warp slots (" + std::to_string(r.threads) +
-            " threads in warps of " + std::to_string(warp_size_) + "), an SM has " +
-            std::to_string(warp_slots_) + " (min(sm.warps = " + std::to_string(sm_config_.warps) +
-            ", sm.threads / warp_size = " + std::to_string(sm_config_.threads) + " / " +
-            std::to_string(warp_size_) + "))"};
-  if (r.registers > sm_config_.registers)
-    return FitProblem{SmResource::Registers,
-                      "a CTA needs " + std::to_string(r.registers) + " registers (" +
-                          std::to_string(lanes ? r.registers / lanes : 0) + " per thread x " +
-                          std::to_string(lanes) + " threads), an SM has " +
-                          std::to_string(sm_config_.registers)};
-  if (r.shared_memory > sm_config_.shared_memory) {
-    uint64_t dynamic = launch.dynamic_shared;
-    uint64_t fixed = r.shared_memory >= dynamic ? r.shared_memory - dynamic : 0;
-    return FitProblem{SmResource::SharedMemory,
-                      "a CTA needs " + std::to_string(r.shared_memory) +
-                          " bytes of shared memory (" + std::to_string(fixed) + " static + " +
-                          std::to_string(dynamic) + " dynamic), an SM has " +
-                          std::to_string(sm_config_.shared_memory)};
-  }
-  return std::nullopt;
+  return cta_fit_problem(launch.per_cta, launch.dynamic_shared, sm_config_.limits(), warp_size_);
 }
 
 void WorkgroupDistributor::start(const KernelLaunch& launch) {

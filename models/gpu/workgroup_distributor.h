@@ -15,21 +15,13 @@
 #include <vector>
 
 #include "config/platform_config.h"
+#include "exec/cta_fit.h"
 #include "exec/functional_executor.h"
 #include "sm/cta_dispatch.h"
 #include "stats/stat_info.h"
 #include "transaction/wakeup_scheduler.h"
 
 namespace warptlm {
-
-enum class SmResource { CtaSlots, Warps, Registers, SharedMemory };
-const char* sm_resource_name(SmResource r);  // "CTA slots", "warp slots", ...
-
-// Why a CTA can never run: the resource and a sentence with the numbers.
-struct FitProblem {
-  SmResource resource;
-  std::string message;
-};
 
 // Occupancy of one SM, time-weighted over the time launches ran.
 struct SmOccupancy {

@@ -13,17 +13,31 @@ constexpr uint64_t kAlign = 256;
 constexpr uint64_t kGap = 256;  // unmapped bytes between allocations
 }  // namespace
 
+std::vector<uint8_t> DeviceMemory::make_bytes(uint64_t size, const std::string& name) const {
+  if (size > kCapacity - bytes_allocated_)
+    throw std::invalid_argument("device memory: '" + name + "' needs " + std::to_string(size) +
+                                " bytes, " + std::to_string(kCapacity - bytes_allocated_) +
+                                " of the device's " + std::to_string(kCapacity) +
+                                " bytes (16 GiB) are free");
+  try {
+    return std::vector<uint8_t>(size, 0);
+  } catch (const std::bad_alloc&) {
+    throw std::invalid_argument("device memory: '" + name + "' needs " + std::to_string(size) +
+                                " bytes, more than this host can allocate");
+  }
+}
+
 uint64_t DeviceMemory::allocate(uint64_t size, const std::string& name) {
   if (next_ == 0) next_ = address_map::kGlobalHeapBase;
+  Allocation a;
+  a.bytes = make_bytes(size, name);  // within kCapacity, so the span below cannot wrap
   uint64_t base = next_;
   uint64_t span = (size + kAlign - 1) / kAlign * kAlign;
   if (base + span + kGap >= address_map::kHostParamBase)
     throw std::runtime_error("device memory exhausted allocating '" + name + "'");
   next_ = base + span + kGap;
-  Allocation a;
   a.base = base;
   a.name = name;
-  a.bytes.assign(size, 0);
   bytes_allocated_ += size;
   allocations_.emplace(base, std::move(a));
   return base;
@@ -41,7 +55,7 @@ uint64_t DeviceMemory::allocate_at(uint64_t base, uint64_t size, const std::stri
   Allocation a;
   a.base = base;
   a.name = name;
-  a.bytes.assign(size, 0);
+  a.bytes = make_bytes(size, name);
   bytes_allocated_ += size;
   allocations_.emplace(base, std::move(a));
   return base;

@@ -15,6 +15,10 @@ namespace warptlm {
 
 class DeviceMemory : public GlobalMemory {
  public:
+  // The simulated device's memory: 16 GiB, a V100's. An allocation past it is
+  // refused with std::invalid_argument naming it, before host memory is used.
+  static constexpr uint64_t kCapacity = uint64_t(16) << 30;
+
   struct Allocation {
     uint64_t base = 0;
     std::string name;
@@ -42,6 +46,9 @@ class DeviceMemory : public GlobalMemory {
   uint64_t bytes_allocated() const { return bytes_allocated_; }
 
  private:
+  // Makes the bytes of an allocation of `size` named `name`, refusing what
+  // would pass kCapacity or what the host cannot hold.
+  std::vector<uint8_t> make_bytes(uint64_t size, const std::string& name) const;
   std::map<uint64_t, Allocation> allocations_;  // by base address
   uint64_t next_ = 0;
   uint64_t bytes_allocated_ = 0;

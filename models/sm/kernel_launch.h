@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "config/platform_config.h"
+#include "exec/cta_fit.h"
 #include "exec/cta_memory.h"
 #include "exec/launch.h"
 #include "frontend/program.h"
@@ -14,14 +15,6 @@
 #include "sm/scoreboard/register_operands.h"
 
 namespace warptlm {
-
-// What one CTA occupies on an SM while it runs.
-struct CtaResources {
-  unsigned threads = 0;
-  unsigned warps = 0;
-  unsigned registers = 0;      // 32-bit registers: per-thread registers x warps x warp size
-  uint64_t shared_memory = 0;  // static + dynamic bytes
-};
 
 struct KernelLaunch {
   uint64_t id = 0;  // launch number on this GPU, from 1
@@ -46,13 +39,5 @@ struct KernelLaunch {
   mutable std::shared_ptr<const OperandTable> operands;
   mutable const Program* operands_program = nullptr;
 };
-
-// The resources one CTA of `kernel` launched with `block` and
-// `dynamic_shared` needs under `config`. Registers per thread are the
-// kernel's declared 32-bit register count (64-bit registers count twice,
-// predicates not at all), rounded up to a multiple of 4 as allocation
-// granularity.
-CtaResources cta_resources(const Program& program, const Function& kernel, const Dim3& block,
-                           uint32_t dynamic_shared, const PlatformConfig& config);
 
 }  // namespace warptlm

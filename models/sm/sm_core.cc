@@ -150,7 +150,7 @@ void SmCore::set_launch(const KernelLaunch& launch) {
                                               exec_config_.capri_history_bits);
   issuer_ = std::make_unique<WarpIssuer>(
       *launch.program, *launch.kernel, *launch.memory, launch.layouts, config_.reconvergence,
-      launch.instruction_budget, config_.exec_config().scheme_options);
+      launch.instruction_budget, exec_config_.watchdog, exec_config_.scheme_options);
   run_.warp_size = warp_size_;
   run_.simd_width = config_.simd_width;
 }
@@ -275,13 +275,20 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
       wake_hint_ = std::min(wake_hint_, ws.fetch_ready);
       continue;  // waiting for the instruction: an idle slot
     }
-    // Control past the module's last instruction (a function fell off its
-    // end): the issuer reports the fault as the functional executor does.
-    if (p.pc / kInstrBytes >= operands_->size()) issue(ws, p, now, now);
+    // Control outside the current frame's function (a function fell off its
+    // end, into the next one or past the module's last instruction): the
+    // issuer reports the fault as the functional executor does, before the
+    // scoreboard reads another function's register numbers.
+    const Function& frame_fn = launch_->program->module.functions[w.frames.back().function];
+    if (p.pc < frame_fn.begin || p.pc >= frame_fn.end || p.pc / kInstrBytes >= operands_->size())
+      issue(ws, p, now, now);
     const Instruction& in = launch_->program->module.at(p.pc);
     const RegisterOperands& ops = operands_->at(p.pc);
     // A call or return switches register frames: earlier writes drain first.
-    if (ops.frame_change && !ws.scoreboard.empty()) {
+    // So does an exit inside a device function: the lanes left may go on in
+    // the caller's frame.
+    if ((ops.frame_change || (in.op == Opcode::Exit && w.frames.size() > 1)) &&
+        !ws.scoreboard.empty()) {
       note(Stall::Control);
       continue;
     }

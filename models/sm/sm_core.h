@@ -252,6 +252,9 @@ class SmCore {
   // once every formed warp has reached it.
   void start_compacting_cta(CtaSlot& cta);
   Stall try_issue_formed(unsigned scheduler, unsigned local, unsigned slot, uint64_t now);
+  // Throws the issuer's KernelFault when a formed warp's pc is outside its
+  // threads' function; returns otherwise.
+  void fault_outside_function(WarpSlot& ws);
   void issue_formed(WarpSlot& ws, CtaSlot& cta, const Instruction& in, uint64_t now,
                     uint64_t operands_ready);
   void arrive(WarpSlot& ws, CtaSlot& cta, Pc pc, bool at_instruction, uint64_t now);

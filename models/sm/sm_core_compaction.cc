@@ -196,6 +196,7 @@ SmCore::Stall SmCore::try_issue_formed(unsigned sched, unsigned local, unsigned 
     wake_hint_ = std::min(wake_hint_, ws.fetch_ready);
     return Stall::Idle;
   }
+  fault_outside_function(ws);
   const Instruction& in = launch_->program->module.at(ws.pc);
   const RegisterOperands& ops = operands_->at(ws.pc);
   // A thread's registers and their pending writes are its static warp's.
@@ -219,6 +220,24 @@ SmCore::Stall SmCore::try_issue_formed(unsigned sched, unsigned local, unsigned 
   }
   issue_formed(ws, cta, in, now, ready);
   return Stall::Issued;
+}
+
+void SmCore::fault_outside_function(WarpSlot& ws) {
+  // Control outside the function of the threads' frame (a function fell off
+  // its end): the issuer faults for the first piece, as the functional
+  // executor's lockstep runner does, before another function's registers
+  // reach the scoreboard.
+  const WarpPiece& piece = ws.pieces.front();
+  Warp& w = warps_[piece.warp].warp;
+  const Function& fn = launch_->program->module.functions[w.frames.back().function];
+  if (ws.pc >= fn.begin && ws.pc < fn.end && ws.pc / kInstrBytes < operands_->size()) return;
+  CtaSlot& cta = ctas_[ws.cta];
+  RecordingEnvironment& env = *cta.env;
+  env.bind(&w);
+  ControlEvent ev;
+  issuer_->execute_path(w, Path{ws.pc, piece.lanes, 0}, cta.context, env, ev);
+  throw std::logic_error("fault_outside_function: the issuer did not fault at " +
+                         hex_string(ws.pc));
 }
 
 void SmCore::issue_formed(WarpSlot& ws, CtaSlot& cta, const Instruction& in, uint64_t now,
@@ -291,8 +310,12 @@ void SmCore::arrive(WarpSlot& ws, CtaSlot& cta, Pc pc, bool at_instruction, uint
 bool SmCore::complete_sync(CtaSlot& cta, uint64_t now) {
   CompactingCtaRunner& run = *cta.lockstep;
   const Instruction& in = launch_->program->module.at(cta.sync_pc);
+  // An exit inside a device function may leave the function too.
+  bool in_callee = false;
+  for (unsigned slot : cta.warp_slots) in_callee |= warps_[slot].warp.frames.size() > 1;
   const bool frame_change =
-      cta.sync_at_instruction && (in.op == Opcode::Call || in.op == Opcode::Ret);
+      cta.sync_at_instruction &&
+      (in.op == Opcode::Call || in.op == Opcode::Ret || (in.op == Opcode::Exit && in_callee));
   if (frame_change) {
     // A call or return switches register frames: earlier writes drain first.
     for (unsigned slot : cta.warp_slots)

@@ -126,6 +126,24 @@ def test_errors_are_worded_alike_with_the_same_status(tmp_path, args):
     assert c_err.replace("launch: ", "") == p_err, (c_err, p_err)
 
 
+def test_exec_takes_the_only_kernel_without_kernel_in_both(tmp_path):
+    (tmp_path / "k.ptx").write_text(AXPY_PTX)
+    np.save(tmp_path / "x.npy", np.arange(8, dtype=np.float32))
+    np.save(tmp_path / "y.npy", np.zeros(8, dtype=np.float32))
+    c, p = both("exec", "k.ptx", "--block", "8", "--arg", "x.npy", "--arg", "y.npy", "--arg", "f32:2", "--arg",
+                "u32:8", cwd=tmp_path)
+    assert c.returncode == p.returncode == 0, c.stderr + p.stderr
+    assert c.stdout.splitlines()[0] == p.stdout.splitlines()[0]
+    assert c.stdout.startswith("warptlm exec: kernel axpy of k.ptx")
+    # y = 2x + y, twice (each CLI ran once on the same files).
+    assert np.array_equal(np.load(tmp_path / "y.npy"), 4 * np.arange(8, dtype=np.float32))
+    two = AXPY_PTX + AXPY_PTX[AXPY_PTX.index(".visible"):].replace("axpy", "axpy2")
+    (tmp_path / "two.ptx").write_text(two)
+    c, p = both("exec", "two.ptx", "--block", "8", cwd=tmp_path)
+    assert c.returncode == p.returncode == 2
+    assert c.stderr == p.stderr == "warptlm: exec: two.ptx has 2 kernels (axpy, axpy2): name one with --kernel\n"
+
+
 def test_unknown_fields_get_a_suggestion_in_both(tmp_path):
     c, p = both("run", "reduction", "--set", "memory.l1.sise=1024")
     for r in (c, p):

@@ -154,7 +154,17 @@ def cmd_exec(args):
     grid = warptlm._core.parse_dim3("--grid", args.grid)
     block = warptlm._core.parse_dim3("--block", args.block)
     values, arrays = _exec_args(args.arg or [])
-    kernel = warptlm.Kernel(warptlm._core.read_ptx_file(args.file), args.kernel, source_name=args.file)
+    ptx = warptlm._core.read_ptx_file(args.file)
+    entry = args.kernel
+    if entry is None:
+        names = [k["name"] for k in warptlm._core.analyze(ptx, args.file)["kernels"]]
+        if not names:
+            raise ValueError(f"exec: {args.file} has no kernel (.entry)")
+        if len(names) > 1:
+            listed = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+            raise ValueError(f"exec: {args.file} has {len(names)} kernels ({listed}): name one with --kernel")
+        entry = names[0]
+    kernel = warptlm.Kernel(ptx, entry, source_name=args.file)
     result = platform.launch(kernel, grid, block, values, shared_bytes=args.shared, mode=args.mode,
                              trace=bool(args.trace), timeline=args.timeline, vcd=args.vcd, outdir=args.outdir)
     result.record["command"] = "exec"
@@ -312,7 +322,7 @@ def main(argv=None):
     p.set_defaults(func=cmd_run)
     p = sub.add_parser("exec", help="run a kernel of a PTX file")
     p.add_argument("file", metavar="FILE.ptx")
-    p.add_argument("--kernel", required=True, metavar="NAME")
+    p.add_argument("--kernel", metavar="NAME", help="the kernel entry to launch (may be left out when the file has one)")
     p.add_argument("--block", required=True, metavar="X[,Y,Z]")
     p.add_argument("--grid", default="1", metavar="X[,Y,Z]")
     p.add_argument("--arg", action="append", metavar="FILE.npy|TYPE:VALUE",

@@ -139,4 +139,5 @@ def _resolve_mangled(entry, names, source_name):
     matches = [n for n in names if pattern.match(n)]
     if len(matches) == 1:
         return matches[0]
-    raise ValueError(f"no kernel named '{entry}' in {source_name} (kernels: {', '.join(names) or 'none'})")
+    listed = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+    raise ValueError(f"no kernel named '{entry}' in {source_name} (kernels: {listed or 'none'})")

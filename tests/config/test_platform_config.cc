@@ -74,5 +74,18 @@ TEST(PlatformConfig, JsonRoundTripAndNestedOverrides) {
   EXPECT_EQ(e.reconvergence, "ipdom");
 }
 
+TEST(PlatformConfig, ExecConfigLimitsAreThePlatformDefaults) {
+  // A functional run built from ExecConfig{} refuses what the default
+  // platform's GPU refuses.
+  const SmLimits a = ExecConfig{}.sm, b = PlatformConfig{}.exec_config().sm;
+  EXPECT_EQ(a.threads, b.threads);
+  EXPECT_EQ(a.warps, b.warps);
+  EXPECT_EQ(a.registers, b.registers);
+  EXPECT_EQ(a.max_registers_per_thread, b.max_registers_per_thread);
+  EXPECT_EQ(a.shared_memory, b.shared_memory);
+  EXPECT_EQ(ExecConfig{}.watchdog, PlatformConfig{}.watchdog);
+  EXPECT_EQ(ExecConfig{}.instruction_budget, PlatformConfig{}.instruction_budget);
+}
+
 }  // namespace
 }  // namespace warptlm

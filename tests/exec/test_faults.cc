@@ -178,5 +178,166 @@ TEST(Faults, BadGeometryAndConfigAreErrors) {
   EXPECT_THROW(run(kStore, "store", store_launch(1, 1, 0), c), std::invalid_argument);
 }
 
+std::string launch_error_of(const std::string& ptx, const std::string& entry, LaunchSpec l,
+                            ExecConfig c = {}) {
+  try {
+    run(ptx, entry, std::move(l), c);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no launch error";
+  return "";
+}
+
+const char* const kForever = R"(
+.visible .entry forever(.param .u64 out)
+{
+LOOP:
+  bra.uni LOOP;
+}
+)";
+
+TEST(Faults, ASpinningWarpIsStoppedByTheWatchdog) {
+  // The default: 2^20 warp instructions without a store, atomic, barrier or exit.
+  std::string msg = fault_of(kForever, "forever", one_buffer(1, 32, {0}));
+  expect_contains(msg, "no progress: the warp issued 1048577 warp instructions in a row");
+  expect_contains(msg, "watchdog");
+  ExecConfig c;
+  c.watchdog = 100;
+  expect_contains(fault_of(kForever, "forever", one_buffer(1, 32, {0}), c),
+                  "issued 101 warp instructions");
+  // Off: the instruction budget still ends it.
+  c.watchdog = 0;
+  c.instruction_budget = 5000;
+  expect_contains(fault_of(kForever, "forever", one_buffer(1, 32, {0}), c),
+                  "runaway kernel: more than 5000");
+}
+
+TEST(Faults, StoresAreProgressAndTheAutomaticBudgetEndsALoopThatStores) {
+  // 400,000 iterations of 4 instructions with a store each: 1.6M warp
+  // instructions, past the watchdog's 2^20 but never 2^20 without progress.
+  const char* counted = R"(
+.visible .entry counted(.param .u64 out)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  .reg .pred %p;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 0;
+LOOP:
+  add.u32 %r1, %r1, 1;
+  st.global.u32 [%rd1], %r1;
+  setp.lt.u32 %p, %r1, 400000;
+  @%p bra LOOP;
+  ret;
+}
+)";
+  KernelRun r = run(counted, "counted", one_buffer(1, 1, {0}));
+  EXPECT_EQ(i32_values(r.launch.buffers[0])[0], 400000);
+  // Forever, storing: one warp's automatic budget is 2^24 warp instructions.
+  const char* stores_forever = R"(
+.visible .entry stores_forever(.param .u64 out)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 7;
+LOOP:
+  st.global.u32 [%rd1], %r1;
+  bra.uni LOOP;
+}
+)";
+  expect_contains(fault_of(stores_forever, "stores_forever", one_buffer(1, 1, {0})),
+                  "runaway kernel: more than 16777216 warp instructions");
+}
+
+TEST(Faults, FunctionalRunsRefuseWhatTheSmCannotHold) {
+  // The same limits and words as the timing model's GPU (SmLimits: 32768
+  // bytes of shared memory, 1024 threads, 16384 registers by default).
+  const char* big_tile = R"(
+.visible .entry big_tile(.param .u64 out)
+{
+  .shared .align 4 .b8 tile[40000];
+  ret;
+}
+)";
+  expect_contains(launch_error_of(big_tile, "big_tile", one_buffer(1, 32, {0})),
+                  "launch: kernel 'big_tile' with block (32,1,1): a CTA needs 40000 bytes of "
+                  "shared memory (40000 static + 0 dynamic), an SM has 32768");
+  LaunchSpec dynamic = store_launch(32, 32, 0);
+  dynamic.shared_bytes = 0x80000000u;
+  expect_contains(launch_error_of(kStore, "store", dynamic),
+                  "2147483648 bytes of shared memory (0 static + 2147483648 dynamic)");
+  ExecConfig c;
+  c.sm.threads = 512;
+  expect_contains(launch_error_of(kStore, "store", store_launch(1024, 1024, 0), c),
+                  "a CTA needs 32 warp slots");
+  // Warp slots are the timing model's scheduler's: with threads to spare,
+  // narrow warps run functionally however few slots sm.warps gives.
+  c = ExecConfig{};
+  c.sm.warps = 4;
+  EXPECT_NO_THROW(run(kStore, "store", store_launch(256, 256, 0), c));
+  c = ExecConfig{};
+  c.sm.registers = 1024;
+  expect_contains(launch_error_of(kStore, "store", store_launch(1024, 1024, 0), c),
+                  "a CTA needs 12288 registers (12 per thread x 1024 threads), an SM has 1024");
+}
+
+TEST(Faults, AKernelFrameOverTheLocalLimitIsALaunchError) {
+  // Refused before any thread runs, so no CTA is blamed (a fault used to name
+  // CTA (1,1,1) of a (2,1,1) grid).
+  const char* huge_frame = R"(
+.visible .entry huge_frame(.param .u64 out)
+{
+  .local .align 4 .b8 big[1073741824];
+  .reg .b32 %r<2>;
+  mov.u32 %r1, 7;
+  st.local.u32 [big+1073741820], %r1;
+  ret;
+}
+)";
+  expect_contains(launch_error_of(huge_frame, "huge_frame", one_buffer(2, 1, {0})),
+                  "a thread needs 1073741824 bytes of local memory for the kernel's .local "
+                  "variables, the limit is 524288 per thread");
+}
+
+TEST(Faults, DeviceMemoryHasACapacity) {
+  const char* huge_global = R"(
+.global .align 4 .b8 g[20000000000];
+.visible .entry k(.param .u64 out)
+{
+  ret;
+}
+)";
+  expect_contains(launch_error_of(huge_global, "k", one_buffer(1, 1, {0})),
+                  "device memory: 'module .global variables' needs 20000000000 bytes, "
+                  "17179869184 of the device's 17179869184 bytes (16 GiB) are free");
+}
+
+TEST(Faults, AFarFrameOffsetIsAMemoryFaultNotALibraryError) {
+  const char* far = R"(
+.visible .entry far(.param .u64 out)
+{
+  .local .align 4 .b8 d[16];
+  .reg .b32 %r<2>;
+  mov.u32 %r1, 7;
+  st.local.u32 [d+9223372036854775807], %r1;
+  ret;
+}
+)";
+  std::string msg = fault_of(far, "far", one_buffer(1, 1, {0}));
+  expect_contains(msg, "memory fault: misaligned 4-byte local access at 0x7fffffffffffffff");
+}
+
+TEST(Faults, TheKernelListOfAnUnknownNameIsBounded) {
+  std::string ptx;
+  for (int i = 0; i < 15; ++i)
+    ptx += ".visible .entry k" + std::to_string(i) + "()\n{\n  ret;\n}\n";
+  LaunchSpec l;
+  l.grid = l.block = {1, 1, 1};
+  std::string msg = launch_error_of(ptx, "nope", l);
+  expect_contains(msg, "(kernels: k0, k1, k2, k3, k4, k5, k6, k7, k8, k9 and 5 more)");
+}
+
 }  // namespace
 }  // namespace warptlm

@@ -117,5 +117,57 @@ TEST(PtxErrors, ArraySizesThatWrapOrExceedTheirSpace) {
                    "parameter 'p': array of 4294967297 bytes");
 }
 
+TEST(PtxErrors, SpacesHoldTheirVariablesTogether) {
+  const std::string h = ".version 7.0\n.target sm_70\n.address_size 64\n";
+  // One .const bank is 64 KiB, as ptxas has it.
+  expect_ptx_error(h + ".const .b8 c[65537];\n", 4, 12,
+                   "array of 65537 bytes (1-byte elements x 65537) exceeds the 64 KiB bank of "
+                   ".const");
+  expect_ptx_error(h + ".const .b8 a[40000];\n.const .b8 b[40000];\n", 5, 12,
+                   "variable 'b' ends at byte 80000 of the module's .const variables, past the 64 "
+                   "KiB bank of .const");
+  // Each fits, together they pass the window (and would wrap with enough of them).
+  expect_ptx_error(h + ".shared .b8 a[4294967295];\n.shared .b8 b[2];\n", 5, 13,
+                   "variable 'b' ends at byte 4294967297 of the module's .shared variables");
+  expect_ptx_error(h + ".entry k()\n{\n .local .b8 a[4294967295];\n .local .b8 b[16];\n ret;\n}\n",
+                   7, 13,
+                   "variable 'b' ends at byte 4294967311 of the function's .local variables");
+}
+
+TEST(PtxErrors, VersionsAreSmallMajorMinorPairs) {
+  const std::string tail = "\n.target sm_70\n.address_size 64\n";
+  expect_ptx_error(".version 18446744073709551616.0" + tail, 1, 10,
+                   "'18446744073709551616.0' is not a PTX ISA version");
+  expect_ptx_error(".version 0.5" + tail, 1, 10, "is not a PTX ISA version");
+  expect_ptx_error(".version 7.123" + tail, 1, 10, "is not a PTX ISA version");
+  EXPECT_NO_THROW(parse_ptx(".version 8.5" + tail));
+  EXPECT_NO_THROW(parse_ptx(".version 10.0" + tail));
+}
+
+TEST(PtxErrors, MessagesQuoteABoundedPrintableExcerpt) {
+  // An 8 MB name is quoted by its start, not echoed whole.
+  const std::string name(8 << 20, 'a');
+  try {
+    parse_ptx(".version 7.0\n.target sm_70\n.address_size 64\n.entry k()\n{\n  " + name +
+              " %r1;\n}\n");
+    ADD_FAILURE() << "no PtxError";
+  } catch (const PtxError& e) {
+    EXPECT_LT(std::string(e.what()).size(), 1200u);
+    EXPECT_EQ(e.line(), 6u);
+    EXPECT_EQ(e.col(), 3u);
+  }
+  // A NUL byte (and any control byte) is shown escaped.
+  std::string ptx = ".version 7.0\n.target sm_70\n";
+  ptx += '\0';
+  try {
+    parse_ptx(ptx);
+    ADD_FAILURE() << "no PtxError";
+  } catch (const PtxError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.find('\0'), std::string::npos);
+    EXPECT_NE(what.find("\\x00"), std::string::npos) << what;
+  }
+}
+
 }  // namespace
 }  // namespace warptlm

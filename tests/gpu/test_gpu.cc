@@ -113,7 +113,7 @@ TEST(Gpu, LaunchErrorsSetStatusErrorAndTheInterrupt) {
       host.set(reg::kBlockY, 1);
       refused(GpuError::CtaRegisters,
               "launch: kernel 'hungry' with block (512,1,1): a CTA needs 51200 registers (100 per "
-              "thread x 512 threads), an SM has 32768");
+              "thread x 512 threads), an SM has 32768 (sm.registers)");
       // 16384 static + 20000 dynamic = 36384 bytes > 32768.
       host.set(reg::kProgram, h2);
       host.set(reg::kKernel, entry(gpu, h2, "tiled"));
@@ -121,7 +121,7 @@ TEST(Gpu, LaunchErrorsSetStatusErrorAndTheInterrupt) {
       host.set(reg::kDynShared, 20000);
       refused(GpuError::CtaShared,
               "launch: kernel 'tiled' with block (32,1,1): a CTA needs 36384 bytes of shared "
-              "memory (16384 static + 20000 dynamic), an SM has 32768");
+              "memory (16384 static + 20000 dynamic), an SM has 32768 (sm.shared_memory)");
       EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);  // refusals take no time
     };
     PlatformConfig config = preset("small");

@@ -109,7 +109,7 @@ TEST(TimingRun, ACtaThatNeverFitsIsABadLaunch) {
     } catch (const std::invalid_argument& e) {
       EXPECT_STREQ(e.what(),
                    "launch: kernel 'hungry' with block (512,1,1): a CTA needs 51200 registers "
-                   "(100 per thread x 512 threads), an SM has 32768");
+                   "(100 per thread x 512 threads), an SM has 32768 (sm.registers)");
     }
   });
 }

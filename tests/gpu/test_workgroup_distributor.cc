@@ -245,7 +245,8 @@ TEST(WorkgroupDistributor, ACtaThatNeverFitsNamesTheResource) {
     ASSERT_TRUE(problem.has_value());
     EXPECT_EQ(problem->resource, SmResource::Registers);
     EXPECT_EQ(problem->message,
-              "a CTA needs 34816 registers (68 per thread x 512 threads), an SM has 32768");
+              "a CTA needs 34816 registers (68 per thread x 512 threads), an SM has 32768 "
+              "(sm.registers)");
 
     l.per_cta = {32, 1, 0, 49152};
     l.dynamic_shared = 32768;
@@ -254,7 +255,7 @@ TEST(WorkgroupDistributor, ACtaThatNeverFitsNamesTheResource) {
     EXPECT_EQ(problem->resource, SmResource::SharedMemory);
     EXPECT_EQ(problem->message,
               "a CTA needs 49152 bytes of shared memory (16384 static + 32768 dynamic), an SM "
-              "has 32768");
+              "has 32768 (sm.shared_memory)");
     try {
       p.distributor.start(l);
       ADD_FAILURE() << "no exception";

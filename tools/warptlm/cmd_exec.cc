@@ -17,7 +17,9 @@ CLI::App* add_exec(CLI::App& app, ExecCommand& c) {
       "written back in place after the run; the same file twice is one buffer) or TYPE:VALUE "
       "(i32:256, u64:7, f32:1.5).");
   cmd->add_option("file", c.file, "the PTX file")->required()->type_name("FILE.ptx");
-  cmd->add_option("--kernel", c.kernel, "the kernel entry to launch")->required()->type_name("NAME");
+  cmd->add_option("--kernel", c.kernel,
+                  "the kernel entry to launch (may be left out when the file has one)")
+      ->type_name("NAME");
   cmd->add_option("--block", c.block, "threads per CTA")->required()->type_name("X[,Y,Z]");
   cmd->add_option("--grid", c.grid, "CTAs in the grid")->default_val("1")->type_name("X[,Y,Z]");
   cmd->add_option("--arg", c.args, "a kernel argument, in parameter order (repeatable)")
@@ -30,6 +32,24 @@ CLI::App* add_exec(CLI::App& app, ExecCommand& c) {
   add_run_options(cmd, c.run);
   return cmd;
 }
+
+namespace {
+
+// The name of the module's one kernel, for an exec without --kernel.
+std::string sole_kernel(const Module& module, const std::string& file) {
+  std::vector<std::string> names;
+  for (const Function& f : module.functions)
+    if (f.is_entry) names.push_back(f.name);
+  if (names.size() == 1) return names.front();
+  if (names.empty()) throw UsageError("exec: " + file + " has no kernel (.entry)");
+  std::string listed;
+  for (size_t i = 0; i < names.size() && i < 10; ++i) listed += (i ? ", " : "") + names[i];
+  if (names.size() > 10) listed += " and " + std::to_string(names.size() - 10) + " more";
+  throw UsageError("exec: " + file + " has " + std::to_string(names.size()) + " kernels (" +
+                   listed + "): name one with --kernel");
+}
+
+}  // namespace
 
 int cmd_exec(const ExecCommand& c) {
   const PlatformConfig platform = platform_from(c.run);
@@ -57,18 +77,18 @@ int cmd_exec(const ExecCommand& c) {
   FinalizeOptions fin;
   fin.insert_reconvergence_markers = reconvergence_needs_markers(platform.reconvergence);
   const Program program = finalize(parse_ptx(ptx, c.file), fin);
-  std::cout << "warptlm exec: kernel " << c.kernel << " of " << c.file << ", "
+  const std::string kernel = c.kernel.empty() ? sole_kernel(program.module, c.file) : c.kernel;
+  std::cout << "warptlm exec: kernel " << kernel << " of " << c.file << ", "
             << geometry_text(launch) << ", " << platform.reconvergence << " reconvergence, "
             << c.run.mode << " mode (preset " << c.run.preset << ")\n";
-  KernelRun r = run_kernel(program, c.kernel, launch, platform, c.run, paths);
+  KernelRun r = run_kernel(program, kernel, launch, platform, c.run, paths);
   for (size_t i = 0; i < arrays.size(); ++i) {
     arrays[i].data = launch.buffers[i].bytes;
     write_npy(arrays[i]);
   }
   print_summary(r, c.run.mode);
   if (!arrays.empty()) std::cout << "  " << arrays.size() << " array(s) written back in place\n";
-  nlohmann::json record =
-      run_record("exec", c.run.mode, ptx, c.file, c.kernel, launch, platform, r);
+  nlohmann::json record = run_record("exec", c.run.mode, ptx, c.file, kernel, launch, platform, r);
   write_outputs(record, paths, r, program.module);
   return 0;
 }

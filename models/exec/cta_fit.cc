@@ -1,0 +1,96 @@
+#include "exec/cta_fit.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace warptlm {
+namespace {
+
+// Registers are allocated per thread in groups of this many 32-bit registers.
+constexpr unsigned kRegisterGranule = 4;
+
+unsigned register_units(Type type) {
+  if (type == Type::Pred) return 0;  // predicates live in their own file
+  unsigned bits = type_bits(type);
+  return (bits + 31) / 32;  // .b64/.u64/.s64/.f64 take two 32-bit registers
+}
+
+}  // namespace
+
+const char* sm_resource_name(SmResource r) {
+  switch (r) {
+    case SmResource::CtaSlots:
+      return "CTA slots";
+    case SmResource::Warps:
+      return "warp slots";
+    case SmResource::Registers:
+      return "registers";
+    case SmResource::SharedMemory:
+      return "shared memory";
+    case SmResource::LocalMemory:
+      return "local memory";
+  }
+  return "?";
+}
+
+CtaResources cta_resources(const Module& module, const Function& kernel, const Dim3& block,
+                           uint32_t dynamic_shared, const SmLimits& sm, unsigned warp_size) {
+  if (warp_size == 0) throw std::invalid_argument("warp_size: must be positive");
+  unsigned per_thread = 0;
+  for (const RegDecl& r : kernel.regs) per_thread += register_units(r.type);
+  per_thread = std::min(per_thread, sm.max_registers_per_thread);
+  per_thread = (per_thread + kRegisterGranule - 1) / kRegisterGranule * kRegisterGranule;
+
+  CtaResources res;
+  const uint64_t threads = block.count();
+  const uint64_t warps = (threads + warp_size - 1) / warp_size;
+  res.threads = static_cast<unsigned>(threads);
+  res.warps = static_cast<unsigned>(warps);
+  res.registers = static_cast<unsigned>(uint64_t(per_thread) * warps * warp_size);
+  res.shared_memory = module.shared_static_size + dynamic_shared;
+  res.local_memory = kernel.local_size;
+  return res;
+}
+
+unsigned warp_slots(const SmLimits& sm, unsigned warp_size) {
+  return std::min(sm.warps, warp_size ? sm.threads / warp_size : 0);
+}
+
+std::optional<FitProblem> cta_fit_problem(const CtaResources& r, uint32_t dynamic_shared,
+                                          const SmLimits& sm, unsigned warp_size,
+                                          bool whole_warp_slots) {
+  const unsigned slots = warp_slots(sm, warp_size);
+  const uint64_t lanes = uint64_t(r.warps) * warp_size;
+  // More threads than sm.threads never fit the slots either.
+  if (r.warps > slots && (whole_warp_slots || r.threads > sm.threads))
+    return FitProblem{SmResource::Warps,
+                      "a CTA needs " + std::to_string(r.warps) + " warp slots (" +
+                          std::to_string(r.threads) + " threads in warps of " +
+                          std::to_string(warp_size) + "), an SM has " + std::to_string(slots) +
+                          " (min(sm.warps = " + std::to_string(sm.warps) +
+                          ", sm.threads / warp_size = " + std::to_string(sm.threads) + " / " +
+                          std::to_string(warp_size) + "))"};
+  if (r.registers > sm.registers)
+    return FitProblem{SmResource::Registers,
+                      "a CTA needs " + std::to_string(r.registers) + " registers (" +
+                          std::to_string(lanes ? r.registers / lanes : 0) + " per thread x " +
+                          std::to_string(lanes) + " threads), an SM has " +
+                          std::to_string(sm.registers) + " (sm.registers)"};
+  if (r.shared_memory > sm.shared_memory) {
+    const uint64_t fixed = r.shared_memory >= dynamic_shared ? r.shared_memory - dynamic_shared : 0;
+    return FitProblem{SmResource::SharedMemory,
+                      "a CTA needs " + std::to_string(r.shared_memory) +
+                          " bytes of shared memory (" + std::to_string(fixed) + " static + " +
+                          std::to_string(dynamic_shared) + " dynamic), an SM has " +
+                          std::to_string(sm.shared_memory) + " (sm.shared_memory)"};
+  }
+  if (r.local_memory > kLocalMemoryPerThread)
+    return FitProblem{SmResource::LocalMemory,
+                      "a thread needs " + std::to_string(r.local_memory) +
+                          " bytes of local memory for the kernel's .local variables, the limit "
+                          "is " +
+                          std::to_string(kLocalMemoryPerThread) + " per thread"};
+  return std::nullopt;
+}
+
+}  // namespace warptlm
