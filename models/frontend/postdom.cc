@@ -28,9 +28,26 @@ void mark_reaching(const std::vector<std::vector<uint32_t>>& preds, std::vector<
 std::vector<int32_t> immediate_dominators(const std::vector<std::vector<uint32_t>>& succs,
                                           uint32_t root) {
   const size_t n = succs.size();
+  // Only edges out of nodes the root reaches: Boost's Lengauer-Tarjan leaves
+  // a reachable node without a dominator when an unreachable node has an
+  // edge into it (a branch retargeted past a block, found by fuzzing), and
+  // such edges lie on no path from the root anyway.
+  std::vector<bool> reached(n, false);
+  std::vector<uint32_t> work{root};
+  reached[root] = true;
+  while (!work.empty()) {
+    const uint32_t v = work.back();
+    work.pop_back();
+    for (uint32_t s : succs[v])
+      if (!reached[s]) {
+        reached[s] = true;
+        work.push_back(s);
+      }
+  }
   Graph g(n);
   for (size_t v = 0; v < n; ++v)
-    for (uint32_t s : succs[v]) boost::add_edge(v, s, g);
+    if (reached[v])
+      for (uint32_t s : succs[v]) boost::add_edge(v, s, g);
 
   std::vector<Vertex> idom(n, boost::graph_traits<Graph>::null_vertex());
   auto pred_map = boost::make_iterator_property_map(idom.begin(), get(boost::vertex_index, g));

@@ -33,6 +33,14 @@ Module if_then() {
   return b.build();
 }
 
+TEST(FinalizerCfg, AnUnreachablePredecessorLeavesTheDominatorsAlone) {
+  // 0 -> 1 -> 2 -> 3, and 4 (reached by nothing) -> 2: 2's dominator is 1,
+  // as if 4 were not there (Boost's Lengauer-Tarjan alone left 2 without
+  // one, and the structure analysis then indexed the tree at -1).
+  const std::vector<std::vector<uint32_t>> succs{{1}, {2}, {3}, {}, {2}};
+  EXPECT_EQ(immediate_dominators(succs, 0), (std::vector<int32_t>{-1, 0, 1, 2, -1}));
+}
+
 TEST(FinalizerCfg, IfThenBlocksEdgesAndIpdom) {
   Program p = finalize(if_then());
   ASSERT_EQ(p.cfgs.size(), 1u);
