@@ -162,17 +162,8 @@ void check_reconvergence_markers(const Program& program, const std::string& sche
 const Function& find_kernel(const Module& module, const std::string& entry) {
   const Function* kernel = module.find_function(entry);
   if (kernel && kernel->is_entry) return *kernel;
-  // The first few kernels: a module may hold hundreds of thousands.
-  constexpr size_t kListed = 10;
-  std::string known;
-  size_t kernels = 0;
-  for (const auto& f : module.functions) {
-    if (!f.is_entry) continue;
-    if (kernels++ < kListed) known += (known.empty() ? "" : ", ") + f.name;
-  }
-  if (kernels > kListed) known += " and " + std::to_string(kernels - kListed) + " more";
   throw std::invalid_argument("launch: no kernel named '" + entry + "' in " + module.source_name +
-                              " (kernels: " + (known.empty() ? "none" : known) + ")");
+                              " (kernels: " + kernel_names_text(module) + ")");
 }
 
 namespace {

@@ -65,6 +65,18 @@ void check_launch(const Module& module, const Function& kernel, const LaunchSpec
   }
 }
 
+std::string kernel_names_text(const Module& module) {
+  constexpr size_t kListed = 10;
+  std::string text;
+  size_t kernels = 0;
+  for (const Function& f : module.functions) {
+    if (!f.is_entry) continue;
+    if (kernels++ < kListed) text += (text.empty() ? "" : ", ") + f.name;
+  }
+  if (kernels > kListed) text += " and " + std::to_string(kernels - kListed) + " more";
+  return text.empty() ? "none" : text;
+}
+
 std::vector<uint8_t> build_param_buffer(const Module& module, const Function& kernel,
                                         const LaunchSpec& launch,
                                         const std::vector<uint64_t>& buffer_addresses) {

@@ -15,6 +15,10 @@ namespace warptlm {
 void check_launch(const Module& module, const Function& kernel, const LaunchSpec& launch,
                   unsigned warp_size);
 
+// The module's kernel entries for a message: the first ten by name, then "and
+// N more" (a module may hold hundreds of thousands), or "none".
+std::string kernel_names_text(const Module& module);
+
 // `buffer_addresses[i]` is the device address of launch.buffers[i].
 std::vector<uint8_t> build_param_buffer(const Module& module, const Function& kernel,
                                         const LaunchSpec& launch,

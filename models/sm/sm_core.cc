@@ -275,13 +275,8 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
       wake_hint_ = std::min(wake_hint_, ws.fetch_ready);
       continue;  // waiting for the instruction: an idle slot
     }
-    // Control outside the current frame's function (a function fell off its
-    // end, into the next one or past the module's last instruction): the
-    // issuer reports the fault as the functional executor does, before the
-    // scoreboard reads another function's register numbers.
-    const Function& frame_fn = launch_->program->module.functions[w.frames.back().function];
-    if (p.pc < frame_fn.begin || p.pc >= frame_fn.end || p.pc / kInstrBytes >= operands_->size())
-      issue(ws, p, now, now);
+    // The issuer reports the fault as the functional executor does.
+    if (outside_frame_function(w, p.pc)) issue(ws, p, now, now);
     const Instruction& in = launch_->program->module.at(p.pc);
     const RegisterOperands& ops = operands_->at(p.pc);
     // A call or return switches register frames: earlier writes drain first.

@@ -252,6 +252,14 @@ class SmCore {
   // once every formed warp has reached it.
   void start_compacting_cta(CtaSlot& cta);
   Stall try_issue_formed(unsigned scheduler, unsigned local, unsigned slot, uint64_t now);
+  // Whether `pc` lies outside the function of `w`'s current frame (a function
+  // fell off its end, into the next one or past the module's last
+  // instruction): the issuer then faults, before another function's register
+  // numbers reach the scoreboard.
+  bool outside_frame_function(const Warp& w, Pc pc) const {
+    const Function& fn = launch_->program->module.functions[w.frames.back().function];
+    return pc < fn.begin || pc >= fn.end;
+  }
   // Throws the issuer's KernelFault when a formed warp's pc is outside its
   // threads' function; returns otherwise.
   void fault_outside_function(WarpSlot& ws);

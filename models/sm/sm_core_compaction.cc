@@ -223,14 +223,11 @@ SmCore::Stall SmCore::try_issue_formed(unsigned sched, unsigned local, unsigned 
 }
 
 void SmCore::fault_outside_function(WarpSlot& ws) {
-  // Control outside the function of the threads' frame (a function fell off
-  // its end): the issuer faults for the first piece, as the functional
-  // executor's lockstep runner does, before another function's registers
-  // reach the scoreboard.
+  // The issuer faults for the first piece, as the functional executor's
+  // lockstep runner does.
   const WarpPiece& piece = ws.pieces.front();
   Warp& w = warps_[piece.warp].warp;
-  const Function& fn = launch_->program->module.functions[w.frames.back().function];
-  if (ws.pc >= fn.begin && ws.pc < fn.end && ws.pc / kInstrBytes < operands_->size()) return;
+  if (!outside_frame_function(w, ws.pc)) return;
   CtaSlot& cta = ctas_[ws.cta];
   RecordingEnvironment& env = *cta.env;
   env.bind(&w);

@@ -30,6 +30,7 @@ import yaml
 import warptlm
 
 from . import config as config_api
+from .kernel import kernel_names_text
 from .store import read_results
 
 
@@ -161,8 +162,8 @@ def cmd_exec(args):
         if not names:
             raise ValueError(f"exec: {args.file} has no kernel (.entry)")
         if len(names) > 1:
-            listed = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
-            raise ValueError(f"exec: {args.file} has {len(names)} kernels ({listed}): name one with --kernel")
+            raise ValueError(f"exec: {args.file} has {len(names)} kernels ({kernel_names_text(names)}): "
+                             "name one with --kernel")
         entry = names[0]
     kernel = warptlm.Kernel(ptx, entry, source_name=args.file)
     result = platform.launch(kernel, grid, block, values, shared_bytes=args.shared, mode=args.mode,

@@ -139,5 +139,10 @@ def _resolve_mangled(entry, names, source_name):
     matches = [n for n in names if pattern.match(n)]
     if len(matches) == 1:
         return matches[0]
+    raise ValueError(f"no kernel named '{entry}' in {source_name} (kernels: {kernel_names_text(names)})")
+
+
+def kernel_names_text(names):
+    """Kernel names for a message: the first ten, then "and N more", or "none"."""
     listed = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
-    raise ValueError(f"no kernel named '{entry}' in {source_name} (kernels: {listed or 'none'})")
+    return listed or "none"

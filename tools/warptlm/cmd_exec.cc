@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "exec/kernel_args.h"
 #include "frontend/ptx_parser.h"
 #include "npy.h"
 #include "run_output.h"
@@ -37,16 +38,14 @@ namespace {
 
 // The name of the module's one kernel, for an exec without --kernel.
 std::string sole_kernel(const Module& module, const std::string& file) {
-  std::vector<std::string> names;
+  const Function* sole = nullptr;
+  size_t kernels = 0;
   for (const Function& f : module.functions)
-    if (f.is_entry) names.push_back(f.name);
-  if (names.size() == 1) return names.front();
-  if (names.empty()) throw UsageError("exec: " + file + " has no kernel (.entry)");
-  std::string listed;
-  for (size_t i = 0; i < names.size() && i < 10; ++i) listed += (i ? ", " : "") + names[i];
-  if (names.size() > 10) listed += " and " + std::to_string(names.size() - 10) + " more";
-  throw UsageError("exec: " + file + " has " + std::to_string(names.size()) + " kernels (" +
-                   listed + "): name one with --kernel");
+    if (f.is_entry) sole = &f, ++kernels;
+  if (kernels == 1) return sole->name;
+  if (kernels == 0) throw UsageError("exec: " + file + " has no kernel (.entry)");
+  throw UsageError("exec: " + file + " has " + std::to_string(kernels) + " kernels (" +
+                   kernel_names_text(module) + "): name one with --kernel");
 }
 
 }  // namespace
