@@ -8,11 +8,13 @@ whose statistics are not byte-for-byte the ones recorded.
 
 The set: every scenario on the small and fermi presets at study size; at
 test size every scenario under each registered reconvergence scheme (small),
-under the gto, two_level and srr schedulers (small), and on volta.
+under the gto, two_level and srr schedulers (small), under each compaction
+scheme with and without the balanced permutation (small), with a write-back
+L1 and with global loads bypassing the L1 (small), and on volta.
 
     /usr/bin/python3 scripts/check_timing_identity.py --build build --record base/
     /usr/bin/python3 scripts/check_timing_identity.py --build build --compare base/
-        [--jobs 2] [--only study|schemes|schedulers|volta] [SCENARIO...]
+        [--jobs 2] [--only study|schemes|schedulers|compaction|l1|volta] [SCENARIO...]
 """
 import argparse
 import concurrent.futures
@@ -43,10 +45,13 @@ def scheme_names(cli):
 TEST_BUDGET = ["--set", "instruction_budget=1000000"]
 
 
+GROUPS = ["study", "schemes", "schedulers", "compaction", "l1", "volta"]
+
+
 def run_set(cli, names, only):
     """(key, argument list) of every run in the set."""
     runs = []
-    groups = only or ["study", "schemes", "schedulers", "volta"]
+    groups = only or GROUPS
     if "study" in groups:
         for preset in ["small", "fermi"]:
             runs += [(f"study-{preset}-{n}", [n, "--size", "study", "--preset", preset])
@@ -60,6 +65,19 @@ def run_set(cli, names, only):
         for sched in ["gto", "two_level", "srr"]:
             runs += [(f"test-{sched}-{n}", [n, "--size", "test", "--preset", "small",
                                            "--set", f"scheduler={sched}"] + TEST_BUDGET)
+                     for n in names]
+    if "compaction" in groups:
+        for comp in ["tbc", "capri", "ideal"]:
+            for perm in ["none", "balanced"]:
+                runs += [(f"test-{comp}-{perm}-{n}",
+                          [n, "--size", "test", "--preset", "small", "--set", f"compaction={comp}",
+                           "--set", f"permutation={perm}"] + TEST_BUDGET)
+                         for n in names]
+    if "l1" in groups:
+        for key, setting in [("wb", "memory.l1.write_policy=write_back"),
+                             ("cg", "memory.l1.cache_global=false")]:
+            runs += [(f"test-l1{key}-{n}", [n, "--size", "test", "--preset", "small",
+                                            "--set", setting] + TEST_BUDGET)
                      for n in names]
     if "volta" in groups:
         runs += [(f"test-volta-{n}", [n, "--size", "test", "--preset", "volta"] + TEST_BUDGET)
@@ -92,7 +110,7 @@ def main():
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--record", metavar="DIR", help="store the runs' records in DIR")
     mode.add_argument("--compare", metavar="DIR", help="compare the runs with those in DIR")
-    ap.add_argument("--only", action="append", choices=["study", "schemes", "schedulers", "volta"])
+    ap.add_argument("--only", action="append", choices=GROUPS)
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     cli = os.path.join(args.build, "warptlm")

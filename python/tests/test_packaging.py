@@ -40,3 +40,53 @@ def test_pip_installs_a_working_package(tmp_path):
     with open(os.path.join(SOURCE_DIR, "VERSION")) as f:
         assert version == f.read().strip() == warptlm.__version__
     assert path.startswith(str(target)) and values.strip() == str([8] * 8)
+
+
+def _package_imports():
+    """{module: {sibling module it imports, at any depth of its code}} and the
+    private names (a leading underscore) each imports from a sibling."""
+    import ast
+
+    package = os.path.dirname(os.path.abspath(warptlm.__file__))
+    modules = {f[:-3] for f in os.listdir(package) if f.endswith(".py")}
+    graph, private = {}, []
+    for module in sorted(modules):
+        with open(os.path.join(package, module + ".py"), encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        edges = set()
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom) or node.level != 1:
+                continue
+            targets = [node.module] if node.module else [a.name for a in node.names]
+            for target in targets:
+                if target in modules and target != module:
+                    edges.add(target)
+            if node.module in modules:
+                private += [f"{module} imports {a.name} from {node.module}" for a in node.names
+                            if a.name.startswith("_")]
+        graph[module] = edges
+    return graph, private
+
+
+def test_package_modules_import_without_cycles_or_private_names():
+    graph, private = _package_imports()
+    assert not private, private
+    # Depth-first search over the import graph, lazy imports included.
+    state, stack = {}, []
+
+    def visit(module):
+        state[module] = "open"
+        stack.append(module)
+        for target in sorted(graph[module]):
+            if state.get(target) == "open":
+                cycle = stack[stack.index(target):] + [target]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if target not in state:
+                visit(target)
+        stack.pop()
+        state[module] = "done"
+
+    for module in sorted(graph):
+        if module != "__init__" and module not in state:
+            visit(module)
+    assert "__init__" not in {t for edges in graph.values() for t in edges}

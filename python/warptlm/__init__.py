@@ -17,9 +17,10 @@ from . import scenarios
 from .config import Platform, fields, presets
 from .isolation import SimulationCrash, SimulationTimeout
 from .kernel import CompileError, Kernel, Param, PtxError
-from .launch import KernelError, Result
+from .result import KernelError, Result
 from .cases import KernelCase
-from .compaction import Compactability, compactability
+from .compaction import Compactability
+from .scenarios import compactability
 from .stats import Statistic, statistics
 from .sweeping import expand_breakdown, sweep
 

@@ -31,6 +31,7 @@ import warptlm
 
 from . import config as config_api
 from .kernel import kernel_names_text
+from .records import load_record, write_outdir
 from .store import read_results
 
 
@@ -170,8 +171,6 @@ def cmd_exec(args):
                              trace=bool(args.trace), timeline=args.timeline, vcd=args.vcd, outdir=args.outdir)
     result.record["command"] = "exec"
     if args.outdir:  # the folder's record says exec too
-        from .records import write_outdir
-
         write_outdir(args.outdir, result.record)
     for path, array in arrays.items():
         np.save(path, array)
@@ -185,8 +184,6 @@ def cmd_exec(args):
 
 
 def cmd_diff(args):
-    from .records import load_record
-
     a, b = load_record(args.a), load_record(args.b)
     lines = []
     for key in ("warptlm_version", "command", "mode", "kernel", "launch", "scenario"):

@@ -6,7 +6,8 @@ warps it needs without compaction (NW_NoTBC), with ideal compaction
 (NW_ideal) and with thread block compaction under every lane permutation
 (NW_TBC). ``scenarios.run(..., compactability=True)`` and
 ``launch(..., compactability=True)`` attach a :class:`Compactability` to the
-Result; :func:`compactability` runs a scenario for it. docs/compaction.md
+Result; ``warptlm.compactability`` (scenarios.compactability) runs a
+scenario for it. docs/compaction.md
 defines every quantity.
 """
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-__all__ = ["Compactability", "compactability"]
+__all__ = ["Compactability"]
 
 
 @dataclass
@@ -75,15 +76,3 @@ class Compactability:
         out["compaction_rate"] = grouped["tbc_compacted"] / grouped["paths"]
         out["ideal_compaction_rate"] = grouped["ideal_compacted"] / grouped["paths"]
         return out.reset_index()
-
-
-def compactability(platform, name, size="test", seed=None, timeout=None):
-    """Run scenario ``name`` on ``platform`` with the analysis; returns the
-    :class:`Compactability` (the run's outputs are checked against the host
-    reference as usual: a mismatch raises RuntimeError)."""
-    from . import scenarios
-
-    result = scenarios.run(platform, name, size, seed=seed, timeout=timeout, compactability=True)
-    if not result.passed:
-        raise RuntimeError(f"scenario {name}: outputs differ from the host reference: {result.message}")
-    return result.compactability

@@ -10,6 +10,7 @@ import json
 import numbers
 
 from . import _core
+from .launch import launch
 
 __all__ = ["Platform", "presets", "fields", "field_names", "normalise_overrides"]
 
@@ -121,8 +122,6 @@ class Platform:
     def launch(self, kernel, grid, block, args, shared_bytes=0, mode="functional", trace=False, **outputs):
         """Run ``kernel`` over ``grid`` x ``block`` threads; see :func:`warptlm.launch.launch`
         (``outputs``: timeline, vcd, timeout)."""
-        from .launch import launch
-
         return launch(self, kernel, grid, block, args, shared_bytes=shared_bytes, mode=mode, trace=trace,
                       **outputs)
 

@@ -9,10 +9,10 @@ import builtins
 import time
 
 from . import _core, isolation
-from .launch import _output_path, check_compactability, check_mode, raise_fault, result_from
+from .result import check_compactability, check_mode, output_path, raise_fault, result_from
 from .records import outdir_paths
 
-__all__ = ["list", "describe", "run"]
+__all__ = ["list", "describe", "run", "compactability"]
 
 
 def list():  # noqa: A001 - the API name is fixed
@@ -40,7 +40,7 @@ def run_native(platform_config_json, config, name, size="test", seed=None, trace
         "run_scenario",
         dict(name=name, size=size_text(size), seed=int(config["seed"] if seed is None else seed),
              config_json=platform_config_json, trace=bool(trace), mode=mode,
-             timeline_path=_output_path("timeline", timeline, mode), vcd_path=_output_path("vcd", vcd, mode),
+             timeline_path=output_path("timeline", timeline, mode), vcd_path=output_path("vcd", vcd, mode),
              compactability=bool(compactability)),
         timeout=timeout, debug_crash=isolation.debug_crash_for(config, {"scenario": name}),
         what=f"scenario {name} (size {size}, {mode})")
@@ -76,3 +76,13 @@ def run(platform, name, size="test", mode="functional", **params):
     if out["fault"] is not None:
         raise_fault(out["fault"])
     return result_from(out, config, started, "run", mode, outdir)
+
+
+def compactability(platform, name, size="test", seed=None, timeout=None):
+    """Run scenario ``name`` on ``platform`` with the analysis; returns the
+    :class:`Compactability` (the run's outputs are checked against the host
+    reference as usual: a mismatch raises RuntimeError)."""
+    result = run(platform, name, size, seed=seed, timeout=timeout, compactability=True)
+    if not result.passed:
+        raise RuntimeError(f"scenario {name}: outputs differ from the host reference: {result.message}")
+    return result.compactability
