@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace warptlm {
@@ -48,8 +49,12 @@ class LanePermutation {
 
 using LanePermutationFactory = std::unique_ptr<LanePermutation> (*)(unsigned warp_size,
                                                                     uint64_t seed);
-void register_lane_permutation(const std::string& name, LanePermutationFactory factory);
+// Adds permutation `name` (registry/component_registry.h): std::invalid_argument
+// for an empty name, a null factory or a name already registered.
+void register_lane_permutation(const std::string& name, LanePermutationFactory factory,
+                               const std::string& description = "");
 std::vector<std::string> lane_permutation_names();  // registration order
+std::vector<std::pair<std::string, std::string>> lane_permutation_descriptions();
 // Throws std::invalid_argument listing the known names for an unknown one (and naming warp_size
 // when it is not a power of two in [4, 64]).
 std::unique_ptr<LanePermutation> make_lane_permutation(const std::string& name, unsigned warp_size,

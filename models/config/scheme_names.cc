@@ -2,15 +2,11 @@
 
 #include "compaction/lane_permutation.h"
 #include "exec/functional_executor.h"
+#include "sm/scheduler/warp_scheduler.h"
 
 namespace warptlm {
 
-std::vector<std::string> scheduler_names() {
-  // lrr: loose round-robin; gto: greedy-then-oldest; two_level: an active set
-  // refilled from a pending set; srr: sticky round-robin (stay on the last warp
-  // while it can issue, then round-robin), the policy of the SLP paper's Table 2.
-  return {"lrr", "gto", "two_level", "srr"};
-}
+std::vector<std::string> scheduler_names() { return warp_scheduler_names(); }
 
 std::vector<std::string> compaction_names() { return compaction_scheme_names(); }
 

@@ -1,7 +1,8 @@
-// The names a configuration may choose for each pluggable policy. One place
-// per list: a new scheme (compaction and lane permutation in issue 7, warp
-// schedulers in the timing model) extends its list here or in its registry,
-// and configuration validation, the CLI and Python pick it up.
+// The names a configuration may choose for each pluggable policy. The
+// components with a registry (reconvergence schemes: reconvergence_names();
+// warp schedulers; lane permutations) are asked at validation time, so a
+// component registered by a user is accepted by name in the configuration,
+// the CLI and Python; the other lists are fixed here.
 #pragma once
 
 #include <string>

@@ -115,8 +115,8 @@ nlohmann::json Gpu::stats() const {
   j["sm_busy_fraction"] =
       busy_cycles_ ? double(active_cycles) / (double(busy_cycles_) * config_.num_sms) : 0.0;
   j["memory_transactions_per_instruction"] =
-      total.memory_instructions
-          ? double(total.memory_transactions) / double(total.memory_instructions)
+      total.l1.memory_instructions
+          ? double(total.l1.memory_transactions) / double(total.l1.memory_instructions)
           : 0.0;
 
   put(j, "sm.", total.to_json());

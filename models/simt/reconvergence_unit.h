@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "frontend/ir.h"
@@ -142,13 +143,17 @@ struct SchemeOptions {
 using ReconvergenceFactory = std::unique_ptr<ReconvergenceUnit> (*)(unsigned warp_size,
                                                                     const SchemeOptions& options);
 
-// The registry of schemes by name. Filled by register_builtin_reconvergence()
-// (called on first use); a new scheme is one class plus one line there.
-// `needs_markers`: the scheme only works on a program finalized with
-// FinalizeOptions::insert_reconvergence_markers.
+// The registry of schemes by name (registry/component_registry.h): the
+// built-ins (simt/registry.cc) first, then those registered here, in order. A
+// new scheme is one class plus one registration. `needs_markers`: the scheme
+// only works on a program finalized with
+// FinalizeOptions::insert_reconvergence_markers. std::invalid_argument for an
+// empty name, a null factory or a name already registered.
 void register_reconvergence(const std::string& name, ReconvergenceFactory factory,
-                            bool needs_markers = false);
+                            bool needs_markers = false, const std::string& description = "");
 std::vector<std::string> reconvergence_names();
+// (name, description) of each, in the same order.
+std::vector<std::pair<std::string, std::string>> reconvergence_descriptions();
 // Throws std::invalid_argument listing the known names, or naming the option
 // the scheme rejects.
 std::unique_ptr<ReconvergenceUnit> make_reconvergence_unit(const std::string& name,

@@ -1,8 +1,7 @@
-#include <map>
-#include <mutex>
-#include <set>
+// The registry of reconvergence schemes by name (component_registry.h).
 #include <stdexcept>
 
+#include "registry/component_registry.h"
 #include "simt/breadth_first_queue.h"
 #include "simt/dual_path_stack.h"
 #include "simt/ipdom_stack.h"
@@ -16,101 +15,90 @@
 namespace warptlm {
 namespace {
 
-std::map<std::string, ReconvergenceFactory>& registry() {
-  static std::map<std::string, ReconvergenceFactory> schemes;
-  return schemes;
+// A registered scheme: its factory, and whether it needs the finalizer's
+// Reconverge markers in the program.
+struct Scheme {
+  ReconvergenceFactory make = nullptr;
+  bool needs_markers = false;
+  explicit operator bool() const { return make != nullptr; }
+};
+using Registry = ComponentRegistry<Scheme>;
+
+template <typename T>
+std::unique_ptr<ReconvergenceUnit> sized(unsigned warp_size, const SchemeOptions&) {
+  return std::make_unique<T>(warp_size);
+}
+template <typename T>
+std::unique_ptr<ReconvergenceUnit> unsized(unsigned, const SchemeOptions&) {
+  return std::make_unique<T>();
 }
 
-// Schemes that need the finalizer's Reconverge markers in the program.
-std::set<std::string>& marker_schemes() {
-  static std::set<std::string> names;
-  return names;
-}
-
-// The schemes warptlm ships. Explicit rather than static self-registration,
-// which the linker drops from static libraries.
-void register_builtin_reconvergence() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    register_reconvergence(
-        "ipdom", [](unsigned, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
-          return std::make_unique<IpdomStack>();
-        });
-    register_reconvergence(
-        "min_pc", [](unsigned ws, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
-          return std::make_unique<MinPcArbiter>(ws);
-        });
-    register_reconvergence(
-        "sorted_list", [](unsigned ws, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
-          return std::make_unique<SortedPathList>(ws);
-        });
-    register_reconvergence(
-        "minority_first",
-        [](unsigned ws, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
-          return std::make_unique<MinorityFirstStack>(ws);
-        });
-    register_reconvergence(
-        "breadth_first",
-        [](unsigned ws, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
-          return std::make_unique<BreadthFirstQueue>(ws);
-        });
-    register_reconvergence(
-        "dual_path", [](unsigned, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
-          return std::make_unique<DualPathStack>();
-        });
-    register_reconvergence(
-        "ppc_explicit",
-        [](unsigned, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
+// The schemes warptlm ships, in name order (docs/reconvergence.md).
+std::vector<Registry::Entry> builtins() {
+  return {
+      {"breadth_first",
+       "FIFO queue of paths, one basic block per turn; IPDOM joins",
+       {&sized<BreadthFirstQueue>, false}},
+      {"dual_path",
+       "dual-path stack: both sides of the top entry issuable",
+       {&unsized<DualPathStack>, false}},
+      {"ipdom", "the immediate post-dominator (IPDOM) stack", {&unsized<IpdomStack>, false}},
+      {"min_pc",
+       "per-thread PCs: max call depth, then min PC issues (Simty)",
+       {&sized<MinPcArbiter>, false}},
+      {"minority_first",
+       "depth-first, the side with fewer lanes first; IPDOM",
+       {&sized<MinorityFirstStack>, false}},
+      {"mp_ipdom",
+       "multi-path IPDOM: split and reconvergence tables (mp_ipdom.*)",
+       {[](unsigned ws, const SchemeOptions& o) -> std::unique_ptr<ReconvergenceUnit> {
+          return std::make_unique<MultiPathIpdom>(ws, o.mp_ipdom_st_entries, o.mp_ipdom_rt_entries);
+        },
+        false}},
+      {"ppc_explicit",
+       "paired-path comparison at the finalizer's IPDOM markers",
+       {[](unsigned, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
           return std::make_unique<PairedPathStack>(PairedPathStack::Mode::Explicit);
         },
-        /*needs_markers=*/true);
-    register_reconvergence(
-        "ppc_implicit", [](unsigned, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
+        true}},
+      {"ppc_implicit",
+       "paired-path comparison after every instruction, no markers",
+       {[](unsigned, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
           return std::make_unique<PairedPathStack>(PairedPathStack::Mode::Implicit);
-        });
-    register_reconvergence(
-        "mp_ipdom", [](unsigned ws, const SchemeOptions& o) -> std::unique_ptr<ReconvergenceUnit> {
-          return std::make_unique<MultiPathIpdom>(ws, o.mp_ipdom_st_entries, o.mp_ipdom_rt_entries);
-        });
-  });
+        },
+        false}},
+      {"sorted_list",
+       "Simty's sorted path list (HCT and CCT), no reconvergence point",
+       {&sized<SortedPathList>, false}},
+  };
+}
+
+Registry& registry() {
+  static Registry r("scheme", "reconvergence", &builtins);
+  return r;
 }
 
 }  // namespace
 
 void register_reconvergence(const std::string& name, ReconvergenceFactory factory,
-                            bool needs_markers) {
-  registry()[name] = factory;
-  if (needs_markers)
-    marker_schemes().insert(name);
-  else
-    marker_schemes().erase(name);
+                            bool needs_markers, const std::string& description) {
+  registry().add(name, description, Scheme{factory, needs_markers});
 }
 
-std::vector<std::string> reconvergence_names() {
-  register_builtin_reconvergence();
-  std::vector<std::string> names;
-  for (const auto& [name, factory] : registry()) names.push_back(name);
-  return names;
+std::vector<std::string> reconvergence_names() { return registry().names(); }
+
+std::vector<std::pair<std::string, std::string>> reconvergence_descriptions() {
+  return registry().descriptions();
 }
 
 std::unique_ptr<ReconvergenceUnit> make_reconvergence_unit(const std::string& name,
                                                            unsigned warp_size,
                                                            const SchemeOptions& options) {
-  register_builtin_reconvergence();
-  auto it = registry().find(name);
-  if (it == registry().end()) {
-    std::string known;
-    for (const auto& n : reconvergence_names()) known += (known.empty() ? "" : ", ") + n;
-    throw std::invalid_argument("reconvergence: unknown scheme '" + name + "' (known: " + known +
-                                ")");
-  }
-  return it->second(warp_size, options);
+  return registry().factory(name).make(warp_size, options);
 }
 
 bool reconvergence_needs_markers(const std::string& name) {
-  register_builtin_reconvergence();
-  if (!registry().count(name)) make_reconvergence_unit(name, 32);  // throws listing the names
-  return marker_schemes().count(name) != 0;
+  return registry().factory(name).needs_markers;
 }
 
 }  // namespace warptlm

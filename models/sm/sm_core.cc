@@ -2,47 +2,14 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <typeinfo>
 
 #include "sm/cta_dispatch.h"
 #include "sm/ldst/coalescer.h"
 #include "sm/ldst/shared_banks.h"
 #include "sm/pipeline/unit_kind.h"
-#include "sm/scheduler/gto_scheduler.h"
-#include "sm/scheduler/lrr_scheduler.h"
-#include "sm/scheduler/srr_scheduler.h"
-#include "sm/scheduler/two_level_scheduler.h"
 
 namespace warptlm {
 namespace {
-
-// Requests that bypass the MSHRs (all busy with other lines) carry their
-// memory operation's id with this bit set.
-constexpr uint64_t kBypassTag = uint64_t(1) << 63;
-// Writes of dirty L1 lines (write-back L1) carry this tag: no memory op waits
-// on them, their answers only count down (or fault).
-constexpr uint64_t kWritebackTag = kBypassTag | uint64_t(1) << 62;
-
-// Whether the spans [firsts[l], ends[l]) of `lanes` together cover every byte
-// of [line_addr, line_addr + line). Each pass over the lanes extends the
-// covered prefix; ascending addresses in lane order (the usual layout) cover
-// it in one pass.
-bool spans_cover_line(const uint64_t* firsts, const uint64_t* ends, LaneMask lanes,
-                      uint64_t line_addr, unsigned line) {
-  const uint64_t end = line_addr + line;
-  uint64_t covered = line_addr;
-  for (bool grew = true; grew && covered < end;) {
-    grew = false;
-    for (LaneMask m = lanes; m; m &= m - 1) {
-      const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
-      if (firsts[l] <= covered && ends[l] > covered) {
-        covered = ends[l];
-        grew = true;
-      }
-    }
-  }
-  return covered >= end;
-}
 
 unsigned max_resident_warps(const PlatformConfig& c) {
   return std::max(1u, std::min(c.sm.warps, c.sm.threads / c.warp_size));
@@ -60,6 +27,20 @@ const PipelineParams (&pipelines(const PlatformConfig& c))[kUnitKinds] {
   return params;
 }
 
+L1Params l1_params(const PlatformConfig& c) {
+  const CacheConfig& l1 = c.memory.l1;
+  L1Params p;
+  p.size = l1.size;
+  p.assoc = l1.assoc;
+  p.line = l1.line;
+  p.mshrs = l1.mshrs;
+  p.latency = l1.latency;
+  p.write_back = l1_is_write_back(c);
+  p.cache_global = l1.cache_global;
+  p.warp_size = c.warp_size;
+  return p;
+}
+
 bool is_memory_op(Opcode op) {
   return op == Opcode::Ld || op == Opcode::St || op == Opcode::Atom || op == Opcode::Red;
 }
@@ -75,17 +56,12 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
       units_(pipelines(config), pipeline_passes(config.warp_size, config.simd_width)),
       icache_(config.sm.icache_size, config.sm.icache_assoc, config.sm.icache_line,
               config.sm.icache_miss_latency),
-      mshrs_(config.memory.l1.mshrs, 8) {
-  write_back_ = l1_is_write_back(config);
-
+      l1_(l1_params(config), stats_.l1) {
   if (config.memory.l1.line > config.memory.l2.line)
     throw std::invalid_argument("memory.l1.line: " + std::to_string(config.memory.l1.line) +
                                 " bytes exceed memory.l2.line (" +
                                 std::to_string(config.memory.l2.line) +
                                 "); an L1 line must fit in one L2 line");
-  if (config.memory.l1.size)
-    l1_ = std::make_unique<CacheTags>(config.memory.l1.size, config.memory.l1.assoc,
-                                      config.memory.l1.line);
   const unsigned s = config.sm.schedulers;
   SchedulerParams sp;
   sp.active_set = config.sm.two_level_active;
@@ -93,29 +69,14 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
     schedulers_.push_back(make_warp_scheduler(config.scheduler, (max_warps_ + s - 1) / s, sp));
   orders_.resize(s);
   sched_.resize(s);
-  // The built-in policies' order() is a function of their state, which only
-  // the WarpScheduler calls change: their order is kept until one is made.
-  // (Exact types: a policy registered later, or derived, is asked every cycle.)
-  const WarpScheduler& first = *schedulers_.front();
-  stable_orders_ = typeid(first) == typeid(LrrScheduler) || typeid(first) == typeid(GtoScheduler) ||
-                   typeid(first) == typeid(TwoLevelScheduler) ||
-                   typeid(first) == typeid(SrrScheduler);
-  // lrr and srr orders are rotations of the live slots: the tick walks them
-  // from start() instead of copying the order after every issue.
-  // (Live slots are kept as a bit mask: up to 64 slots per scheduler.)
-  if ((max_warps_ + s - 1) / s <= 64) {
-    if (typeid(first) == typeid(LrrScheduler)) rotation_ = Rotation::Lrr;
-    if (typeid(first) == typeid(SrrScheduler)) rotation_ = Rotation::Srr;
-  }
+  // What the policy lets the SM assume about its order (WarpScheduler::OrderKind).
+  // A rotation is walked over a bit mask of live slots: up to 64 per scheduler.
+  const WarpScheduler::OrderKind kind = schedulers_.front()->order_kind();
+  stable_orders_ = kind != WarpScheduler::OrderKind::Changing;
+  rotation_ = kind == WarpScheduler::OrderKind::Rotation && (max_warps_ + s - 1) / s <= 64;
   warps_.resize(max_warps_);
   gates_.resize(max_warps_);
   ctas_.resize(config.sm.ctas);
-}
-
-inline unsigned SmCore::rotation_start(unsigned s) const {
-  const WarpScheduler* w = schedulers_[s].get();
-  return rotation_ == Rotation::Lrr ? static_cast<const LrrScheduler*>(w)->start()
-                                    : static_cast<const SrrScheduler*>(w)->start();
 }
 
 void SmCore::set_launch(const KernelLaunch& launch) {
@@ -212,7 +173,7 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
     may_finish_ |= g.done;
     schedulers_[slot % s]->warp_started(slot / s, ws.age);
     sched_[slot % s].stale = true;
-    if (rotation_ != Rotation::None) sched_[slot % s].live |= uint64_t(1) << (slot / s);
+    if (rotation_) sched_[slot % s].live |= uint64_t(1) << (slot / s);
     cta.warp_slots.push_back(slot);
     cta.warps.push_back(&ws.warp);
     ++i;
@@ -323,7 +284,7 @@ SmCore::Stall SmCore::take_shared_resources(const Instruction& in, const Registe
     wake_hint_ = std::min(wake_hint_, units_.next_free(kind));
     return Stall::Pipeline;
   }
-  if (kind == UnitKind::LdSt && is_memory_op(in.op) && mshrs_.full()) return Stall::Memory;
+  if (kind == UnitKind::LdSt && is_memory_op(in.op) && l1_.mshrs_full()) return Stall::Memory;
   unsigned conflicts = 0;
   if (!collector_.start(now, bank_warp, ops.reads(), ops.n_reads, ready, conflicts)) {
     wake_hint_ = std::min(wake_hint_, collector_.next_free_collector());
@@ -392,205 +353,102 @@ void SmCore::budget_fault(const Warp& w, const CtaSlot& cta, const Path& p) {
   throw std::logic_error("budget_fault: the launch's count is within its budget");
 }
 
-unsigned SmCore::new_memory_op() {
-  if (free_memory_ops_.empty()) {
-    memory_ops_.emplace_back();
-    free_memory_ops_.push_back(static_cast<unsigned>(memory_ops_.size() - 1));
-    lane_firsts_.resize(memory_ops_.size() * warp_size_);
-    lane_ends_.resize(memory_ops_.size() * warp_size_);
-    if (compacting_) {
-      op_pieces_.resize(memory_ops_.size() * warp_size_);
-      op_threads_.resize(memory_ops_.size() * warp_size_);
-    }
-  }
-  unsigned id = free_memory_ops_.back();
-  free_memory_ops_.pop_back();
-  memory_ops_[id] = MemoryOp{};
-  memory_ops_[id].used = true;
-  return id;
-}
-
 uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in, uint64_t now) {
-  const std::vector<MemoryAccess>& acc = ctas_[ws.cta].env->accesses;
-  // Per lane: the first address and the span of its accesses (a vector
-  // access is one span); the coalescer and bank model work on those.
-  // Only the entries of lanes in `global` / `shared` are written and read.
-  uint64_t addrs[kMaxWarpSize];
-  uint64_t ends[kMaxWarpSize];
-  LaneMask global = 0, shared = 0;
+  // Per lane: the span of its global and of its shared accesses; the
+  // coalescer and the bank model work on those.
+  AccessSpans spans;
   uint64_t done = now;
-  for (const MemoryAccess& a : acc) {
-    LaneMask bit = LaneMask(1) << a.lane;
-    if (a.space == Space::Global || a.space == Space::Shared) {
-      LaneMask& set = a.space == Space::Global ? global : shared;
-      if (!(set & bit)) {
-        addrs[a.lane] = a.address;
-        ends[a.lane] = a.address + a.size;
-        set |= bit;
-      } else {
-        addrs[a.lane] = std::min(addrs[a.lane], a.address);
-        ends[a.lane] = std::max(ends[a.lane], a.address + a.size);
-      }
-    } else {
-      // Local, constant and parameter accesses: an L1 (or constant cache) hit.
+  for (const MemoryAccess& a : ctas_[ws.cta].env->accesses) {
+    if (a.space == Space::Global)
+      spans.add(spans.global, a.lane, a.address, a.size);
+    else if (a.space == Space::Shared)
+      spans.add(spans.shared, a.lane, a.address, a.size);
+    else  // local, constant and parameter accesses: an L1 (or constant cache) hit
       done = std::max(done, now + config_.memory.l1.latency);
-    }
   }
-  auto span = [&](LaneMask lanes) {
-    unsigned size = 1;
-    for (LaneMask m = lanes; m; m &= m - 1) {
-      const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
-      size = std::max<unsigned>(size, unsigned(ends[l] - addrs[l]));
-    }
-    return size;
-  };
-  if (shared) {
-    unsigned cycles =
-        shared_access_cycles(addrs, shared, warp_size_, span(shared), config_.sm.shared_banks);
+  if (spans.shared) {
+    const unsigned cycles = shared_access_cycles(
+        spans.first, spans.shared, warp_size_, spans.widest(spans.shared), config_.sm.shared_banks);
     ++stats_.shared_accesses;
     stats_.shared_bank_conflicts += cycles > 1 ? cycles - 1 : 0;
     done = std::max(done, now + config_.sm.shared_latency + (cycles ? cycles - 1 : 0));
   }
-  if (!global) return done;
+  if (!spans.global) return done;
 
-  coalesce(addrs, global, warp_size_, span(global), config_.memory.l1.line, lines_);
-  ++stats_.memory_instructions;
-  stats_.memory_transactions += lines_.size();
-  const unsigned id = new_memory_op();
-  MemoryOp& op = memory_ops_[id];
-  op.warp = static_cast<unsigned>(&ws - warps_.data());
-  op.pc = p.pc;
-  op.lanes = p.mask;
-  op.global = global;
-  uint64_t* const firsts = &lane_firsts_[uint64_t(id) * warp_size_];
-  uint64_t* const lane_ends = &lane_ends_[uint64_t(id) * warp_size_];
-  for (LaneMask m = global; m; m &= m - 1) {
-    const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
-    firsts[l] = addrs[l];
-    lane_ends[l] = ends[l];
-  }
-  op.ready = done;
-  if (compacting_ && !ws.bypass) {
-    // A formed warp: its writes go to its static warps; a fault names a thread.
-    op.pieces = static_cast<unsigned>(ws.pieces.size());
-    std::copy(ws.pieces.begin(), ws.pieces.end(), op_pieces_.begin() + uint64_t(id) * warp_size_);
-    std::copy(ws.lane_thread.begin(), ws.lane_thread.end(),
-              op_threads_.begin() + uint64_t(id) * warp_size_);
-    if (op.pieces > 1) {
-      ++stats_.compacted_memory_instructions;
-      stats_.compacted_memory_transactions += lines_.size();
-    }
-  }
   const bool atomic = in.op == Opcode::Atom || in.op == Opcode::Red;
   const bool write = !atomic && in.op == Opcode::St;
-  const unsigned line = config_.memory.l1.line;
-  auto send = [&](uint64_t address, bool is_write, AccessKind kind, uint64_t tag) {
-    outbox_.push_back(MemoryRequest{address, line, is_write, kind, tag, ws.global_id, p.pc});
-  };
-  for (uint64_t l : lines_) {
-    if (atomic) {
-      // Atomics are performed at the L2: a dirty copy goes there first.
-      if (write_back_ && l1_->is_dirty(l)) write_back_line(l, ws.global_id, p.pc);
-      if (l1_) l1_->invalidate(l);
-      send(l, true, AccessKind::Atomic, id | kBypassTag);
-      ++op.pending;
-    } else if (write && write_back_) {
-      store_write_back(l, id, ws.global_id, p.pc, now);
-    } else if (write) {
-      if (l1_ && l1_->probe(l)) l1_->access(l);  // write-through, no allocation on a miss
-      send(l, true, AccessKind::Store, id | kBypassTag);
-      ++op.pending;
-    } else if (l1_ && config_.memory.l1.cache_global && l1_->access(l)) {
-      ++stats_.l1_hits;
-      op.ready = std::max(op.ready, now + config_.memory.l1.latency);
-    } else {
-      ++stats_.l1_misses;
-      switch (mshrs_.add(l, id)) {
-        case MshrTable::Result::NewMiss:
-          send(l, false, AccessKind::Load, l);
-          break;
-        case MshrTable::Result::Merged:
-          ++stats_.l1_mshr_merges;
-          break;
-        case MshrTable::Result::Full:
-          send(l, false, AccessKind::Load, id | kBypassTag);
-          break;
-      }
-      ++op.pending;
-    }
+  L1DataPath::Owner owner;
+  owner.warp_slot = static_cast<unsigned>(&ws - warps_.data());
+  owner.global_warp = ws.global_id;
+  owner.pc = p.pc;
+  owner.lanes = p.mask;
+  const bool formed = compacting_ && !ws.bypass;
+  if (formed) {  // its writes go to its static warps; a fault names a thread
+    owner.pieces = &ws.pieces;
+    owner.lane_thread = &ws.lane_thread;
   }
-  if (op.pending == 0) {
-    uint64_t ready = op.ready;
-    op.used = false;
-    free_memory_ops_.push_back(id);
-    return ready;
+  const bool writes_registers = !write && operands_->at(p.pc).n_writes > 0 && in.op != Opcode::Red;
+  const L1DataPath::Started started = l1_.start(spans,
+                                                atomic  ? L1DataPath::Access::Atomic
+                                                : write ? L1DataPath::Access::Store
+                                                        : L1DataPath::Access::Load,
+                                                writes_registers, owner, done, now);
+  if (formed && ws.pieces.size() > 1) {
+    ++stats_.compacted_memory_instructions;
+    stats_.compacted_memory_transactions += started.lines;
   }
-  op.writes_registers = !write && operands_->at(p.pc).n_writes > 0 && !(in.op == Opcode::Red);
+  if (started.op == L1DataPath::kNoOp) return started.ready;
   ++ws.outstanding;
   ++outstanding_ops_;
   if (!write) {
     const unsigned s = static_cast<unsigned>(schedulers_.size());
-    schedulers_[op.warp % s]->long_latency_stall(op.warp / s);
-    sched_[op.warp % s].stale = true;
+    schedulers_[owner.warp_slot % s]->long_latency_stall(owner.warp_slot / s);
+    sched_[owner.warp_slot % s].stale = true;
   }
-  return op.writes_registers ? kNever : done;
+  return writes_registers ? kNever : done;
 }
 
 void SmCore::complete_memory_op(unsigned id, uint64_t now) {
-  MemoryOp& op = memory_ops_[id];
+  const L1DataPath::MemoryOp& op = l1_.op(id);
   WarpSlot& ws = warps_[op.warp];
   --ws.outstanding;
   --outstanding_ops_;
   may_finish_ |= gates_[op.warp].done && ws.outstanding == 0 && ws.writebacks == 0;
-  const uint64_t ready = std::max(op.ready, now + config_.memory.l1.latency);
+  const uint64_t ready = l1_.completion_ready(id, now);
   if (op.writes_registers && op.pieces) {
-    const WarpPiece* pieces = &op_pieces_[uint64_t(id) * warp_size_];
+    const WarpPiece* pieces = l1_.pieces(id);
     for (unsigned i = 0; i < op.pieces; ++i)
       writebacks_.push(Writeback{ready, pieces[i].warp, op.pc, pieces[i].lanes});
   } else if (op.writes_registers) {
     writebacks_.push(Writeback{ready, op.warp, op.pc, op.lanes});
   }
-  op.used = false;
-  free_memory_ops_.push_back(id);
+  l1_.release(id);
 }
 
 void SmCore::memory_fault(unsigned id, uint64_t line_addr, AccessKind kind) {
-  const MemoryOp& op = memory_ops_[id];
+  const L1DataPath::MemoryOp& op = l1_.op(id);
   const WarpSlot& ws = warps_[op.warp];
-  const uint64_t* firsts = &lane_firsts_[uint64_t(id) * warp_size_];
-  const uint64_t* ends = &lane_ends_[uint64_t(id) * warp_size_];
-  // The lowest lane whose span touches the line (every line the op sent was
-  // touched by one of its lanes; the lowest lane is the fallback all the same).
-  const uint64_t line_end = line_addr + config_.memory.l1.line;
-  unsigned lane = lowest_lane(op.global);
-  for (LaneMask m = op.global; m; m &= m - 1) {
-    const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
-    if (firsts[l] < line_end && ends[l] > line_addr) {
-      lane = l;
-      break;
-    }
-  }
-  const std::string why = "the memory system answered an error for the " +
-                          std::string(access_kind_name(kind)) + " of the line at " +
-                          hex_string(line_addr) + " (lane " + std::to_string(lane) + "'s address " +
-                          hex_string(firsts[lane]) + ")";
+  const L1DataPath::FaultSite site = l1_.fault_site(id, line_addr, kind);
   const Warp* warp = &ws.warp;
-  unsigned thread_lane = lane;
-  if (op.pieces) {
+  unsigned thread_lane = site.lane;
+  if (site.thread >= 0) {
     // A formed warp's SIMD lane: name the thread's own warp and lane.
-    const uint32_t t = static_cast<uint32_t>(op_threads_[uint64_t(id) * warp_size_ + lane]);
+    const uint32_t t = static_cast<uint32_t>(site.thread);
     warp = &warps_[ctas_[ws.cta].warp_slots[t / warp_size_]].warp;
     thread_lane = t % warp_size_;
   }
-  MemoryFault mf(MemoryFault::Reason::OutOfBounds, Space::Global, firsts[lane],
-                 static_cast<unsigned>(ends[lane] - firsts[lane]), thread_lane, why);
-  issuer_->fault(*warp, ctas_[ws.cta].context, op.pc, thread_lane, "memory fault: " + why, &mf);
+  MemoryFault mf(MemoryFault::Reason::OutOfBounds, Space::Global, site.address, site.size,
+                 thread_lane, site.why);
+  issuer_->fault(*warp, ctas_[ws.cta].context, op.pc, thread_lane, "memory fault: " + site.why,
+                 &mf);
 }
 
 bool SmCore::response(uint64_t tag, AccessKind kind, uint64_t address, bool ok, uint64_t now) {
-  if ((tag & kWritebackTag) == kWritebackTag) {
-    --l1_writebacks_in_flight_;
-    if (!ok) {
+  unsigned failed = 0;
+  switch (l1_.response(tag, ok, now, completed_, failed)) {
+    case L1DataPath::Answer::WriteBack:
+      return false;
+    case L1DataPath::Answer::WriteBackFailed: {
       // No thread waits on a write-back: the fault names the line and the SM.
       FaultSite site;
       site.kernel = launch_->kernel->name;
@@ -602,90 +460,13 @@ bool SmCore::response(uint64_t tag, AccessKind kind, uint64_t address, bool ok, 
                                hex_string(address) + " (SM " + std::to_string(id_) + ")";
       throw KernelFault(what, site);
     }
-    if (flushing_ && l1_writebacks_in_flight_ == 0) {
-      flushing_ = false;
-      stats_.l1_flush_cycles += now - flush_start_;
-    }
-    return false;
+    case L1DataPath::Answer::Failed:
+      memory_fault(failed, address, kind);
+    case L1DataPath::Answer::Operations:
+      break;
   }
-  auto answer = [&](unsigned id) {
-    if (!ok) memory_fault(id, address, kind);
-    if (--memory_ops_[id].pending == 0) complete_memory_op(id, now);
-  };
-  if (tag & kBypassTag) {
-    answer(static_cast<unsigned>(tag & ~kBypassTag));
-    return true;
-  }
-  mshrs_.fill(tag, waiters_);
-  if (ok && l1_ && config_.memory.l1.cache_global) {
-    // A write-back store waiting on the line (fetch-on-write) leaves it dirty.
-    bool dirty = false;
-    if (write_back_)
-      for (uint64_t id : waiters_) dirty = dirty || memory_ops_[id].store;
-    const MemoryOp& first = memory_ops_[waiters_.front()];
-    evict(l1_->fill(tag, dirty), warps_[first.warp].global_id, first.pc);
-  }
-  for (uint64_t id : waiters_) answer(static_cast<unsigned>(id));
+  for (unsigned id : completed_) complete_memory_op(id, now);
   return true;
-}
-
-bool SmCore::start_l1_flush(uint64_t now) {
-  if (write_back_) {
-    dirty_lines_.clear();
-    l1_->take_dirty(dirty_lines_);
-    for (uint64_t l : dirty_lines_) write_back_line(l, 0, 0);
-    stats_.l1_flush_writebacks += dirty_lines_.size();
-  }
-  flushing_ = l1_writebacks_in_flight_ > 0;
-  flush_start_ = now;
-  return !flushing_;
-}
-
-void SmCore::write_back_line(uint64_t line_addr, uint32_t warp, Pc pc) {
-  outbox_.push_back(MemoryRequest{line_addr, config_.memory.l1.line, true, AccessKind::Writeback,
-                                  kWritebackTag, warp, pc});
-  ++stats_.l1_writebacks;
-  ++l1_writebacks_in_flight_;
-}
-
-void SmCore::evict(const CacheTags::Victim& victim, uint32_t warp, Pc pc) {
-  if (victim.valid && victim.dirty) write_back_line(victim.line_addr, warp, pc);
-}
-
-void SmCore::store_write_back(uint64_t l, unsigned id, uint32_t warp, Pc pc, uint64_t now) {
-  MemoryOp& op = memory_ops_[id];
-  const unsigned line = config_.memory.l1.line;
-  if (l1_->access(l)) {  // hit: the line becomes dirty, nothing leaves the SM
-    ++stats_.l1_hits;
-    l1_->mark_dirty(l);
-    op.ready = std::max(op.ready, now + config_.memory.l1.latency);
-    return;
-  }
-  ++stats_.l1_misses;
-  const uint64_t* firsts = &lane_firsts_[uint64_t(id) * warp_size_];
-  const uint64_t* ends = &lane_ends_[uint64_t(id) * warp_size_];
-  if (spans_cover_line(firsts, ends, op.global, l, line)) {
-    // Every byte is written: allocate dirty without reading the line.
-    evict(l1_->fill(l, true), warp, pc);
-    op.ready = std::max(op.ready, now + config_.memory.l1.latency);
-    return;
-  }
-  // A partial write: fetch the line first (write-allocate, fetch-on-write),
-  // dirty when it arrives. Without an MSHR the store goes to the L2 itself.
-  switch (mshrs_.add(l, id)) {
-    case MshrTable::Result::NewMiss:
-      outbox_.push_back(MemoryRequest{l, line, false, AccessKind::Load, l, warp, pc});
-      op.store = true;
-      break;
-    case MshrTable::Result::Merged:
-      ++stats_.l1_mshr_merges;
-      op.store = true;
-      break;
-    case MshrTable::Result::Full:
-      outbox_.push_back(MemoryRequest{l, line, true, AccessKind::Store, id | kBypassTag, warp, pc});
-      break;
-  }
-  ++op.pending;
 }
 
 void SmCore::finish_warp(unsigned slot) {
@@ -695,7 +476,7 @@ void SmCore::finish_warp(unsigned slot) {
   const unsigned s = static_cast<unsigned>(schedulers_.size());
   schedulers_[slot % s]->warp_finished(slot / s);
   sched_[slot % s].stale = true;
-  if (rotation_ != Rotation::None) sched_[slot % s].live &= ~(uint64_t(1) << (slot / s));
+  if (rotation_) sched_[slot % s].live &= ~(uint64_t(1) << (slot / s));
   --ctas_[ws.cta].live;
   --resident_warps_;
 }
@@ -710,7 +491,7 @@ void SmCore::maybe_retire(unsigned c, TickResult& result) {
   result.retired.push_back(cta.linear);
 }
 
-// Inline, like rotation_start(): tick() asks once per scheduler per cycle.
+// Inline: tick() asks once per scheduler per cycle.
 inline uint64_t& SmCore::slot_bin(Stall cause) {
   // The bin of each cause, in Stall's order (a pointer table built per call
   // was 0.5% of a compute-bound run's instructions; a switch is a call).
@@ -723,19 +504,48 @@ inline uint64_t& SmCore::slot_bin(Stall cause) {
   return stats_.*kBins[static_cast<unsigned>(cause)];
 }
 
+// The stages of one cycle, in pipeline order; each is called once per tick
+// (inline: the tick is the hottest loop of the timing model).
 void SmCore::tick(uint64_t now, TickResult& result) {
   result.next = kNever;
   result.retired.clear();
-  // The cycles slept through since the last tick kept the last tick's causes.
-  if (now > accounted_until_) {
-    const uint64_t gap = now - accounted_until_;
-    stats_.cycles += gap;
-    stats_.resident_warp_cycles += gap * resident_warps_;
-    for (const SchedulerState& st : sched_) {
-      // An issued slot is not repeated by sleeping: nothing issues while asleep.
-      slot_bin(st.last == Stall::Issued ? Stall::Idle : st.last) += gap;
-    }
+  account_sleep(now);
+  complete_writebacks(now);
+  if (compacting_) {
+    // A call or return waiting for its CTA's writes to drain.
+    for (CtaSlot& cta : ctas_)
+      if (cta.used && cta.sync_pending) complete_sync(cta, now);
   }
+  wake_hint_ = kNever;
+  const bool issued = issue_stage(now);
+  ++stats_.cycles;
+  stats_.resident_warp_cycles += resident_warps_;
+  accounted_until_ = now + 1;
+  const bool in_flight = !writebacks_.empty() || outstanding_ops_ > 0;
+  if (may_finish_) retire_finished_warps(result);
+  if (!result.retired.empty() && resident_ctas_ == 0) return;  // idle until the next CTA
+  if (issued || !result.retired.empty()) {
+    result.next = now + 1;
+    return;
+  }
+  if (!writebacks_.empty()) result.next = std::min(result.next, writebacks_.top().cycle);
+  if (wake_hint_ != kNever) result.next = std::min(result.next, std::max(wake_hint_, now + 1));
+  if (result.next == kNever && !in_flight) check_deadlock();
+}
+
+inline void SmCore::account_sleep(uint64_t now) {
+  // The cycles slept through since the last tick kept the last tick's causes.
+  if (now <= accounted_until_) return;
+  const uint64_t gap = now - accounted_until_;
+  stats_.cycles += gap;
+  stats_.resident_warp_cycles += gap * resident_warps_;
+  for (const SchedulerState& st : sched_) {
+    // An issued slot is not repeated by sleeping: nothing issues while asleep.
+    slot_bin(st.last == Stall::Issued ? Stall::Idle : st.last) += gap;
+  }
+}
+
+inline void SmCore::complete_writebacks(uint64_t now) {
   while (!writebacks_.empty() && writebacks_.top().cycle <= now) {
     const Writeback wbk = writebacks_.top();
     writebacks_.pop();
@@ -746,22 +556,19 @@ void SmCore::tick(uint64_t now, TickResult& result) {
     g.blocked = Stall::Issued;
     may_finish_ |= g.done && ws.writebacks == 0 && ws.outstanding == 0;
   }
-  if (compacting_) {
-    // A call or return waiting for its CTA's writes to drain.
-    for (CtaSlot& cta : ctas_)
-      if (cta.used && cta.sync_pending) complete_sync(cta, now);
-  }
-  wake_hint_ = kNever;
+}
+
+inline bool SmCore::issue_stage(uint64_t now) {
   bool issued = false;
   const unsigned nsched = static_cast<unsigned>(schedulers_.size());
   for (unsigned s = 0; s < nsched; ++s) {
     SchedulerState& st = sched_[s];
     Stall cause = Stall::Idle;
-    if (rotation_ != Rotation::None) {
-      // The live slots from start() up, then those below it: order()'s list.
-      // start() is asked again only after a call that may have moved it.
+    if (rotation_) {
+      // The live slots from rotation_start() up, then those below it: order()'s
+      // list. The start is asked again only after a call that may have moved it.
       if (st.stale) {
-        st.start = rotation_start(s);
+        st.start = schedulers_[s]->rotation_start();
         st.stale = false;
       }
       const uint64_t from_first = ~uint64_t(0) << st.start;
@@ -791,46 +598,37 @@ void SmCore::tick(uint64_t now, TickResult& result) {
     st.last = cause;
     ++slot_bin(cause);
   }
-  ++stats_.cycles;
-  stats_.resident_warp_cycles += resident_warps_;
-  accounted_until_ = now + 1;
+  return issued;
+}
 
-  const bool in_flight = !writebacks_.empty() || outstanding_ops_ > 0;
+inline void SmCore::retire_finished_warps(TickResult& result) {
   // Warps leave only after a cycle in which a done warp's last write completed.
-  if (may_finish_) {
-    may_finish_ = false;
-    for (unsigned slot = 0; slot < warps_.size(); ++slot) {
-      const SlotGate& g = gates_[slot];
-      if (!g.used || g.finished || !g.done) continue;
-      WarpSlot& ws = warps_[slot];
-      if (ws.writebacks == 0 && ws.outstanding == 0) {
-        finish_warp(slot);
-        maybe_retire(ws.cta, result);
-      }
+  may_finish_ = false;
+  for (unsigned slot = 0; slot < warps_.size(); ++slot) {
+    const SlotGate& g = gates_[slot];
+    if (!g.used || g.finished || !g.done) continue;
+    WarpSlot& ws = warps_[slot];
+    if (ws.writebacks == 0 && ws.outstanding == 0) {
+      finish_warp(slot);
+      maybe_retire(ws.cta, result);
     }
   }
-  if (!result.retired.empty() && resident_ctas_ == 0) return;  // idle until the next CTA
-  if (issued || !result.retired.empty()) {
-    result.next = now + 1;
-    return;
-  }
-  if (!writebacks_.empty()) result.next = std::min(result.next, writebacks_.top().cycle);
-  if (wake_hint_ != kNever) result.next = std::min(result.next, std::max(wake_hint_, now + 1));
-  if (result.next == kNever && !in_flight) {
-    // Nothing in flight and nothing can issue: a CTA whose live warps all wait
-    // at barriers can never go on.
-    for (CtaSlot& cta : ctas_) {
-      if (!cta.used) continue;
-      // Under compaction the block stack detects barrier deadlocks itself,
-      // except among warps that run a CAPRI bypass on their own.
-      const bool at_barrier = std::any_of(cta.warps.begin(), cta.warps.end(),
-                                          [](const Warp* w) { return w->at_barrier; });
-      if (cta.lockstep && !at_barrier)
-        throw std::logic_error("SM " + std::to_string(id_) + ": a compacting CTA stalled with " +
-                               std::to_string(cta.arrived) + " of " + std::to_string(cta.formed) +
-                               " formed warps at pc " + std::to_string(cta.sync_pc));
-      CtaBarriers::deadlock(cta.warps, launch_->block.count(), *issuer_, cta.context);
-    }
+}
+
+void SmCore::check_deadlock() {
+  // Nothing in flight and nothing can issue: a CTA whose live warps all wait
+  // at barriers can never go on.
+  for (CtaSlot& cta : ctas_) {
+    if (!cta.used) continue;
+    // Under compaction the block stack detects barrier deadlocks itself,
+    // except among warps that run a CAPRI bypass on their own.
+    const bool at_barrier = std::any_of(cta.warps.begin(), cta.warps.end(),
+                                        [](const Warp* w) { return w->at_barrier; });
+    if (cta.lockstep && !at_barrier)
+      throw std::logic_error("SM " + std::to_string(id_) + ": a compacting CTA stalled with " +
+                             std::to_string(cta.arrived) + " of " + std::to_string(cta.formed) +
+                             " formed warps at pc " + std::to_string(cta.sync_pc));
+    CtaBarriers::deadlock(cta.warps, launch_->block.count(), *issuer_, cta.context);
   }
 }
 

@@ -11,8 +11,6 @@
 #include <memory>
 #include <vector>
 
-#include "cache/cache_tags.h"
-#include "cache/mshr_table.h"
 #include "compaction/warp_formation.h"
 #include "config/platform_config.h"
 #include "exec/compacting_cta_runner.h"
@@ -23,6 +21,7 @@
 #include "sm/due_queue.h"
 #include "sm/fetch/instruction_cache.h"
 #include "sm/kernel_launch.h"
+#include "sm/ldst/l1_data_path.h"
 #include "sm/pipeline/execution_units.h"
 #include "sm/recording_environment.h"
 #include "sm/regfile/operand_collector.h"
@@ -35,17 +34,6 @@
 namespace warptlm {
 
 constexpr uint64_t kNever = ~uint64_t(0);
-
-// A memory transaction the SM wants sent (line-sized or smaller).
-struct MemoryRequest {
-  uint64_t address = 0;
-  unsigned bytes = 0;
-  bool write = false;
-  AccessKind kind = AccessKind::Load;
-  uint64_t tag = 0;   // echoed back in response()
-  uint32_t warp = 0;  // global warp id, for the extension
-  Pc pc = 0;
-};
 
 class SmCore {
  public:
@@ -70,10 +58,10 @@ class SmCore {
   // dirty L1 line, which stay present and become clean. Returns true when no
   // L1 write-back is in flight (the flush is complete at once); otherwise
   // flushing() is true until the last one is answered.
-  bool start_l1_flush(uint64_t now);
-  bool flushing() const { return flushing_; }
+  bool start_l1_flush(uint64_t now) { return l1_.start_flush(now); }
+  bool flushing() const { return l1_.flushing(); }
 
-  std::vector<MemoryRequest>& outbox() { return outbox_; }
+  std::vector<MemoryRequest>& outbox() { return l1_.outbox(); }
   bool idle() const { return resident_ctas_ == 0; }
   const SmStats& stats() const { return stats_; }
   // This SM's counts over every launch so far (earlier launches' plus this one's).
@@ -183,20 +171,6 @@ class SmCore {
     Pc pc;
     LaneMask lanes;
   };
-  struct MemoryOp {
-    bool used = false;
-    unsigned warp = 0;
-    Pc pc = 0;
-    LaneMask lanes = 0;
-    unsigned pending = 0;  // transactions not yet answered
-    uint64_t ready = 0;    // cycle the already-satisfied part is ready
-    bool writes_registers = false;
-    bool store = false;   // a write-back store: the lines it fetches are filled dirty
-    LaneMask global = 0;  // lanes with global accesses (spans: lane_firsts_, lane_ends_)
-    // A formed warp's access: the static warps whose registers it writes
-    // (op_pieces_, piece.warp a slot) and each lane's thread (op_threads_).
-    unsigned pieces = 0;
-  };
 
   Stall try_issue(unsigned scheduler, unsigned slot_in_scheduler, uint64_t now);
   // try_issue() past its first checks (`slot`: the warp slot's index): a
@@ -225,18 +199,18 @@ class SmCore {
   // Times the accesses of a memory instruction; returns the writeback cycle
   // (kNever: waits on responses, the MemoryOp writes back).
   uint64_t time_memory(WarpSlot& ws, const Path& p, const Instruction& in, uint64_t now);
-  unsigned new_memory_op();
   void complete_memory_op(unsigned id, uint64_t now);
+  // tick()'s stages, in order.
+  void account_sleep(uint64_t now);        // statistics of the cycles slept through
+  void complete_writebacks(uint64_t now);  // register writes due by `now`
+  bool issue_stage(uint64_t now);          // one attempt per scheduler; whether one issued
+  void retire_finished_warps(TickResult& result);
+  void check_deadlock();  // nothing in flight, nothing issued, no wake-up: barriers?
   void finish_warp(unsigned slot);
   void maybe_retire(unsigned cta, TickResult& result);
   // The fault of memory op `id` whose transaction for the line at `line_addr`
-  // was answered with an error: names the lowest lane whose span touches it.
+  // was answered with an error, for the thread the L1 names.
   [[noreturn]] void memory_fault(unsigned id, uint64_t line_addr, AccessKind kind);
-  // A write-back store's access to line `l` (an L1 lookup; a miss allocates).
-  void store_write_back(uint64_t l, unsigned id, uint32_t warp, Pc pc, uint64_t now);
-  // Sends a write of the dirty line at `line_addr` to the L2 (an eviction or a flush).
-  void write_back_line(uint64_t line_addr, uint32_t warp, Pc pc);
-  void evict(const CacheTags::Victim& victim, uint32_t warp, Pc pc);
   void set_launch(const KernelLaunch& launch);
   // Counts one warp instruction against the launch's budget (all SMs):
   // the runaway-kernel fault once it is exceeded.
@@ -283,14 +257,11 @@ class SmCore {
   // remaining threads (or that has none left) arrives there; returns whether.
   bool rejoin_if_reconverged(WarpSlot& ws, uint64_t now);
 
-  // lrr and srr: the order is the live slots rotated to start at start().
-  enum class Rotation : uint8_t { None, Lrr, Srr };
-  unsigned rotation_start(unsigned scheduler) const;
   // Per scheduler, side by side (one host cache line for a few schedulers):
   // what tick() reads of it every cycle.
   struct SchedulerState {
-    uint64_t live = 0;         // lrr and srr: bit i set while its slot i is live
-    unsigned start = 0;        // lrr and srr: the policy's start() when last asked
+    uint64_t live = 0;         // a rotation: bit i set while its slot i is live
+    unsigned start = 0;        // a rotation: the policy's rotation_start() when last asked
     bool stale = true;         // a call since the last order() or start() may have changed it
     Stall last = Stall::Idle;  // its last cycle's cause, for cycles slept through
   };
@@ -306,8 +277,8 @@ class SmCore {
   // Set when a done warp's last writeback or memory operation completed (or it
   // became done with none): only then can a warp leave, so only then look.
   bool may_finish_ = false;
-  bool compacting_ = false;  // the launch runs under compaction
-  Rotation rotation_ = Rotation::None;
+  bool compacting_ = false;     // the launch runs under compaction
+  bool rotation_ = false;       // the policy's order is a rotation of its live slots
   bool stable_orders_ = false;  // the policy's order changes only through its calls
   std::vector<WarpSlot> warps_;
   std::vector<SlotGate> gates_;  // per warp slot, as warps_
@@ -318,7 +289,6 @@ class SmCore {
   DueQueue<Writeback> writebacks_;
   const OperandTable* operands_ = nullptr;  // launch_->operands, held by shared_operands_
   const KernelLaunch* launch_ = nullptr;
-  std::vector<MemoryRequest> outbox_;  // the SM module reads its size after every tick
 
   unsigned id_;
   const PlatformConfig& config_;
@@ -341,34 +311,19 @@ class SmCore {
   OperandCollector collector_;
   ExecutionUnits units_;
   InstructionCache icache_;
-  std::unique_ptr<CacheTags> l1_;
-  MshrTable mshrs_;
-  std::vector<MemoryOp> memory_ops_;
-  // Per memory op, warp_size_ entries each: lane l's span [first, end) of its
-  // global accesses (valid for the op's `global` lanes), so an error answer
-  // can name the lane it hit. Grows with memory_ops_, never per instruction.
-  std::vector<uint64_t> lane_firsts_, lane_ends_;
-  std::vector<WarpPiece> op_pieces_;  // per memory op, warp_size_ entries (compaction)
-  std::vector<int32_t> op_threads_;   // per memory op, warp_size_ entries (compaction)
+  L1DataPath l1_;           // the L1 data cache, MSHRs and memory operations in flight
   ExecConfig exec_config_;  // of the current launch (the lockstep runners keep a reference)
   std::vector<WarpPiece> piece_scratch_;    // reused by complete_sync
   std::unique_ptr<CapriPredictor> capri_;   // compaction capri: the SM's table
   CtaMask taken_scratch_, exited_scratch_;  // reused by complete_sync
   RunStats budget_view_;                    // the launch's count, as check_budget reads it
-  bool write_back_ = false;                 // l1_is_write_back(config)
-  unsigned l1_writebacks_in_flight_ = 0;    // eviction and flush writes not yet answered
-  bool flushing_ = false;
-  uint64_t flush_start_ = 0;
-  std::vector<uint64_t> dirty_lines_;  // reused by start_l1_flush
-  std::vector<unsigned> free_memory_ops_;
 
   // Per scheduler: its last order() (policies other than lrr and srr).
   std::vector<std::vector<unsigned>> orders_;
 
   // Reused per cycle.
   std::vector<Path> paths_;
-  std::vector<uint64_t> lines_;
-  std::vector<uint64_t> waiters_;
+  std::vector<unsigned> completed_;  // the memory ops an answer completed
 };
 
 }  // namespace warptlm

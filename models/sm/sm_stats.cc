@@ -24,14 +24,14 @@ void each_field(S& s, F&& f) {
   f("stalls_avoided_by_lane_masks", s.stalls_avoided_by_lane_masks);
   f("shared_accesses", s.shared_accesses);
   f("shared_bank_conflicts", s.shared_bank_conflicts);
-  f("memory_instructions", s.memory_instructions);
-  f("memory_transactions", s.memory_transactions);
-  f("l1_hits", s.l1_hits);
-  f("l1_misses", s.l1_misses);
-  f("l1_mshr_merges", s.l1_mshr_merges);
-  f("l1_writebacks", s.l1_writebacks);
-  f("l1_flush_writebacks", s.l1_flush_writebacks);
-  f("l1_flush_cycles", s.l1_flush_cycles);
+  f("memory_instructions", s.l1.memory_instructions);
+  f("memory_transactions", s.l1.memory_transactions);
+  f("l1_hits", s.l1.hits);
+  f("l1_misses", s.l1.misses);
+  f("l1_mshr_merges", s.l1.mshr_merges);
+  f("l1_writebacks", s.l1.writebacks);
+  f("l1_flush_writebacks", s.l1.flush_writebacks);
+  f("l1_flush_cycles", s.l1.flush_cycles);
   f("icache_hits", s.icache_hits);
   f("icache_misses", s.icache_misses);
   f("compaction_syncs", s.compaction_syncs);
@@ -100,7 +100,8 @@ const std::vector<StatInfo>& SmStats::infos() {
        "compaction: synchronisation points the CTAs passed"},
       {"compaction_sync_cycles", "warp cycles",
        "compaction: cycles formed warps waited at synchronisation points (summed over warps)"},
-      {"warp_formations", "formations", "compaction: sets of warps formed for a new set of threads"},
+      {"warp_formations", "formations",
+       "compaction: sets of warps formed for a new set of threads"},
       {"formed_warps", "warps", "compaction: warps in those sets"},
       {"compacted_memory_instructions", "warp instructions",
        "compaction: memory instructions of formed warps holding threads of several static warps"},

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "sm/ldst/l1_stats.h"
 #include "stats/stat_info.h"
 
 namespace warptlm {
@@ -30,17 +31,12 @@ struct SmStats {
   // above, so that an SM's tick touches few host cache lines of its
   // statistics (SmCore aligns them to a line).
   uint64_t icache_hits = 0, icache_misses = 0;
-  uint64_t memory_instructions = 0, memory_transactions = 0;  // global/local, after coalescing
-  uint64_t l1_hits = 0, l1_misses = 0, l1_mshr_merges = 0;
+  L1Stats l1;  // the global-memory path's (sm/ldst/l1_data_path.h)
   // Issues a per-warp scoreboard would have blocked (a pending write to one of
   // the instruction's registers on other lanes: another split's) but the
   // per-lane masks let through.
   uint64_t stalls_avoided_by_lane_masks = 0;
   uint64_t shared_accesses = 0, shared_bank_conflicts = 0;  // conflicts: extra cycles
-  // Write-back L1 (memory.l1.write_policy = write_back): lines written to the
-  // L2 (dirty evictions and kernel-end flush writes), the flush writes among
-  // them, and the cycles from each kernel-end flush to its last write's answer.
-  uint64_t l1_writebacks = 0, l1_flush_writebacks = 0, l1_flush_cycles = 0;
   // Thread block compaction (compaction tbc or ideal): synchronisation points
   // the CTAs passed, the cycles formed warps waited at them (summed over
   // warps), the sets of warps formed for a new set of threads and the warps

@@ -55,19 +55,49 @@ TEST(WarpSchedulerRegistry, ErrorsNameTheProblem) {
   EXPECT_THROW(register_warp_scheduler("x", nullptr), std::invalid_argument);
 }
 
-TEST(WarpSchedulerRegistry, RegistersAndReplacesPolicies) {
-  register_warp_scheduler("test_lrr", [](unsigned slots, const SchedulerParams&) {
-    return std::unique_ptr<WarpScheduler>(new LrrScheduler(slots));
-  });
-  register_warp_scheduler("test_lrr", [](unsigned slots, const SchedulerParams&) {
-    return std::unique_ptr<WarpScheduler>(new LrrScheduler(slots + 1));
-  });
+TEST(WarpSchedulerRegistry, RegistersAPolicyOnce) {
+  register_warp_scheduler(
+      "test_lrr",
+      [](unsigned slots, const SchedulerParams&) {
+        return std::unique_ptr<WarpScheduler>(new LrrScheduler(slots + 1));
+      },
+      "lrr with one more slot");
+  // A second registration of the name, or of a built-in's, is refused: a
+  // plug-in cannot silently replace a policy.
+  EXPECT_THROW(
+      register_warp_scheduler("test_lrr",
+                              [](unsigned slots, const SchedulerParams&) {
+                                return std::unique_ptr<WarpScheduler>(new LrrScheduler(slots));
+                              }),
+      std::invalid_argument);
+  EXPECT_THROW(
+      register_warp_scheduler("gto",
+                              [](unsigned slots, const SchedulerParams&) {
+                                return std::unique_ptr<WarpScheduler>(new LrrScheduler(slots));
+                              }),
+      std::invalid_argument);
   const auto names = warp_scheduler_names();
   EXPECT_EQ(std::count(names.begin(), names.end(), "test_lrr"), 1);
   EXPECT_EQ(names.back(), "test_lrr");
-  auto s = make_warp_scheduler("test_lrr", 1);  // the replacement: one more slot
+  EXPECT_EQ(warp_scheduler_descriptions().back().second, "lrr with one more slot");
+  auto s = make_warp_scheduler("test_lrr", 1);  // its factory: one more slot
   s->warp_started(1, 0);
   EXPECT_EQ(order_of(*s), (Order{1}));
+}
+
+TEST(WarpSchedulerRegistry, BuiltInsSayWhatTheSmMayAssumeOfTheirOrder) {
+  using Kind = WarpScheduler::OrderKind;
+  EXPECT_EQ(make_warp_scheduler("lrr", 4)->order_kind(), Kind::Rotation);
+  EXPECT_EQ(make_warp_scheduler("srr", 4)->order_kind(), Kind::Rotation);
+  EXPECT_EQ(make_warp_scheduler("gto", 4)->order_kind(), Kind::Stable);
+  EXPECT_EQ(make_warp_scheduler("two_level", 4)->order_kind(), Kind::Stable);
+  // A rotation starts where order() starts.
+  auto s = make_warp_scheduler("srr", 4);
+  for (unsigned w = 0; w < 4; ++w) s->warp_started(w, w);
+  s->issued(2);
+  std::vector<unsigned> order;
+  s->order(order);
+  EXPECT_EQ(order.front(), s->rotation_start());
 }
 
 }  // namespace

@@ -38,10 +38,13 @@ TEST(Statistics, RegistryMatchesWhatRunsReport) {
   const scenarios::Scenario& s = scenarios::find("reduction");
   Program program = finalize(parse_ptx(scenarios::scenario_ptx(s), s.source_dir + "/kernel.ptx"));
   LaunchSpec f = s.make_launch(scenarios::resolve_size(s, "test"), 1);
-  std::set<std::string> functional =
-      check_keys(run_functional(program, s.entry, f, preset("small").exec_config()).to_json(), false);
-  for (const Statistic& st : statistics())
-    if (!st.timing_only) EXPECT_TRUE(functional.count(st.name)) << st.name << " never reported";
+  std::set<std::string> functional = check_keys(
+      run_functional(program, s.entry, f, preset("small").exec_config()).to_json(), false);
+  for (const Statistic& st : statistics()) {
+    if (!st.timing_only) {
+      EXPECT_TRUE(functional.count(st.name)) << st.name << " never reported";
+    }
+  }
   warptlm::testing::in_child_process([&] {
     LaunchSpec l = s.make_launch(scenarios::resolve_size(s, "test"), 1);
     RunStats run;
@@ -49,7 +52,8 @@ TEST(Statistics, RegistryMatchesWhatRunsReport) {
     nlohmann::json stats = run.to_json();
     for (auto it = timing.begin(); it != timing.end(); ++it) stats[it.key()] = it.value();
     std::set<std::string> seen = check_keys(stats, true);
-    for (const Statistic& st : statistics()) EXPECT_TRUE(seen.count(st.name)) << st.name << " never reported";
+    for (const Statistic& st : statistics())
+      EXPECT_TRUE(seen.count(st.name)) << st.name << " never reported";
     // Activity factor (Kerr et al.) is active threads per warp instruction over the warp size.
     EXPECT_DOUBLE_EQ(stats.at("activity_factor").get<double>(),
                      double(stats.at("thread_instructions").get<uint64_t>()) /

@@ -16,6 +16,8 @@ class GtoScheduler : public WarpScheduler {
   void warp_finished(unsigned slot) override;
   void order(std::vector<unsigned>& out) override;
   void issued(unsigned slot) override;
+  // order() is a function of the state the calls above change.
+  OrderKind order_kind() const override { return OrderKind::Stable; }
 
  private:
   static constexpr unsigned kNone = ~0u;

@@ -16,9 +16,10 @@ class LrrScheduler : public WarpScheduler {
   void order(std::vector<unsigned>& out) override;
   void issued(unsigned slot) override;
   // order() is the live slots in increasing slot order, wrapping around,
-  // starting at this slot: the SM walks that rotation itself instead of
-  // asking for the vector after every issue.
+  // starting at start().
   unsigned start() const { return last_ + 1 == slots_.size() ? 0 : last_ + 1; }
+  OrderKind order_kind() const override { return OrderKind::Rotation; }
+  unsigned rotation_start() const override { return start(); }
 
  private:
   WarpSlots slots_;

@@ -21,6 +21,8 @@ class TwoLevelScheduler : public WarpScheduler {
   void warp_finished(unsigned slot) override;
   void order(std::vector<unsigned>& out) override;
   void issued(unsigned slot) override;
+  // order() is a function of the state the calls above change.
+  OrderKind order_kind() const override { return OrderKind::Stable; }
   void long_latency_stall(unsigned slot) override;
 
   // For statistics and tests.

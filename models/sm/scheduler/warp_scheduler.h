@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace warptlm {
@@ -31,24 +32,35 @@ class WarpScheduler {
   // `slot` now waits on a long-latency operation (a global load); two_level moves it to the pending
   // set.
   virtual void long_latency_stall(unsigned slot) { (void)slot; }
+
+  // What the SM may assume about order(), so that it need not ask every cycle:
+  //  Changing: nothing (asked every cycle; the default, always correct).
+  //  Stable: order() changes only through the calls above, so it is asked
+  //    again only after one of them.
+  //  Rotation: Stable, and order() is the live slots in increasing slot order,
+  //    wrapping around, starting at rotation_start(): the SM walks that
+  //    rotation itself (a bit mask of live slots) instead of copying a vector
+  //    after every issue.
+  enum class OrderKind { Changing, Stable, Rotation };
+  virtual OrderKind order_kind() const { return OrderKind::Changing; }
+  virtual unsigned rotation_start() const { return 0; }
 };
 
 using WarpSchedulerFactory = std::unique_ptr<WarpScheduler> (*)(unsigned slots,
                                                                 const SchedulerParams&);
 
-// Adds (or replaces, keeping its place in the list) the policy `name`. Throws
-// std::invalid_argument for an empty name or a null factory.
-void register_warp_scheduler(const std::string& name, WarpSchedulerFactory factory);
+// Adds the policy `name` with a one-line description. std::invalid_argument
+// for an empty name, a null factory or a name already registered.
+void register_warp_scheduler(const std::string& name, WarpSchedulerFactory factory,
+                             const std::string& description = "");
 // The known policies: "lrr", "gto", "two_level", "srr", then any registered
 // later, in registration order.
 std::vector<std::string> warp_scheduler_names();
+// (name, description) of each, in the same order.
+std::vector<std::pair<std::string, std::string>> warp_scheduler_descriptions();
 // Throws std::invalid_argument listing the known names for an unknown one, and
 // naming the parameter for slots == 0 (or active_set == 0 for two_level).
 std::unique_ptr<WarpScheduler> make_warp_scheduler(const std::string& name, unsigned slots,
                                                    const SchedulerParams& params = {});
-// Registers the built-in policies; idempotent, and called by the functions above
-// on first use (explicit rather than static self-registration, which the linker
-// drops from static libraries).
-void register_builtin_warp_schedulers();
 
 }  // namespace warptlm

@@ -1,0 +1,103 @@
+// One registry design for every interchangeable component (reconvergence
+// schemes, warp schedulers, lane permutations, compaction units, DRAM
+// schedulers, write policies): a name, a one-line description and a factory,
+// in registration order with the built-ins first.
+//
+// The built-ins are listed by a function the registry calls on first use
+// (explicit, not static self-registration, which a static library's linker
+// may drop). A user component is added with add() before the configuration
+// that names it is validated; validation, the CLI's `list` and Python ask the
+// registry, so the name is accepted everywhere. A name can be registered once:
+// a plug-in cannot silently replace a built-in. Thread-safe.
+#pragma once
+
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace warptlm {
+
+template <typename Factory>
+class ComponentRegistry {
+ public:
+  struct Entry {
+    std::string name;
+    std::string description;
+    Factory factory;
+  };
+
+  // `kind` names what it holds in messages ("warp scheduler"); `field` is
+  // the configuration field that chooses one ("scheduler").
+  ComponentRegistry(std::string kind, std::string field, std::vector<Entry> (*builtins)())
+      : kind_(std::move(kind)), field_(std::move(field)), builtins_(builtins) {}
+
+  // std::invalid_argument for an empty name, a null factory or a name that is
+  // already registered.
+  void add(const std::string& name, const std::string& description, Factory factory) {
+    if (name.empty()) throw std::invalid_argument("name: a " + kind_ + " needs a name");
+    if (!factory)
+      throw std::invalid_argument("factory: null factory for " + kind_ + " '" + name + "'");
+    std::lock_guard<std::mutex> lock(mutex_);
+    load();
+    for (const Entry& e : entries_)
+      if (e.name == name)
+        throw std::invalid_argument(kind_ + " '" + name + "' is already registered");
+    entries_.push_back(Entry{name, description, factory});
+  }
+
+  std::vector<std::string> names() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    load();
+    std::vector<std::string> out;
+    out.reserve(entries_.size());
+    for (const Entry& e : entries_) out.push_back(e.name);
+    return out;
+  }
+  // (name, description) pairs, in registration order.
+  std::vector<std::pair<std::string, std::string>> descriptions() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    load();
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const Entry& e : entries_) out.emplace_back(e.name, e.description);
+    return out;
+  }
+  bool contains(const std::string& name) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    load();
+    for (const Entry& e : entries_)
+      if (e.name == name) return true;
+    return false;
+  }
+  // The factory of `name`; std::invalid_argument naming the field and listing
+  // the known names for an unknown one.
+  Factory factory(const std::string& name) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    load();
+    for (const Entry& e : entries_)
+      if (e.name == name) return e.factory;
+    std::string known;
+    for (const Entry& e : entries_) known += (known.empty() ? "" : ", ") + e.name;
+    throw std::invalid_argument(field_ + ": unknown " + kind_ + " '" + name + "' (known: " + known +
+                                ")");
+  }
+  const std::string& kind() const { return kind_; }
+  const std::string& field() const { return field_; }
+
+ private:
+  // Caller holds the mutex.
+  void load() const {
+    if (loaded_) return;
+    entries_ = builtins_();
+    loaded_ = true;
+  }
+
+  std::string kind_, field_;
+  std::vector<Entry> (*builtins_)();
+  mutable std::mutex mutex_;
+  mutable bool loaded_ = false;
+  mutable std::vector<Entry> entries_;
+};
+
+}  // namespace warptlm

@@ -1,0 +1,82 @@
+// A component registered by name is accepted by the configuration like a
+// built-in: validation asks the registries, not a list of its own.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+
+#include "compaction/balanced_permutation.h"
+#include "compaction/lane_permutation.h"
+#include "config/platform_config.h"
+#include "config/scheme_names.h"
+#include "simt/ipdom_stack.h"
+#include "simt/reconvergence_unit.h"
+#include "sm/scheduler/gto_scheduler.h"
+#include "sm/scheduler/warp_scheduler.h"
+
+namespace warptlm {
+namespace {
+
+bool lists(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+TEST(RegisteredComponents, AreAcceptedByNameInTheConfiguration) {
+  PlatformConfig c;
+  EXPECT_THROW(set_field(c, "scheduler", "cfg_test_sched"), std::invalid_argument);
+  EXPECT_THROW(set_field(c, "reconvergence", "cfg_test_scheme"), std::invalid_argument);
+  EXPECT_THROW(set_field(c, "permutation", "cfg_test_perm"), std::invalid_argument);
+
+  register_warp_scheduler(
+      "cfg_test_sched",
+      [](unsigned slots, const SchedulerParams&) -> std::unique_ptr<WarpScheduler> {
+        return std::make_unique<GtoScheduler>(slots);
+      },
+      "gto under another name");
+  register_reconvergence(
+      "cfg_test_scheme",
+      [](unsigned, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
+        return std::make_unique<IpdomStack>();
+      },
+      false, "ipdom under another name");
+  register_lane_permutation(
+      "cfg_test_perm",
+      [](unsigned ws, uint64_t) -> std::unique_ptr<LanePermutation> {
+        return std::make_unique<BalancedPermutation>(ws);
+      },
+      "balanced under another name");
+
+  set_field(c, "scheduler", "cfg_test_sched");
+  set_field(c, "reconvergence", "cfg_test_scheme");
+  set_field(c, "permutation", "cfg_test_perm");
+  validate(c);
+  set_field(c, "reconvergence", "ipdom");  // compaction needs the IPDOM reconvergence point
+  set_field(c, "compaction", "tbc");
+  validate(c);
+  EXPECT_EQ(to_json(c).at("scheduler"), "cfg_test_sched");
+  EXPECT_TRUE(lists(scheduler_names(), "cfg_test_sched"));
+  EXPECT_TRUE(lists(reconvergence_names(), "cfg_test_scheme"));
+  EXPECT_TRUE(lists(permutation_names(), "cfg_test_perm"));
+  // The field's description lists it as allowed.
+  EXPECT_NE(config_field("scheduler").describe_allowed().find("'cfg_test_sched'"),
+            std::string::npos);
+}
+
+TEST(RegisteredComponents, UnknownNamesListTheRegisteredOnes) {
+  PlatformConfig c;
+  try {
+    set_field(c, "scheduler", "fifo");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("scheduler"), std::string::npos) << what;
+    EXPECT_NE(what.find("'srr'"), std::string::npos) << what;
+  }
+  EXPECT_THROW(make_warp_scheduler("fifo", 4), std::invalid_argument);
+  EXPECT_THROW(make_reconvergence_unit("nope", 32), std::invalid_argument);
+  EXPECT_THROW(make_lane_permutation("nope", 32, 1), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace warptlm
