@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdlib>
 
+#include "config/plugins.h"
 #include "core.h"
 #include "frontend/ptx_error.h"
 
@@ -19,6 +20,11 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "warptlm native core: PTX front end, functional executor, scenarios, configuration";
   // A PTX syntax or semantic error: a ValueError with the compiler-style message.
   py::register_exception<warptlm::PtxError>(m, "PtxError", PyExc_ValueError);
+  // The component plug-ins WARPTLM_PLUGINS names (docs/plugins.md), before
+  // anything asks a registry; a bad one fails the import with its message.
+  warptlm::load_plugins_from_environment();
+  m.def("load_plugin", &warptlm::load_plugin, py::arg("path"));
+  m.def("loaded_plugins", &warptlm::loaded_plugins);
   bind_config(m);
   bind_run(m);
   bind_scenarios(m);

@@ -23,10 +23,11 @@ from .compaction import Compactability
 from .scenarios import compactability
 from .stats import Statistic, statistics
 from .sweeping import expand_breakdown, sweep
+from .plugins import load_plugin, loaded_plugins
 
 __all__ = ["__version__", "Platform", "presets", "fields", "statistics", "Statistic", "schemes", "Kernel", "KernelCase", "Param", "Result", "sweep",
            "expand_breakdown", "Compactability", "compactability",
-           "scenarios", "KernelError", "SimulationCrash", "SimulationTimeout", "CompileError", "PtxError"]
+           "scenarios", "load_plugin", "loaded_plugins", "KernelError", "SimulationCrash", "SimulationTimeout", "CompileError", "PtxError"]
 
 
 def schemes():

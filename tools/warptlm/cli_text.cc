@@ -4,12 +4,14 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "compaction/lane_permutation.h"
 #include "config/close_names.h"
 #include "config/platform_config.h"
 #include "config/scheme_names.h"
 #include "gpu/statistics.h"
 #include "scenario.h"
 #include "simt/reconvergence_unit.h"
+#include "sm/scheduler/warp_scheduler.h"
 
 namespace warptlm::cli {
 namespace {
@@ -21,9 +23,20 @@ std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
 }
 
 std::string row(const char* format, const std::string& a, const std::string& b) {
-  char buf[1024];
-  std::snprintf(buf, sizeof buf, format, a.c_str(), b.c_str());
-  return buf;
+  // Sized to the text: a long list of registered names is not cut.
+  const int n = std::snprintf(nullptr, 0, format, a.c_str(), b.c_str());
+  std::string out(static_cast<size_t>(std::max(n, 0)) + 1, '\0');
+  std::snprintf(out.data(), out.size(), format, a.c_str(), b.c_str());
+  out.pop_back();
+  return out;
+}
+
+// One line per registered component under its kind's line: name and description.
+std::string descriptions_text(const std::vector<std::pair<std::string, std::string>>& entries) {
+  std::string out;
+  for (const auto& [name, doc] : entries)
+    out += row("  %-14s   %-16s", "", name) + " " + doc + "\n";
+  return out;
 }
 
 std::string presets_text() {
@@ -41,17 +54,20 @@ std::string scenarios_text() {
     out += row("  %-16s %s\n", s.name, s.title);
     out += row("  %-16s   mirrors: %s\n", "", s.mirrors);
     out += row("  %-16s   divergence: %s\n", "",
-               join(div) + "; sizes: " + join(sizes) + " (n in [" + std::to_string(s.min_n) +
-                   ", " + std::to_string(s.max_n) + "])");
+               join(div) + "; sizes: " + join(sizes) + " (n in [" + std::to_string(s.min_n) + ", " +
+                   std::to_string(s.max_n) + "])");
   }
   return out;
 }
 
 std::string schemes_text() {
   return row("  %-14s %s\n", "reconvergence", join(reconvergence_names())) +
+         descriptions_text(reconvergence_descriptions()) +
          row("  %-14s %s\n", "scheduler", join(scheduler_names())) +
+         descriptions_text(warp_scheduler_descriptions()) +
          row("  %-14s %s\n", "compaction", join(compaction_names())) +
-         row("  %-14s %s\n", "permutation", join(permutation_names()));
+         row("  %-14s %s\n", "permutation", join(permutation_names())) +
+         descriptions_text(lane_permutation_descriptions());
 }
 
 std::string statistics_text() {
@@ -104,8 +120,8 @@ std::string statistics_markdown() {
     std::string meaning = s.meaning;
     for (char& ch : meaning)
       if (ch == '|') ch = '/';
-    out += "| `" + s.name + "` | " + s.unit + " | " + (s.timing_only ? "timing" : "both") +
-           " | " + meaning + " |\n";
+    out += "| `" + s.name + "` | " + s.unit + " | " + (s.timing_only ? "timing" : "both") + " | " +
+           meaning + " |\n";
   }
   return out;
 }
@@ -113,15 +129,16 @@ std::string statistics_markdown() {
 }  // namespace
 
 const std::vector<std::string>& list_sections() {
-  static const std::vector<std::string> sections = {"presets", "scenarios", "schemes",
-                                                    "statistics", "fields"};
+  static const std::vector<std::string> sections = {"presets", "scenarios", "schemes", "statistics",
+                                                    "fields"};
   return sections;
 }
 
 std::string list_text(const std::string& section, bool markdown) {
   if (markdown) {
     if (section != "statistics")
-      throw std::invalid_argument("--markdown lists the statistics: use `list statistics --markdown`");
+      throw std::invalid_argument(
+          "--markdown lists the statistics: use `list statistics --markdown`");
     return statistics_markdown();
   }
   if (section.empty()) {
@@ -130,15 +147,20 @@ std::string list_text(const std::string& section, bool markdown) {
     return out;
   }
   std::string body;
-  if (section == "presets") body = presets_text();
-  else if (section == "scenarios") body = scenarios_text();
-  else if (section == "schemes") body = schemes_text();
-  else if (section == "statistics") body = statistics_text();
-  else if (section == "fields") body = fields_text();
+  if (section == "presets")
+    body = presets_text();
+  else if (section == "scenarios")
+    body = scenarios_text();
+  else if (section == "schemes")
+    body = schemes_text();
+  else if (section == "statistics")
+    body = statistics_text();
+  else if (section == "fields")
+    body = fields_text();
   else
     throw std::invalid_argument("list: unknown section '" + section + "'" +
-                                did_you_mean(section, list_sections()) + "; sections: " +
-                                join(list_sections()));
+                                did_you_mean(section, list_sections()) +
+                                "; sections: " + join(list_sections()));
   return section + ":\n" + body;
 }
 

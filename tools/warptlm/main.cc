@@ -2,12 +2,20 @@
 #include <iostream>
 
 #include "commands.h"
+#include "config/plugins.h"
 #include "config/version.h"
 #include "exec/functional_executor.h"
 #include "frontend/ptx_error.h"
 
 int main(int argc, char** argv) {
   using namespace warptlm::cli;
+  // Before the options are parsed: a plug-in's components are names they accept.
+  try {
+    warptlm::load_plugins_from_environment();
+  } catch (const std::exception& e) {
+    std::cerr << "warptlm: WARPTLM_PLUGINS: " << e.what() << "\n";
+    return 2;
+  }
   CLI::App app{"warptlm: a SystemC/TLM-2.0 SIMT GPU model for control-flow research.", "warptlm"};
   app.set_version_flag("--version", std::string("warptlm ") + warptlm::version());
   app.require_subcommand(1);

@@ -1,0 +1,15 @@
+// Factories of the example components (examples/components).
+#pragma once
+
+#include <memory>
+
+#include "config/plugins.h"
+
+namespace warptlm_example {
+
+std::unique_ptr<warptlm::WarpScheduler> make_youngest_first(unsigned slots,
+                                                            const warptlm::SchedulerParams&);
+std::unique_ptr<warptlm::ReconvergenceUnit> make_not_taken_first(unsigned warp_size,
+                                                                 const warptlm::SchemeOptions&);
+
+}  // namespace warptlm_example

@@ -1,0 +1,67 @@
+"""Component plug-ins from Python: the example plug-in (examples/components)
+registers a reconvergence scheme and a warp scheduler, which are then selected
+by name like the built-ins, in both modes and from both CLIs."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import warptlm
+from conftest import DIVERGE_PTX
+
+PLUGIN = os.environ.get("WARPTLM_EXAMPLE_PLUGIN")
+pytestmark = pytest.mark.skipif(not PLUGIN, reason="WARPTLM_EXAMPLE_PLUGIN not set (run through CTest)")
+
+
+def test_plugin_components_are_selected_by_name():
+    warptlm.load_plugin(PLUGIN)
+    warptlm.load_plugin(PLUGIN)  # a second load of one file does nothing
+    assert warptlm.loaded_plugins() == [os.path.realpath(PLUGIN)]
+    schemes = warptlm.schemes()
+    assert "not_taken_first" in schemes["reconvergence"]
+    assert "youngest_first" in schemes["scheduler"]
+    platform = warptlm.Platform("small", reconvergence="not_taken_first", scheduler="youngest_first")
+    functional = warptlm.scenarios.run(platform, "bitonic", mode="functional")
+    timing = warptlm.scenarios.run(platform, "bitonic", mode="timing")
+    assert functional.passed and timing.passed, (functional.message, timing.message)
+    # A stack scheme offers one path at a time: both modes issue the same instructions.
+    assert timing.stats["warp_instructions"] == functional.stats["warp_instructions"]
+    assert timing.stats["thread_instructions"] == functional.stats["thread_instructions"]
+
+
+def _first_path_after_divergence(reconvergence):
+    kernel = warptlm.Kernel(DIVERGE_PTX, "diverge")
+    out = np.zeros(32, np.int32)
+    result = warptlm.Platform("small", reconvergence=reconvergence).launch(kernel, 1, 32, [out], trace=True)
+    expect = np.where(np.arange(32) < 12, np.arange(32) * 3, -np.arange(32))
+    assert (out == expect).all()
+    trace = result.trace
+    partial = trace[trace["mask"] != 0xFFFFFFFF]
+    return int(partial["pc"].iloc[0])
+
+
+def test_the_plugin_scheme_runs_its_own_policy():
+    warptlm.load_plugin(PLUGIN)
+    # The branch at pc 56 diverges: ipdom runs the taken side (80) first, the
+    # plug-in's stack the fall-through (64).
+    assert _first_path_after_divergence("ipdom") == 80
+    assert _first_path_after_divergence("not_taken_first") == 64
+
+
+def test_both_clis_list_the_plugin_components_alike():
+    env = dict(os.environ, WARPTLM_PLUGINS=PLUGIN)
+    python_cli = subprocess.run([sys.executable, "-m", "warptlm", "list", "schemes"], capture_output=True,
+                                text=True, env=env)
+    native_cli = subprocess.run([os.environ["WARPTLM_CLI"], "list", "schemes"], capture_output=True, text=True,
+                                env=env)
+    assert python_cli.returncode == native_cli.returncode == 0, python_cli.stderr + native_cli.stderr
+    assert "not_taken_first" in python_cli.stdout
+    assert python_cli.stdout == native_cli.stdout
+
+
+def test_a_missing_plugin_is_a_value_error_naming_it():
+    with pytest.raises(ValueError, match="plugin '/nonexistent/x.so': no such file"):
+        warptlm.load_plugin("/nonexistent/x.so")
