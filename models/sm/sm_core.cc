@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sm/compaction_issue.h"
 #include "sm/cta_dispatch.h"
 #include "sm/ldst/coalescer.h"
 #include "sm/ldst/shared_banks.h"
@@ -79,6 +80,8 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
   ctas_.resize(config.sm.ctas);
 }
 
+SmCore::~SmCore() = default;
+
 void SmCore::set_launch(const KernelLaunch& launch) {
   // Checked before anything changes: a refused launch leaves the SM as it was.
   if (launch.layouts.warp_size != warp_size_)
@@ -106,9 +109,8 @@ void SmCore::set_launch(const KernelLaunch& launch) {
   run_ = RunStats{};
   exec_config_ = config_.exec_config();
   compacting_ = exec_config_.compaction != "none";
-  if (exec_config_.compaction == "capri" && !capri_)
-    capri_ = std::make_unique<CapriPredictor>(exec_config_.capri_entries,
-                                              exec_config_.capri_history_bits);
+  if (compacting_ && !compaction_)
+    compaction_ = std::make_unique<CompactionIssue>(*this, warps_.size(), ctas_.size());
   issuer_ = std::make_unique<WarpIssuer>(
       *launch.program, *launch.kernel, *launch.memory, launch.layouts, config_.reconvergence,
       launch.instruction_budget, exec_config_.watchdog, exec_config_.scheme_options);
@@ -178,7 +180,7 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
     cta.warps.push_back(&ws.warp);
     ++i;
   }
-  if (compacting_) start_compacting_cta(cta);
+  if (compacting_) compaction_->start_cta(static_cast<unsigned>(cta_it - ctas_.begin()));
   ++resident_ctas_;
   resident_warps_ += nwarps;
   ++run_.ctas;
@@ -195,9 +197,8 @@ inline SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t 
   const SlotGate& g = gates_[slot];
   if (!g.used || g.finished || g.done) return Stall::Idle;
   if (compacting_) {
-    WarpSlot& ws = warps_[slot];
-    if (!ws.bypass) return try_issue_formed(sched, local, slot, now);
-    if (rejoin_if_reconverged(ws, now)) return Stall::Control;
+    if (!compaction_->bypassing(slot)) return compaction_->try_issue(sched, local, slot, now);
+    if (compaction_->rejoin(slot, now)) return Stall::Control;
   }
   if (g.at_barrier) return Stall::Barrier;
   if (g.control_ready > now) {  // the scheme's tables still work on its last issue
@@ -316,7 +317,7 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   g.blocked = Stall::Issued;
   // Under compaction a warp's end is the block stack's business.
   if (compacting_)
-    ws.executed = r.outcome.executed;  // a CAPRI bypass's branch outcome
+    compaction_->note_executed(slot, r.outcome.executed);  // a CAPRI bypass's branch outcome
   else
     g.done = w.finished();
 
@@ -382,10 +383,11 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
   owner.global_warp = ws.global_id;
   owner.pc = p.pc;
   owner.lanes = p.mask;
-  const bool formed = compacting_ && !ws.bypass;
-  if (formed) {  // its writes go to its static warps; a fault names a thread
-    owner.pieces = &ws.pieces;
-    owner.lane_thread = &ws.lane_thread;
+  const std::vector<WarpPiece>* pieces =
+      compacting_ ? compaction_->pieces(owner.warp_slot) : nullptr;
+  if (pieces) {  // a formed warp: its writes go to its static warps; a fault names a thread
+    owner.pieces = pieces;
+    owner.lane_thread = &compaction_->lane_threads(owner.warp_slot);
   }
   const bool writes_registers = !write && operands_->at(p.pc).n_writes > 0 && in.op != Opcode::Red;
   const L1DataPath::Started started = l1_.start(spans,
@@ -393,7 +395,7 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
                                                 : write ? L1DataPath::Access::Store
                                                         : L1DataPath::Access::Load,
                                                 writes_registers, owner, done, now);
-  if (formed && ws.pieces.size() > 1) {
+  if (pieces && pieces->size() > 1) {
     ++stats_.compacted_memory_instructions;
     stats_.compacted_memory_transactions += started.lines;
   }
@@ -511,11 +513,7 @@ void SmCore::tick(uint64_t now, TickResult& result) {
   result.retired.clear();
   account_sleep(now);
   complete_writebacks(now);
-  if (compacting_) {
-    // A call or return waiting for its CTA's writes to drain.
-    for (CtaSlot& cta : ctas_)
-      if (cta.used && cta.sync_pending) complete_sync(cta, now);
-  }
+  if (compacting_) compaction_->complete_pending_syncs(now);
   wake_hint_ = kNever;
   const bool issued = issue_stage(now);
   ++stats_.cycles;
@@ -618,16 +616,14 @@ inline void SmCore::retire_finished_warps(TickResult& result) {
 void SmCore::check_deadlock() {
   // Nothing in flight and nothing can issue: a CTA whose live warps all wait
   // at barriers can never go on.
-  for (CtaSlot& cta : ctas_) {
+  for (unsigned c = 0; c < ctas_.size(); ++c) {
+    const CtaSlot& cta = ctas_[c];
     if (!cta.used) continue;
     // Under compaction the block stack detects barrier deadlocks itself,
     // except among warps that run a CAPRI bypass on their own.
-    const bool at_barrier = std::any_of(cta.warps.begin(), cta.warps.end(),
-                                        [](const Warp* w) { return w->at_barrier; });
-    if (cta.lockstep && !at_barrier)
-      throw std::logic_error("SM " + std::to_string(id_) + ": a compacting CTA stalled with " +
-                             std::to_string(cta.arrived) + " of " + std::to_string(cta.formed) +
-                             " formed warps at pc " + std::to_string(cta.sync_pc));
+    if (compacting_)
+      compaction_->check_stalled(c, std::any_of(cta.warps.begin(), cta.warps.end(),
+                                                [](const Warp* w) { return w->at_barrier; }));
     CtaBarriers::deadlock(cta.warps, launch_->block.count(), *issuer_, cta.context);
   }
 }

@@ -13,13 +13,13 @@
 
 #include "compaction/warp_formation.h"
 #include "config/platform_config.h"
-#include "exec/compacting_cta_runner.h"
 #include "exec/cta_barriers.h"
 #include "exec/trace.h"
 #include "exec/warp.h"
 #include "exec/warp_issuer.h"
 #include "sm/due_queue.h"
 #include "sm/fetch/instruction_cache.h"
+#include "sm/issue_stall.h"
 #include "sm/kernel_launch.h"
 #include "sm/ldst/l1_data_path.h"
 #include "sm/pipeline/execution_units.h"
@@ -33,11 +33,14 @@
 
 namespace warptlm {
 
+class CompactionIssue;
+
 constexpr uint64_t kNever = ~uint64_t(0);
 
 class SmCore {
  public:
   SmCore(unsigned id, const PlatformConfig& config);
+  ~SmCore();
 
   // Whether a CTA of `launch` fits now (the distributor checked; the SM
   // double-checks its own slots).
@@ -72,16 +75,8 @@ class SmCore {
   uint64_t stalls_avoided_by_lane_masks() const { return stats_.stalls_avoided_by_lane_masks; }
 
  private:
-  enum class Stall : uint8_t {
-    Issued,
-    Idle,
-    Scoreboard,
-    Pipeline,
-    Collector,
-    Barrier,
-    Control,
-    Memory
-  };
+  friend class CompactionIssue;  // the compaction part works on the slots and pipeline
+  using Stall = IssueStall;
   // The state try_issue()'s first checks read, one entry per warp slot, kept
   // apart from the WarpSlot (about 400 bytes): a scan over warps that cannot
   // issue touches one host cache line per four slots instead of up to three
@@ -120,25 +115,6 @@ class SmCore {
     uint32_t global_id = 0;
     Warp warp;
     uint64_t age = 0;
-    // Compaction (a CTA with a lockstep runner): slot k of the CTA carries
-    // formed warp k of the block stack's top entry, while `warp` and
-    // `scoreboard` stay those of static warp k, whose registers they hold.
-    bool formed = false;               // carries a formed warp now
-    bool arrived = false;              // it waits at the CTA's synchronisation point
-    Pc pc = 0;                         // its next instruction
-    LaneMask lanes = 0;                // the home SIMD lanes it occupies
-    std::vector<WarpPiece> pieces;     // per static warp (piece.warp: that warp's slot)
-    std::vector<int32_t> lane_thread;  // per SIMD lane: CTA thread, or -1
-    uint64_t arrived_at = 0;           // cycle it reached the synchronisation point
-    // CAPRI: the slot's static warp runs past a branch predicted inadequate
-    // under its own reconvergence unit (`warp.simt`) until the branch's
-    // reconvergence pc; `taken`: the lanes that took it; `exited_before`:
-    // its exited lanes when it started.
-    bool bypass = false;
-    LaneMask executed = 0;  // lanes that executed the slot's last normal issue
-    LaneMask taken = 0;
-    LaneMask exited_before = 0;
-    LaneMask static_lanes = 0;  // its threads' logical lanes in the static warp
   };
   struct CtaSlot {
     bool used = false;
@@ -150,20 +126,6 @@ class SmCore {
     std::vector<Warp*> warps;
     std::unique_ptr<RecordingEnvironment> env;
     unsigned live = 0;  // warps not finished
-    // Compaction (config compaction != none): the CTA's block stack and the
-    // state of its current set of formed warps (sm_core_compaction.cc).
-    std::unique_ptr<CompactingCtaRunner> lockstep;
-    unsigned formed = 0;               // formed warps in the current set
-    unsigned arrived = 0;              // those waiting at the synchronisation point
-    Pc sync_pc = 0;                    // where they wait
-    bool sync_at_instruction = false;  // the point is an instruction they issued (else: the rpc)
-    bool sync_pending = false;         // all arrived; a call/return waits for writes to drain
-    uint64_t sync_ready = 0;           // the synchronising instruction's results are ready
-    uint64_t formation_version = ~uint64_t(0);
-    bool static_set = false;  // every formed warp is one whole static warp, in its slot
-    bool bypassing = false;   // CAPRI: this set runs past the branch at bypass_pc
-    Pc bypass_pc = 0, bypass_reconv = 0;
-    std::vector<uint8_t> lane_of_thread;  // per CTA thread: its SIMD lane in its formed warp
   };
   struct Writeback {
     uint64_t cycle;
@@ -219,13 +181,6 @@ class SmCore {
   }
   [[noreturn]] void budget_fault(const Warp& w, const CtaSlot& cta, const Path& p);
 
-  // Compaction (sm_core_compaction.cc): formed warps issue on their own
-  // between the CTA's synchronisation points (conditional branches, calls,
-  // returns, exits, barriers, warp-level operations and the top entry's
-  // reconvergence pc); the synchronising instruction executes in lockstep
-  // once every formed warp has reached it.
-  void start_compacting_cta(CtaSlot& cta);
-  Stall try_issue_formed(unsigned scheduler, unsigned local, unsigned slot, uint64_t now);
   // Whether `pc` lies outside the function of `w`'s current frame (a function
   // fell off its end, into the next one or past the module's last
   // instruction): the issuer then faults, before another function's register
@@ -234,29 +189,6 @@ class SmCore {
     const Function& fn = launch_->program->module.functions[w.frames.back().function];
     return pc < fn.begin || pc >= fn.end;
   }
-  // Throws the issuer's KernelFault when a formed warp's pc is outside its
-  // threads' function; returns otherwise.
-  void fault_outside_function(WarpSlot& ws);
-  void issue_formed(WarpSlot& ws, CtaSlot& cta, const Instruction& in, uint64_t now,
-                    uint64_t operands_ready);
-  void arrive(WarpSlot& ws, CtaSlot& cta, Pc pc, bool at_instruction, uint64_t now);
-  // Runs the synchronisation once all formed warps arrived (false: deferred
-  // until pending writes drain before a call or return).
-  bool complete_sync(CtaSlot& cta, uint64_t now);
-  // The synchronising instruction in lockstep, and its register effects:
-  // new frames for a call or return, a warp-level operation's results.
-  void step_synchronised(CtaSlot& cta, bool frame_change, uint64_t now);
-  // Deals the top entry's formed warps to the CTA's slots, ready at `ready`.
-  void deal_formed_warps(CtaSlot& cta, uint64_t ready);
-  static bool synchronises(const Instruction& in, const Program& program, Pc pc);
-  // CAPRI: whether the formed warp in `ws`, about to issue the conditional
-  // branch `in` at its pc, runs past it (deciding for its set at the first
-  // arrival); then starts its static warp's own reconvergence unit there.
-  bool bypasses(WarpSlot& ws, CtaSlot& cta, const Instruction& in);
-  // A bypassing warp whose only path is at the reconvergence pc with all its
-  // remaining threads (or that has none left) arrives there; returns whether.
-  bool rejoin_if_reconverged(WarpSlot& ws, uint64_t now);
-
   // Per scheduler, side by side (one host cache line for a few schedulers):
   // what tick() reads of it every cycle.
   struct SchedulerState {
@@ -313,10 +245,8 @@ class SmCore {
   InstructionCache icache_;
   L1DataPath l1_;           // the L1 data cache, MSHRs and memory operations in flight
   ExecConfig exec_config_;  // of the current launch (the lockstep runners keep a reference)
-  std::vector<WarpPiece> piece_scratch_;    // reused by complete_sync
-  std::unique_ptr<CapriPredictor> capri_;   // compaction capri: the SM's table
-  CtaMask taken_scratch_, exited_scratch_;  // reused by complete_sync
-  RunStats budget_view_;                    // the launch's count, as check_budget reads it
+  std::unique_ptr<CompactionIssue> compaction_;  // under compaction: formed warps, CAPRI
+  RunStats budget_view_;                         // the launch's count, as check_budget reads it
 
   // Per scheduler: its last order() (policies other than lrr and srr).
   std::vector<std::vector<unsigned>> orders_;

@@ -1,0 +1,410 @@
+#include "sm/compaction_issue.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sm/pipeline/unit_kind.h"
+#include "sm/sm_core.h"
+
+namespace warptlm {
+
+CompactionIssue::CompactionIssue(SmCore& sm, size_t warp_slots, size_t cta_slots)
+    : sm_(sm), slots_(warp_slots), ctas_(cta_slots) {
+  const ExecConfig& c = sm_.exec_config_;
+  if (c.compaction == "capri")
+    capri_ = std::make_unique<CapriPredictor>(c.capri_entries, c.capri_history_bits);
+}
+
+bool CompactionIssue::synchronises(const Instruction& in, const Program& program, Pc pc) {
+  switch (in.op) {
+    case Opcode::Bra: {
+      // A conditional branch needs every thread's outcome before the stack
+      // can split; an unconditional one is followed by each formed warp.
+      const BranchInfo* b = program.branch_at(pc);
+      return b == nullptr || b->conditional;
+    }
+    case Opcode::Call:
+    case Opcode::Ret:
+    case Opcode::Exit:
+    case Opcode::Bar:
+    case Opcode::Trap:
+    // Warp-level operations read other lanes of a static warp, which may sit
+    // in other formed warps: they execute once all have arrived.
+    case Opcode::Vote:
+    case Opcode::Shfl:
+    case Opcode::Activemask:
+    case Opcode::Redux:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void CompactionIssue::start_cta(unsigned c) {
+  const SmCore::CtaSlot& cta = sm_.ctas_[c];
+  Cta& cc = ctas_[c];
+  // Per CTA: the runner holds the launch's issuer and the CTA's block stack.
+  cc.lockstep = std::make_unique<CompactingCtaRunner>(*sm_.issuer_, *sm_.launch_->memory,
+                                                      sm_.exec_config_, nullptr, nullptr);
+  if (capri_) cc.lockstep->share_predictor(capri_.get());  // one table per SM
+  cc.lockstep->begin(cta.warps);
+  cc.lane_of_thread.assign(cta.warps.size() * sm_.warp_size_, 0);
+  cc.formation_version = ~uint64_t(0);
+  cc.arrived = 0;
+  cc.sync_pending = false;
+  for (unsigned slot : cta.warp_slots) sm_.gates_[slot].done = false;
+  deal_formed_warps(c, 0);
+}
+
+void CompactionIssue::deal_formed_warps(unsigned c, uint64_t ready) {
+  const SmCore::CtaSlot& cta = sm_.ctas_[c];
+  Cta& cc = ctas_[c];
+  CompactingCtaRunner& run = *cc.lockstep;
+  const unsigned warp_size = sm_.warp_size_;
+  cc.arrived = 0;
+  if (run.finished()) {
+    // Every thread exited: the slots leave once their writes complete.
+    cc.formed = 0;
+    for (unsigned slot : cta.warp_slots) {
+      slots_[slot].formed = false;
+      sm_.gates_[slot].done = true;
+    }
+    sm_.may_finish_ = true;
+    return;
+  }
+  const bool changed = run.version() != cc.formation_version;
+  const std::vector<FormedWarp>& formed = run.formation();
+  if (changed) {
+    cc.formation_version = run.version();
+    cc.formed = static_cast<unsigned>(formed.size());
+    ++sm_.stats_.warp_formations;
+    sm_.stats_.formed_warps += formed.size();
+    ready += sm_.config_.sm.warp_formation_cycles;
+  }
+  // A set dealt by a tick that issued nothing (a bypass's last rejoin) must
+  // still wake the SM.
+  sm_.wake_hint_ = std::min(sm_.wake_hint_, ready);
+  for (unsigned slot : cta.warp_slots) {
+    Slot& f = slots_[slot];
+    f.formed = f.arrived = f.bypass = false;
+  }
+  cc.bypassing = false;
+  if (changed) {
+    // A set whose every warp is one whole static warp (an entry that was not
+    // compacted, or one compaction left as it was) keeps each in its static
+    // warp's slot, where a CAPRI bypass can run that warp itself; other sets
+    // fill the CTA's slots in order.
+    cc.static_set = true;
+    uint64_t seen = 0;  // static warps with a formed warp (sets of up to 64 warps)
+    for (const FormedWarp& fw : formed) {
+      int64_t w = -1;
+      for (int32_t t : fw.lane_thread) {
+        if (t < 0) continue;
+        const int64_t tw = t / static_cast<int32_t>(warp_size);
+        if (w >= 0 && tw != w) cc.static_set = false;
+        w = tw;
+      }
+      if (w < 0 || w >= 64 || ((seen >> w) & 1)) {
+        cc.static_set = false;
+        continue;
+      }
+      seen |= uint64_t(1) << w;
+    }
+  }
+  for (size_t k = 0; k < formed.size(); ++k) {
+    const FormedWarp& fw = formed[k];
+    size_t index = k;
+    if (cc.static_set)
+      for (int32_t t : fw.lane_thread)
+        if (t >= 0) {
+          index = static_cast<size_t>(t) / warp_size;
+          break;
+        }
+    const unsigned slot = cta.warp_slots[index];
+    Slot& f = slots_[slot];
+    SmCore::SlotGate& g = sm_.gates_[slot];
+    f.formed = true;
+    f.pc = run.pc();
+    g.control_ready = std::max(g.control_ready, ready);
+    g.blocked = IssueStall::Issued;
+    sm_.warps_[slot].fetch_pc = kExitPc;
+    if (!changed) continue;
+    f.lane_thread = fw.lane_thread;
+    pieces_of(fw, warp_size, f.pieces);
+    f.lanes = 0;
+    for (unsigned h = 0; h < warp_size; ++h) {
+      if (fw.lane_thread[h] < 0) continue;
+      f.lanes |= LaneMask(1) << h;
+      cc.lane_of_thread[static_cast<size_t>(fw.lane_thread[h])] = static_cast<uint8_t>(h);
+    }
+    // Pieces name static warps by slot from here on.
+    for (WarpPiece& p : f.pieces) p.warp = cta.warp_slots[p.warp];
+  }
+}
+
+bool CompactionIssue::bypasses(unsigned slot, const Instruction& in) {
+  Slot& f = slots_[slot];
+  SmCore::WarpSlot& ws = sm_.warps_[slot];
+  Cta& cc = ctas_[ws.cta];
+  if (!capri_ || in.op != Opcode::Bra || !cc.static_set) return false;
+  // Only a region the warp can run alone and leave at one known pc.
+  const BranchInfo* b = sm_.launch_->program->branch_at(f.pc);
+  if (!b || !b->conditional || !b->structured || b->reconv == kExitPc) return false;
+  if (!cc.bypassing) {
+    if (cc.arrived > 0) return false;      // the set already waits here
+    if (capri_->peek(f.pc)) return false;  // predicted adequate: synchronise, compact
+    cc.bypassing = true;
+    cc.bypass_pc = f.pc;
+    cc.bypass_reconv = b->reconv;
+  }
+  f.bypass = true;
+  f.exited_before = ws.warp.exited;
+  // Its threads, in their logical lanes (a permutation only renames SIMD
+  // lanes: addresses, and so coalescing and banks, stay the same).
+  LaneMask lanes = 0;
+  for (int32_t t : f.lane_thread)
+    if (t >= 0) lanes |= LaneMask(1) << (static_cast<uint32_t>(t) % sm_.warp_size_);
+  f.static_lanes = lanes;
+  WarpIssuer::add_counters(ws.warp, sm_.run_);  // of an earlier bypass
+  ws.warp.simt->reset(f.pc, lanes);
+  ws.paths_valid = false;
+  sm_.gates_[slot].blocked = IssueStall::Issued;
+  ws.fetch_pc = kExitPc;
+  return true;
+}
+
+bool CompactionIssue::rejoin(unsigned slot, uint64_t now) {
+  Slot& f = slots_[slot];
+  SmCore::WarpSlot& ws = sm_.warps_[slot];
+  const Cta& cc = ctas_[ws.cta];
+  const LaneMask live = f.static_lanes & ~ws.warp.exited;
+  if (live != 0) {
+    std::vector<Path>& paths = sm_.paths_;
+    paths.clear();
+    ws.warp.simt->issuable(paths);
+    if (paths.size() != 1 || paths[0].pc != cc.bypass_reconv || paths[0].mask != live) return false;
+  }
+  f.bypass = false;
+  arrive(slot, cc.bypass_reconv, false, now);
+  return true;
+}
+
+IssueStall CompactionIssue::try_issue(unsigned sched, unsigned local, unsigned slot, uint64_t now) {
+  Slot& f = slots_[slot];
+  SmCore::WarpSlot& ws = sm_.warps_[slot];
+  const SmCore::SlotGate& g = sm_.gates_[slot];
+  if (!f.formed) return IssueStall::Idle;
+  if (f.arrived) return IssueStall::Control;  // waits for the other formed warps
+  if (g.control_ready > now) {                // being formed
+    sm_.wake_hint_ = std::min(sm_.wake_hint_, g.control_ready);
+    return IssueStall::Control;
+  }
+  sm_.fetch(ws, f.pc, now);
+  if (ws.fetch_ready > now) {
+    sm_.wake_hint_ = std::min(sm_.wake_hint_, ws.fetch_ready);
+    return IssueStall::Idle;
+  }
+  fault_outside_function(slot);
+  const Instruction& in = sm_.launch_->program->module.at(f.pc);
+  const RegisterOperands& ops = sm_.operands_->at(f.pc);
+  // A thread's registers and their pending writes are its static warp's.
+  for (const WarpPiece& p : f.pieces)
+    if (sm_.warps_[p.warp].scoreboard.blocked(ops, p.lanes)) return IssueStall::Scoreboard;
+  // The register file is addressed per SIMD lane (TBC's requirement): each
+  // thread reads its static warp's rows in its own lane's column, so a
+  // formed warp's reads conflict exactly as a static warp's do; its banks
+  // are booked as its first static warp's.
+  uint64_t ready = 0;
+  const IssueStall shared = sm_.take_shared_resources(in, ops, f.pieces.front().warp, now, ready);
+  if (shared != IssueStall::Issued) return shared;
+  sm_.schedulers_[sched]->issued(local);
+  sm_.sched_[sched].stale = true;
+  if (bypasses(slot, in)) {
+    // The branch issues as without compaction, splitting the warp's own unit.
+    sm_.issue(ws, Path{f.pc, f.static_lanes, 0}, now, ready);
+    f.taken = f.executed;
+    return IssueStall::Issued;
+  }
+  issue_formed(slot, in, now, ready);
+  return IssueStall::Issued;
+}
+
+void CompactionIssue::fault_outside_function(unsigned slot) {
+  // The issuer faults for the first piece, as the functional executor's
+  // lockstep runner does.
+  const Slot& f = slots_[slot];
+  const WarpPiece& piece = f.pieces.front();
+  Warp& w = sm_.warps_[piece.warp].warp;
+  if (!sm_.outside_frame_function(w, f.pc)) return;
+  SmCore::CtaSlot& cta = sm_.ctas_[sm_.warps_[slot].cta];
+  RecordingEnvironment& env = *cta.env;
+  env.bind(&w);
+  ControlEvent ev;
+  sm_.issuer_->execute_path(w, Path{f.pc, piece.lanes, 0}, cta.context, env, ev);
+  throw std::logic_error("fault_outside_function: the issuer did not fault at " + hex_string(f.pc));
+}
+
+void CompactionIssue::issue_formed(unsigned slot, const Instruction& in, uint64_t now,
+                                   uint64_t operands_ready) {
+  Slot& f = slots_[slot];
+  SmCore::WarpSlot& ws = sm_.warps_[slot];
+  SmCore::CtaSlot& cta = sm_.ctas_[ws.cta];
+  Cta& cc = ctas_[ws.cta];
+  const Pc pc = f.pc;
+  const unsigned threads = lane_count(f.lanes);
+  ++sm_.stats_.warp_instructions;
+  sm_.stats_.thread_instructions += threads;
+  ++sm_.run_.warp_instructions;
+  ++sm_.run_.issuable_paths_sum;  // one path offered to each formed warp
+  sm_.run_.max_issuable_paths = std::max(sm_.run_.max_issuable_paths, 1u);
+  const SmCore::WarpSlot& first = sm_.warps_[f.pieces.front().warp];
+  // The launch's count includes this SM's: it is the only check needed.
+  sm_.check_launch_budget(first.warp, cta, Path{pc, f.pieces.front().lanes, 0});
+  if (sm_.trace_) sm_.trace_->issued(TraceRecord{now, sm_.id_, ws.global_id, 0, pc, f.lanes});
+  sm_.gates_[slot].control_ready = now + 1;
+  ws.fetch_pc = kExitPc;
+  uint64_t wb = sm_.units_.issue(unit_of(in), now) + (operands_ready - (now + 1));
+  if (synchronises(in, *sm_.launch_->program, pc)) {
+    // Executed with every formed warp's threads once all have arrived.
+    cc.sync_ready = std::max(cc.sync_ready, wb);
+    arrive(slot, pc, true, now);
+    return;
+  }
+  // Straight-line code: each static warp's piece executes now.
+  RecordingEnvironment& env = *cta.env;
+  env.accesses.clear();
+  env.cycle = now;
+  ControlEvent ev;
+  Pc next = pc + kInstrBytes;
+  bool marker = false;
+  const unsigned warp_size = sm_.warp_size_;
+  for (const WarpPiece& p : f.pieces) {
+    Warp& w = sm_.warps_[p.warp].warp;
+    env.bind(&w);
+    const size_t before = env.accesses.size();
+    sm_.issuer_->execute_path(w, Path{pc, p.lanes, 0}, cta.context, env, ev);
+    // Accesses name the SIMD lane the thread runs in (coalescing and banks
+    // see the formed warp).
+    const size_t base = size_t(w.index) * warp_size;
+    for (size_t i = before; i < env.accesses.size(); ++i)
+      env.accesses[i].lane = cc.lane_of_thread[base + env.accesses[i].lane];
+    if (ev.kind == Control::Branch) next = ev.target;  // unconditional: every thread goes
+    marker = ev.marker;
+  }
+  sm_.run_.thread_instructions += threads;
+  if (marker) ++sm_.run_.marker_instructions;
+  const RegisterOperands& ops = sm_.operands_->at(pc);
+  if (!env.accesses.empty()) wb = std::max(wb, sm_.time_memory(ws, Path{pc, f.lanes, 0}, in, now));
+  if (ops.n_writes) {
+    for (const WarpPiece& p : f.pieces) {
+      SmCore::WarpSlot& owner = sm_.warps_[p.warp];
+      owner.scoreboard.reserve(ops, p.lanes);
+      ++owner.writebacks;
+      if (wb != kNever) sm_.writebacks_.push(SmCore::Writeback{wb, p.warp, pc, p.lanes});
+    }
+  }
+  f.pc = next;
+  if (next == cc.lockstep->rpc()) arrive(slot, next, false, now);
+}
+
+void CompactionIssue::arrive(unsigned slot, Pc pc, bool at_instruction, uint64_t now) {
+  Slot& f = slots_[slot];
+  const unsigned c = sm_.warps_[slot].cta;
+  Cta& cc = ctas_[c];
+  f.arrived = true;
+  f.arrived_at = now;
+  cc.sync_pc = pc;
+  cc.sync_at_instruction = at_instruction;
+  if (++cc.arrived < cc.formed) return;
+  if (!complete_sync(c, now)) cc.sync_pending = true;
+}
+
+void CompactionIssue::complete_pending_syncs(uint64_t now) {
+  for (unsigned c = 0; c < ctas_.size(); ++c)
+    if (sm_.ctas_[c].used && ctas_[c].sync_pending) complete_sync(c, now);
+}
+
+bool CompactionIssue::complete_sync(unsigned c, uint64_t now) {
+  const SmCore::CtaSlot& cta = sm_.ctas_[c];
+  Cta& cc = ctas_[c];
+  CompactingCtaRunner& run = *cc.lockstep;
+  const Instruction& in = sm_.launch_->program->module.at(cc.sync_pc);
+  // An exit inside a device function may leave the function too.
+  bool in_callee = false;
+  for (unsigned slot : cta.warp_slots) in_callee |= sm_.warps_[slot].warp.frames.size() > 1;
+  const bool frame_change =
+      cc.sync_at_instruction &&
+      (in.op == Opcode::Call || in.op == Opcode::Ret || (in.op == Opcode::Exit && in_callee));
+  if (frame_change) {
+    // A call or return switches register frames: earlier writes drain first.
+    for (unsigned slot : cta.warp_slots)
+      if (slots_[slot].formed)
+        for (const WarpPiece& p : slots_[slot].pieces)
+          if (!sm_.warps_[p.warp].scoreboard.empty()) return false;
+  }
+  cc.sync_pending = false;
+  ++sm_.stats_.compaction_syncs;
+  for (unsigned slot : cta.warp_slots)
+    if (slots_[slot].formed) sm_.stats_.compaction_sync_cycles += now - slots_[slot].arrived_at;
+  if (cc.bypassing) {
+    // Every warp of the set ran the bypassed region and reached its
+    // reconvergence pc: the block stack learns what they did there.
+    ++sm_.stats_.capri_bypasses;
+    const size_t nw = cta.warp_slots.size();
+    taken_scratch_.assign(nw, 0);
+    exited_scratch_.assign(nw, 0);
+    for (size_t k = 0; k < nw; ++k) {
+      const unsigned slot = cta.warp_slots[k];
+      const Slot& f = slots_[slot];
+      if (!f.formed) continue;
+      taken_scratch_[k] = f.taken;
+      exited_scratch_[k] = sm_.warps_[slot].warp.exited & ~f.exited_before;
+    }
+    run.rejoin(cc.bypass_pc, taken_scratch_, exited_scratch_, cc.bypass_reconv, sm_.run_);
+  } else {
+    // The formed warps ran the same straight-line code up to here.
+    run.jump(cc.sync_pc);
+    if (cc.sync_at_instruction) step_synchronised(c, frame_change, now);
+  }
+  deal_formed_warps(c, now + 1);
+  return true;
+}
+
+void CompactionIssue::step_synchronised(unsigned c, bool frame_change, uint64_t now) {
+  SmCore::CtaSlot& cta = sm_.ctas_[c];
+  Cta& cc = ctas_[c];
+  // The threads of the set, per static warp, before the step moves them.
+  piece_scratch_.clear();
+  for (unsigned slot : cta.warp_slots)
+    if (slots_[slot].formed)
+      for (const WarpPiece& p : slots_[slot].pieces) piece_scratch_.push_back(p);
+  const RegisterOperands& ops = sm_.operands_->at(cc.sync_pc);
+  cc.lockstep->step(cta.context, sm_.run_);
+  if (frame_change) {
+    for (const WarpPiece& p : piece_scratch_) {
+      SmCore::WarpSlot& owner = sm_.warps_[p.warp];
+      owner.scoreboard.reset(static_cast<unsigned>(
+          sm_.launch_->program->module.functions[owner.warp.frames.back().function].regs.size()));
+    }
+  } else if (ops.n_writes) {
+    // A warp-level operation's results (vote, shfl, activemask, redux).
+    for (const WarpPiece& p : piece_scratch_) {
+      SmCore::WarpSlot& owner = sm_.warps_[p.warp];
+      owner.scoreboard.reserve(ops, p.lanes);
+      ++owner.writebacks;
+      sm_.writebacks_.push(
+          SmCore::Writeback{std::max(cc.sync_ready, now + 1), p.warp, cc.sync_pc, p.lanes});
+    }
+  }
+  cc.sync_ready = 0;
+}
+
+void CompactionIssue::check_stalled(unsigned c, bool at_barrier) const {
+  if (at_barrier) return;
+  const Cta& cc = ctas_[c];
+  throw std::logic_error("SM " + std::to_string(sm_.id_) + ": a compacting CTA stalled with " +
+                         std::to_string(cc.arrived) + " of " + std::to_string(cc.formed) +
+                         " formed warps at pc " + std::to_string(cc.sync_pc));
+}
+
+}  // namespace warptlm
