@@ -1,3 +1,7 @@
+// SmCore's construction and its cycle: the issue stage (schedulers, the
+// per-warp attempt, shared resources, issue), writebacks, retirement and
+// deadlock detection. Launch set-up is in sm_core_launch.cc, the memory stage
+// in sm_core_memory.cc, compaction in compaction_issue.cc.
 #include "sm/sm_core.h"
 
 #include <algorithm>
@@ -5,8 +9,6 @@
 
 #include "sm/compaction_issue.h"
 #include "sm/cta_dispatch.h"
-#include "sm/ldst/coalescer.h"
-#include "sm/ldst/shared_banks.h"
 #include "sm/pipeline/unit_kind.h"
 
 namespace warptlm {
@@ -81,113 +83,6 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
 }
 
 SmCore::~SmCore() = default;
-
-void SmCore::set_launch(const KernelLaunch& launch) {
-  // Checked before anything changes: a refused launch leaves the SM as it was.
-  if (launch.layouts.warp_size != warp_size_)
-    throw std::invalid_argument(
-        "SM " + std::to_string(id_) + ": the launch's register layouts are for warp size " +
-        std::to_string(launch.layouts.warp_size) + ", the SM's is " + std::to_string(warp_size_));
-  if (launch.layouts.functions.size() != launch.program->module.functions.size())
-    throw std::invalid_argument(
-        "SM " + std::to_string(id_) + ": the launch's register layouts cover " +
-        std::to_string(launch.layouts.functions.size()) + " functions, the program has " +
-        std::to_string(launch.program->module.functions.size()));
-  // A GPU reuses one KernelLaunch for all its launches: compare the program itself.
-  if (operands_program_ != launch.program) {
-    if (launch.operands_program != launch.program) {
-      launch.operands = std::make_shared<const OperandTable>(launch.program->module);
-      launch.operands_program = launch.program;
-    }
-    shared_operands_ = launch.operands;
-    operands_ = shared_operands_.get();
-    operands_program_ = launch.program;
-  }
-  launch_ = &launch;
-  launch_id_ = launch.id;
-  earlier_runs_.add(run_);
-  run_ = RunStats{};
-  exec_config_ = config_.exec_config();
-  compacting_ = exec_config_.compaction != "none";
-  if (compacting_ && !compaction_)
-    compaction_ = std::make_unique<CompactionIssue>(*this, warps_.size(), ctas_.size());
-  issuer_ = std::make_unique<WarpIssuer>(
-      *launch.program, *launch.kernel, *launch.memory, launch.layouts, config_.reconvergence,
-      launch.instruction_budget, exec_config_.watchdog, exec_config_.scheme_options);
-  run_.warp_size = warp_size_;
-  run_.simd_width = config_.simd_width;
-}
-
-RunStats SmCore::run_stats() const {
-  RunStats total = earlier_runs_;
-  total.add(run_);
-  return total;
-}
-
-void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t linear,
-                       uint64_t now) {
-  if (launch_ != &launch || launch_id_ != launch.id) set_launch(launch);
-  const unsigned nwarps = launch.per_cta.warps;
-  auto cta_it = std::find_if(ctas_.begin(), ctas_.end(), [](const CtaSlot& c) { return !c.used; });
-  if (cta_it == ctas_.end() || resident_warps_ + nwarps > max_warps_)
-    throw std::logic_error("SM " + std::to_string(id_) +
-                           ": the distributor dispatched a CTA that does not fit");
-  if (resident_ctas_ == 0) accounted_until_ = now;  // idle time is not the SM's
-  CtaSlot& cta = *cta_it;
-  cta.used = true;
-  cta.linear = linear;
-  cta.launch = &launch;
-  cta.context.ctaid = ctaid;
-  cta.context.ntid = launch.block;
-  cta.context.nctaid = launch.grid;
-  cta.context.warps = nwarps;
-  cta.context.shared.assign(launch.program->module.shared_static_size + launch.dynamic_shared, 0);
-  cta.barriers.reset();
-  cta.env =
-      std::make_unique<RecordingEnvironment>(launch.program->module, *launch.memory, cta.context);
-  cta.env->sm = id_;
-  cta.env->num_sms = config_.num_sms;
-  cta.warp_slots.clear();
-  cta.warps.clear();
-  cta.live = nwarps;
-  const unsigned s = static_cast<unsigned>(schedulers_.size());
-  const unsigned regs = static_cast<unsigned>(launch.kernel->regs.size());
-  for (unsigned slot = 0, i = 0; slot < warps_.size() && i < nwarps; ++slot) {
-    WarpSlot& ws = warps_[slot];
-    SlotGate& g = gates_[slot];
-    if (g.used) continue;
-    g.used = true;
-    g.finished = false;
-    ws.cta = static_cast<unsigned>(cta_it - ctas_.begin());
-    ws.global_id = static_cast<uint32_t>(linear * nwarps + i);
-    ws.age = next_age_++;
-    ws.fetch_pc = kExitPc;
-    ws.fetch_ready = 0;
-    ws.outstanding = ws.writebacks = 0;
-    g.control_ready = 0;
-    g.blocked = Stall::Issued;
-    ws.paths_valid = false;
-    issuer_->start_warp(ws.warp, i, launch.block);
-    ws.warp.simt->set_table_timing({config_.sm.cct_access_cycles, config_.sm.rt_access_cycles});
-    ws.scoreboard.reset(regs);
-    g.at_barrier = ws.warp.at_barrier;
-    g.done = ws.warp.finished();
-    may_finish_ |= g.done;
-    schedulers_[slot % s]->warp_started(slot / s, ws.age);
-    sched_[slot % s].stale = true;
-    if (rotation_) sched_[slot % s].live |= uint64_t(1) << (slot / s);
-    cta.warp_slots.push_back(slot);
-    cta.warps.push_back(&ws.warp);
-    ++i;
-  }
-  if (compacting_) compaction_->start_cta(static_cast<unsigned>(cta_it - ctas_.begin()));
-  ++resident_ctas_;
-  resident_warps_ += nwarps;
-  ++run_.ctas;
-  run_.warps += nwarps;
-  ++stats_.ctas;
-  stats_.warps += nwarps;
-}
 
 // Most attempts end at one of the first checks (an idle slot, a warp at a
 // barrier, its scheme's tables at work, its remembered outcome): those are
@@ -352,123 +247,6 @@ void SmCore::budget_fault(const Warp& w, const CtaSlot& cta, const Path& p) {
   budget_view_.warp_instructions = launch_->issued;
   issuer_->check_budget(w, cta.context, p.pc, p.mask, budget_view_);
   throw std::logic_error("budget_fault: the launch's count is within its budget");
-}
-
-uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in, uint64_t now) {
-  // Per lane: the span of its global and of its shared accesses; the
-  // coalescer and the bank model work on those.
-  AccessSpans spans;
-  uint64_t done = now;
-  for (const MemoryAccess& a : ctas_[ws.cta].env->accesses) {
-    if (a.space == Space::Global)
-      spans.add(spans.global, a.lane, a.address, a.size);
-    else if (a.space == Space::Shared)
-      spans.add(spans.shared, a.lane, a.address, a.size);
-    else  // local, constant and parameter accesses: an L1 (or constant cache) hit
-      done = std::max(done, now + config_.memory.l1.latency);
-  }
-  if (spans.shared) {
-    const unsigned cycles = shared_access_cycles(
-        spans.first, spans.shared, warp_size_, spans.widest(spans.shared), config_.sm.shared_banks);
-    ++stats_.shared_accesses;
-    stats_.shared_bank_conflicts += cycles > 1 ? cycles - 1 : 0;
-    done = std::max(done, now + config_.sm.shared_latency + (cycles ? cycles - 1 : 0));
-  }
-  if (!spans.global) return done;
-
-  const bool atomic = in.op == Opcode::Atom || in.op == Opcode::Red;
-  const bool write = !atomic && in.op == Opcode::St;
-  L1DataPath::Owner owner;
-  owner.warp_slot = static_cast<unsigned>(&ws - warps_.data());
-  owner.global_warp = ws.global_id;
-  owner.pc = p.pc;
-  owner.lanes = p.mask;
-  const std::vector<WarpPiece>* pieces =
-      compacting_ ? compaction_->pieces(owner.warp_slot) : nullptr;
-  if (pieces) {  // a formed warp: its writes go to its static warps; a fault names a thread
-    owner.pieces = pieces;
-    owner.lane_thread = &compaction_->lane_threads(owner.warp_slot);
-  }
-  const bool writes_registers = !write && operands_->at(p.pc).n_writes > 0 && in.op != Opcode::Red;
-  const L1DataPath::Started started = l1_.start(spans,
-                                                atomic  ? L1DataPath::Access::Atomic
-                                                : write ? L1DataPath::Access::Store
-                                                        : L1DataPath::Access::Load,
-                                                writes_registers, owner, done, now);
-  if (pieces && pieces->size() > 1) {
-    ++stats_.compacted_memory_instructions;
-    stats_.compacted_memory_transactions += started.lines;
-  }
-  if (started.op == L1DataPath::kNoOp) return started.ready;
-  ++ws.outstanding;
-  ++outstanding_ops_;
-  if (!write) {
-    const unsigned s = static_cast<unsigned>(schedulers_.size());
-    schedulers_[owner.warp_slot % s]->long_latency_stall(owner.warp_slot / s);
-    sched_[owner.warp_slot % s].stale = true;
-  }
-  return writes_registers ? kNever : done;
-}
-
-void SmCore::complete_memory_op(unsigned id, uint64_t now) {
-  const L1DataPath::MemoryOp& op = l1_.op(id);
-  WarpSlot& ws = warps_[op.warp];
-  --ws.outstanding;
-  --outstanding_ops_;
-  may_finish_ |= gates_[op.warp].done && ws.outstanding == 0 && ws.writebacks == 0;
-  const uint64_t ready = l1_.completion_ready(id, now);
-  if (op.writes_registers && op.pieces) {
-    const WarpPiece* pieces = l1_.pieces(id);
-    for (unsigned i = 0; i < op.pieces; ++i)
-      writebacks_.push(Writeback{ready, pieces[i].warp, op.pc, pieces[i].lanes});
-  } else if (op.writes_registers) {
-    writebacks_.push(Writeback{ready, op.warp, op.pc, op.lanes});
-  }
-  l1_.release(id);
-}
-
-void SmCore::memory_fault(unsigned id, uint64_t line_addr, AccessKind kind) {
-  const L1DataPath::MemoryOp& op = l1_.op(id);
-  const WarpSlot& ws = warps_[op.warp];
-  const L1DataPath::FaultSite site = l1_.fault_site(id, line_addr, kind);
-  const Warp* warp = &ws.warp;
-  unsigned thread_lane = site.lane;
-  if (site.thread >= 0) {
-    // A formed warp's SIMD lane: name the thread's own warp and lane.
-    const uint32_t t = static_cast<uint32_t>(site.thread);
-    warp = &warps_[ctas_[ws.cta].warp_slots[t / warp_size_]].warp;
-    thread_lane = t % warp_size_;
-  }
-  MemoryFault mf(MemoryFault::Reason::OutOfBounds, Space::Global, site.address, site.size,
-                 thread_lane, site.why);
-  issuer_->fault(*warp, ctas_[ws.cta].context, op.pc, thread_lane, "memory fault: " + site.why,
-                 &mf);
-}
-
-bool SmCore::response(uint64_t tag, AccessKind kind, uint64_t address, bool ok, uint64_t now) {
-  unsigned failed = 0;
-  switch (l1_.response(tag, ok, now, completed_, failed)) {
-    case L1DataPath::Answer::WriteBack:
-      return false;
-    case L1DataPath::Answer::WriteBackFailed: {
-      // No thread waits on a write-back: the fault names the line and the SM.
-      FaultSite site;
-      site.kernel = launch_->kernel->name;
-      site.has_address = true;
-      site.address = address;
-      const std::string what = "kernel '" + site.kernel +
-                               "': memory fault: the memory system answered an error for the "
-                               "write-back of the L1 line at " +
-                               hex_string(address) + " (SM " + std::to_string(id_) + ")";
-      throw KernelFault(what, site);
-    }
-    case L1DataPath::Answer::Failed:
-      memory_fault(failed, address, kind);
-    case L1DataPath::Answer::Operations:
-      break;
-  }
-  for (unsigned id : completed_) complete_memory_op(id, now);
-  return true;
 }
 
 void SmCore::finish_warp(unsigned slot) {

@@ -97,10 +97,10 @@ class SmCore {
     // attempt ends the same way, so it is answered from here.
     Stall blocked = Stall::Issued;
   };
-  // Line-aligned, with what an attempt, an issue and a writeback read of it
-  // in its first line (the scoreboard, the writes and memory operations in
-  // flight, the fetch buffer) and the paths next: a slot's fields used to
-  // spread over three or four lines before its Warp's.
+  // A warp slot's own state. Line-aligned, with what an attempt, an issue and
+  // a writeback read in its first host cache line (the scoreboard, the writes
+  // and memory operations in flight, the fetch buffer) and the paths next, so
+  // a slot costs one or two cache misses per tick rather than three or four.
   struct alignas(64) WarpSlot {
     Scoreboard scoreboard;
     unsigned writebacks = 0;   // register writebacks in flight
