@@ -11,24 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "common/shell_command.h"
+
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string output;  // stdout and stderr together
-};
+using Result = warptlm::testing::CommandResult;
 
 Result cli(const std::string& args) {
-  std::string cmd = std::string(WARPTLM_CLI) + " " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return warptlm::testing::run_shell(std::string(WARPTLM_CLI) + " " + args);
 }
 
 std::string temp_path(const std::string& name) {
@@ -191,12 +181,12 @@ TEST(Cli, ExecAndRunShareTheirOptions) {
   std::string ptx = temp_path("axpy_opts.ptx"), x = temp_path("xo.npy");
   write_file(ptx, kSaxpy);
   write_npy_i32(x, std::vector<int32_t>(64, 1));
-  const std::string shared = " --mode timing --preset small --set sm.schedulers=1 --warp-size 16 "
-                             "--reconvergence dual_path --budget 1000000";
-  for (const std::string& cmd :
-       {"exec " + ptx + " --kernel axpy --block 64 --arg " + x + " --arg " + x +
-            " --arg i32:1 --arg i32:64",
-        std::string("run reduction")}) {
+  const std::string shared =
+      " --mode timing --preset small --set sm.schedulers=1 --warp-size 16 "
+      "--reconvergence dual_path --budget 1000000";
+  for (const std::string& cmd : {"exec " + ptx + " --kernel axpy --block 64 --arg " + x +
+                                     " --arg " + x + " --arg i32:1 --arg i32:64",
+                                 std::string("run reduction")}) {
     std::string stats = temp_path("opts.json");
     Result r = cli(cmd + shared + " --stats " + stats + " --trace " + temp_path("t.csv"));
     ASSERT_EQ(r.status, 0) << cmd << "\n" << r.output;
@@ -226,7 +216,8 @@ TEST(Cli, ExecRejectsBadArguments) {
   write_npy_i32(x, {1, 2, 3});
   Result few = cli("exec " + ptx + " --kernel axpy --block 4 --arg " + x);
   EXPECT_EQ(few.status, 2);
-  EXPECT_NE(few.output.find("takes 4 arguments (x, y, a, n), got 1"), std::string::npos) << few.output;
+  EXPECT_NE(few.output.find("takes 4 arguments (x, y, a, n), got 1"), std::string::npos)
+      << few.output;
   Result range = cli("exec " + ptx + " --kernel axpy --block 4 --arg " + x + " --arg " + x +
                      " --arg i32:99999999999 --arg i32:1");
   EXPECT_EQ(range.status, 2);

@@ -3,31 +3,20 @@
 // that the configuration, `list schemes` and runs then accept by name.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cmath>
 #include <cstdio>
 #include <string>
 
+#include "common/shell_command.h"
+
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string output;  // stdout and stderr together
-};
+using Result = warptlm::testing::CommandResult;
 
 Result cli_with_plugins(const std::string& plugins, const std::string& args) {
-  const std::string cmd =
-      "WARPTLM_PLUGINS='" + plugins + "' " + std::string(WARPTLM_CLI) + " " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return warptlm::testing::run_shell("WARPTLM_PLUGINS='" + plugins + "' " +
+                                     std::string(WARPTLM_CLI) + " " + args);
 }
 
 bool has(const std::string& text, const std::string& part) {
