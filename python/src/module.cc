@@ -22,7 +22,11 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception<warptlm::PtxError>(m, "PtxError", PyExc_ValueError);
   // The component plug-ins WARPTLM_PLUGINS names (docs/plugins.md), before
   // anything asks a registry; a bad one fails the import with its message.
-  warptlm::load_plugins_from_environment();
+  try {
+    warptlm::load_plugins_from_environment();
+  } catch (const std::exception& e) {
+    throw py::import_error(std::string("WARPTLM_PLUGINS: ") + e.what());
+  }
   m.def("load_plugin", &warptlm::load_plugin, py::arg("path"));
   m.def("loaded_plugins", &warptlm::loaded_plugins);
   bind_config(m);

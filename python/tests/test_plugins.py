@@ -65,3 +65,18 @@ def test_both_clis_list_the_plugin_components_alike():
 def test_a_missing_plugin_is_a_value_error_naming_it():
     with pytest.raises(ValueError, match="plugin '/nonexistent/x.so': no such file"):
         warptlm.load_plugin("/nonexistent/x.so")
+
+
+def test_a_bad_plugin_variable_is_the_same_error_in_both_clis():
+    env = dict(os.environ, WARPTLM_PLUGINS="/nonexistent/x.so")
+    python_cli = subprocess.run([sys.executable, "-m", "warptlm", "list", "schemes"], capture_output=True,
+                                text=True, env=env)
+    native_cli = subprocess.run([os.environ["WARPTLM_CLI"], "list", "schemes"], capture_output=True, text=True,
+                                env=env)
+    assert python_cli.returncode == native_cli.returncode == 2
+    assert python_cli.stderr == native_cli.stderr == \
+        "warptlm: WARPTLM_PLUGINS: plugin '/nonexistent/x.so': no such file\n"
+    # Imported as a library, the package raises ImportError with the same words.
+    library = subprocess.run([sys.executable, "-c", "import warptlm"], capture_output=True, text=True, env=env)
+    assert library.returncode == 1
+    assert "ImportError: WARPTLM_PLUGINS: plugin '/nonexistent/x.so': no such file" in library.stderr

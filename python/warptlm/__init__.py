@@ -10,7 +10,17 @@ Every simulation runs in its own child process (see warptlm.isolation).
 See docs/python.md for the tutorial.
 """
 
-from . import _core
+import sys
+
+try:
+    from . import _core
+except ImportError as error:
+    # `python3 -m warptlm` with a bad WARPTLM_PLUGINS: the one-line error and
+    # exit status of the C++ CLI (while -m locates the package, argv[0] is "-m").
+    if str(error).startswith("WARPTLM_PLUGINS: ") and sys.argv[:1] == ["-m"]:
+        sys.stderr.write(f"warptlm: {error}\n")
+        raise SystemExit(2) from None
+    raise
 
 __version__ = _core.version()
 from . import scenarios
