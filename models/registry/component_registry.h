@@ -63,13 +63,6 @@ class ComponentRegistry {
     for (const Entry& e : entries_) out.emplace_back(e.name, e.description);
     return out;
   }
-  bool contains(const std::string& name) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    load();
-    for (const Entry& e : entries_)
-      if (e.name == name) return true;
-    return false;
-  }
   // The factory of `name`; std::invalid_argument naming the field and listing
   // the known names for an unknown one.
   Factory factory(const std::string& name) const {
@@ -82,8 +75,6 @@ class ComponentRegistry {
     throw std::invalid_argument(field_ + ": unknown " + kind_ + " '" + name + "' (known: " + known +
                                 ")");
   }
-  const std::string& kind() const { return kind_; }
-  const std::string& field() const { return field_; }
 
  private:
   // Caller holds the mutex.

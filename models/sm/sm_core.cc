@@ -8,7 +8,6 @@
 #include <stdexcept>
 
 #include "sm/compaction_issue.h"
-#include "sm/cta_dispatch.h"
 #include "sm/pipeline/unit_kind.h"
 
 namespace warptlm {
@@ -38,7 +37,7 @@ L1Params l1_params(const PlatformConfig& c) {
   p.line = l1.line;
   p.mshrs = l1.mshrs;
   p.latency = l1.latency;
-  p.write_back = l1_is_write_back(c);
+  p.write_back = l1.write_policy == "write_back";  // the L1 applies it with an L1 caching globals
   p.cache_global = l1.cache_global;
   p.warp_size = c.warp_size;
   return p;

@@ -78,7 +78,7 @@ class SmCore {
   friend class CompactionIssue;  // the compaction part works on the slots and pipeline
   using Stall = IssueStall;
   // The state try_issue()'s first checks read, one entry per warp slot, kept
-  // apart from the WarpSlot (about 400 bytes): a scan over warps that cannot
+  // apart from the WarpSlot (a few hundred bytes): a scan over warps that cannot
   // issue touches one host cache line per four slots instead of up to three
   // per slot (most of the SM's per-cycle cache misses were these first touches).
   struct SlotGate {

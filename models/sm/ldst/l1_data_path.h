@@ -74,8 +74,11 @@ struct L1Params {
   unsigned assoc = 8;
   unsigned line = 64;  // bytes, also the coalescing granule
   unsigned mshrs = 32;
-  unsigned latency = 45;     // hit latency, cycles
-  bool write_back = false;   // else write-through without allocation on a store miss
+  unsigned latency = 45;  // hit latency, cycles
+  // Else write-through without allocation on a store miss. Applies only with
+  // an L1 that caches global loads (size > 0, cache_global), as
+  // l1_is_write_back() says for the distributor's kernel-end flush.
+  bool write_back = false;
   bool cache_global = true;  // global loads allocate (false: they bypass the L1)
   unsigned warp_size = 32;
 };
