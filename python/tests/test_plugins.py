@@ -3,6 +3,7 @@ registers a reconvergence scheme and a warp scheduler, which are then selected
 by name like the built-ins, in both modes and from both CLIs."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -80,3 +81,13 @@ def test_a_bad_plugin_variable_is_the_same_error_in_both_clis():
     library = subprocess.run([sys.executable, "-c", "import warptlm"], capture_output=True, text=True, env=env)
     assert library.returncode == 1
     assert "ImportError: WARPTLM_PLUGINS: plugin '/nonexistent/x.so': no such file" in library.stderr
+
+
+def test_a_second_plugin_registering_a_taken_name_is_refused_naming_both(tmp_path):
+    warptlm.load_plugin(PLUGIN)
+    copy = tmp_path / "copy_of_example.so"  # another file: loaded again, its names are taken
+    copy.write_bytes(open(PLUGIN, "rb").read())
+    with pytest.raises(ValueError,
+                       match=re.escape(f"plugin '{copy}': scheme 'not_taken_first' is already registered")):
+        warptlm.load_plugin(copy)
+    assert os.path.realpath(copy) not in warptlm.loaded_plugins()
