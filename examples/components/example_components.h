@@ -11,5 +11,6 @@ std::unique_ptr<warptlm::WarpScheduler> make_youngest_first(unsigned slots,
                                                             const warptlm::SchedulerParams&);
 std::unique_ptr<warptlm::ReconvergenceUnit> make_not_taken_first(unsigned warp_size,
                                                                  const warptlm::SchemeOptions&);
+std::unique_ptr<warptlm::CompactionUnit> make_adequate_tbc(const warptlm::CompactionSetup& setup);
 
 }  // namespace warptlm_example

@@ -13,4 +13,7 @@ extern "C" void warptlm_register_components(const warptlm::PluginApi* api) {
                               "IPDOM stack running the fall-through side first (example plug-in)");
   api->register_warp_scheduler("youngest_first", &warptlm_example::make_youngest_first,
                                "youngest warp first (example plug-in)");
+  api->register_compaction_unit(
+      "adequate_tbc", &warptlm_example::make_adequate_tbc,
+      "tbc where it needs fewer warps: CAPRI with a perfect predictor (example plug-in)");
 }

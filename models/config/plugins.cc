@@ -26,6 +26,7 @@ const PluginApi& api() {
     t.register_reconvergence = &register_reconvergence;
     t.register_warp_scheduler = &register_warp_scheduler;
     t.register_lane_permutation = &register_lane_permutation;
+    t.register_compaction_unit = &register_compaction_unit;
     return t;
   }();
   return table;

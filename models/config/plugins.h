@@ -1,5 +1,5 @@
 // Component plug-ins: shared libraries that register reconvergence schemes,
-// warp schedulers or lane permutations by name, written and built outside
+// warp schedulers, lane permutations or compaction units by name, written and built outside
 // models/ (examples/components is one). A plug-in defines
 //
 //   extern "C" void warptlm_register_components(const warptlm::PluginApi* api);
@@ -16,13 +16,14 @@
 #include <string>
 #include <vector>
 
+#include "compaction/compaction_unit.h"
 #include "compaction/lane_permutation.h"
 #include "simt/reconvergence_unit.h"
 #include "sm/scheduler/warp_scheduler.h"
 
 namespace warptlm {
 
-constexpr unsigned kPluginApiVersion = 1;
+constexpr unsigned kPluginApiVersion = 2;
 
 struct PluginApi {
   unsigned version = kPluginApiVersion;  // a plug-in built for another version refuses to load
@@ -32,6 +33,8 @@ struct PluginApi {
                                   const std::string& description);
   void (*register_lane_permutation)(const std::string& name, LanePermutationFactory factory,
                                     const std::string& description);
+  void (*register_compaction_unit)(const std::string& name, CompactionUnitFactory factory,
+                                   const std::string& description);
 };
 
 // Loads the plug-in at `path` and lets it register its components; loading

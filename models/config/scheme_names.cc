@@ -1,5 +1,6 @@
 #include "config/scheme_names.h"
 
+#include "compaction/compaction_unit.h"
 #include "compaction/lane_permutation.h"
 #include "exec/functional_executor.h"
 #include "sm/scheduler/warp_scheduler.h"
@@ -9,6 +10,12 @@ namespace warptlm {
 std::vector<std::string> scheduler_names() { return warp_scheduler_names(); }
 
 std::vector<std::string> compaction_names() { return compaction_scheme_names(); }
+
+std::vector<std::pair<std::string, std::string>> compaction_descriptions() {
+  std::vector<std::pair<std::string, std::string>> out{{"none", "no compaction: static warps"}};
+  for (auto& d : compaction_unit_descriptions()) out.push_back(std::move(d));
+  return out;
+}
 
 std::vector<std::string> permutation_names() { return lane_permutation_names(); }
 

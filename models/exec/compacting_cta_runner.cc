@@ -5,23 +5,26 @@
 #include "exec/cta_barriers.h"
 
 namespace warptlm {
+namespace {
+
+void add_decisions(const CompactionDecisions& d, RunStats& stats) {
+  stats.capri_predictions += d.predictions;
+  stats.capri_compactions += d.compactions;
+  stats.capri_mispredictions += d.mispredictions;
+}
+
+}  // namespace
 
 CompactingCtaRunner::CompactingCtaRunner(const WarpIssuer& issuer, KernelMemory& memory,
-                                         const ExecConfig& config, TraceSink* trace,
-                                         CompactionAnalysis* analysis)
-    : issuer_(issuer), memory_(memory), config_(config), trace_(trace), analysis_(analysis) {
-  if (config.compaction == "tbc") {
-    counting_ = Counting::Tbc;
-    permutation_ = make_lane_permutation(config.permutation, config.warp_size, config.seed);
-  } else if (config.compaction == "capri") {
-    counting_ = Counting::Capri;
-    permutation_ = make_lane_permutation(config.permutation, config.warp_size, config.seed);
-    capri_ = std::make_unique<CapriPredictor>(config.capri_entries, config.capri_history_bits);
-    predictor_ = capri_.get();
-  } else if (config.compaction == "ideal") {
-    counting_ = Counting::Ideal;
-  }
-}
+                                         const ExecConfig& config, CompactionUnit* unit,
+                                         TraceSink* trace, CompactionAnalysis* analysis)
+    : issuer_(issuer),
+      memory_(memory),
+      config_(config),
+      trace_(trace),
+      analysis_(analysis),
+      unit_(unit),
+      selective_(unit && unit->selective()) {}
 
 void CompactingCtaRunner::begin(const std::vector<Warp*>& warps) {
   const unsigned nw = static_cast<unsigned>(warps.size());
@@ -96,11 +99,10 @@ void CompactingCtaRunner::rejoin(Pc pc, const CtaMask& taken, const CtaMask& exi
     left |= (active_[w] & exited[w]) != 0;
     stays |= (active_[w] & ~exited[w]) != 0;
   }
-  if (divergent && predictor_) {
-    const bool adequate = compaction_adequate();
-    predictor_->update(pc, adequate, false);
-    ++stats.capri_predictions;
-    stats.capri_mispredictions += adequate;
+  if (divergent && selective_) {
+    CompactionDecisions d;
+    unit_->learn_bypassed(pc, side_, other_side_, d);
+    add_decisions(d, stats);
   }
   if (left) {
     // Exits leave the whole block stack, as a lockstep exit does.
@@ -128,9 +130,9 @@ void CompactingCtaRunner::apply_control(CtaContext& cta, Pc pc, RunStats& stats)
   event_.next = pc + kInstrBytes;
   if (event_.kind == Control::Barrier) synchronise(cta, pc);
   const bool conditional = event_.kind == Control::Branch && branch_ && branch_->conditional;
-  const bool divergent = conditional && (analysis_ || predictor_) && split_sides();
+  const bool divergent = conditional && (analysis_ || selective_) && split_sides();
   if (analysis_ && divergent) note_paths(pc, *branch_);
-  event_.compact_paths = !predictor_ || !divergent || predict_compaction(pc, stats);
+  event_.compact_paths = !selective_ || !divergent || decide_compaction(pc, stats);
   if (stack_.advance(event_) == 0) return;
   // Calls completed: every warp keeps one frame per call still open that
   // it entered (a warp with no thread in a call never pushed its frame).
@@ -144,26 +146,12 @@ void CompactingCtaRunner::refresh() {
   const LaneMask* top = stack_.top_mask();
   std::copy(top, top + active_.size(), active_.begin());
   version_ = stack_.top_version();
-  compacted_ = counting_ == Counting::Tbc || counting_ == Counting::Ideal ||
-               (counting_ == Counting::Capri && stack_.top().compact);
-  switch (counting_) {
-    case Counting::NoCompaction:
-      formed_ = nw_no_compaction(active_);
-      break;
-    case Counting::Tbc:
-    case Counting::Capri:
-      formed_ = compacted_ ? nw_tbc(active_, *permutation_) : nw_no_compaction(active_);
-      break;
-    case Counting::Ideal:
-      formed_ = nw_ideal(active_, config_.warp_size);
-      break;
-  }
+  compacted_ = unit_ && (!selective_ || stack_.top().compact);
+  formed_ = compacted_ ? unit_->count_warps(active_) : nw_no_compaction(active_);
   if (analysis_) analysis_->measure(active_, counts_);
   if (!form_) return;
-  if (counting_ == Counting::Ideal)
-    form_warps_ideal(active_, config_.warp_size, formed_warps_);
-  else if (compacted_)
-    form_warps_tbc(active_, *permutation_, formed_warps_);
+  if (compacted_)
+    unit_->form_warps(active_, formed_warps_);
   else
     form_static_warps(active_, config_.warp_size, formed_warps_);
 }
@@ -272,21 +260,11 @@ void CompactingCtaRunner::note_paths(Pc pc, const BranchInfo& branch) {
   analysis_->add_path(pc, branch.taint, false, threads, path_counts_);
 }
 
-bool CompactingCtaRunner::compaction_adequate() const {
-  // The two paths need fewer warps compacted than as they arrive.
-  const unsigned compacted = nw_tbc(side_, *permutation_) + nw_tbc(other_side_, *permutation_);
-  const unsigned arriving = nw_no_compaction(side_) + nw_no_compaction(other_side_);
-  return compacted < arriving;
-}
-
-bool CompactingCtaRunner::predict_compaction(Pc pc, RunStats& stats) {
-  const bool adequate = compaction_adequate();
-  const bool predicted = predictor_->predict(pc);
-  predictor_->update(pc, adequate, predicted);
-  ++stats.capri_predictions;
-  stats.capri_compactions += predicted;
-  stats.capri_mispredictions += predicted != adequate;
-  return predicted;
+bool CompactingCtaRunner::decide_compaction(Pc pc, RunStats& stats) {
+  CompactionDecisions d;
+  const bool compact = unit_->compact_paths(pc, side_, other_side_, d);
+  add_decisions(d, stats);
+  return compact;
 }
 
 }  // namespace warptlm

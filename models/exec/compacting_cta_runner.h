@@ -1,7 +1,7 @@
 // Runs one CTA in lockstep under the block-wide reconvergence stack of thread
-// block compaction (compaction "tbc" and "ideal", and the compactability
-// analysis): the top entry's threads execute one instruction at a time
-// across the CTA. Each lockstep instruction is issued for its functional
+// block compaction (a compaction unit, compaction/compaction_unit.h, forms
+// the warps; also the compactability analysis, without one): the top entry's threads execute one
+// instruction at a time across the CTA. Each lockstep instruction is issued for its functional
 // effect once per static warp (its lanes in the top entry) through
 // WarpIssuer, so registers, call frames, warp-level operations and faults are
 // those of the static warp; the combined control effect drives the block
@@ -13,9 +13,8 @@
 #include <vector>
 
 #include "compaction/block_stack.h"
-#include "compaction/capri_predictor.h"
 #include "compaction/compactability.h"
-#include "compaction/lane_permutation.h"
+#include "compaction/compaction_unit.h"
 #include "compaction/warp_formation.h"
 #include "exec/functional_executor.h"
 #include "exec/run_stats.h"
@@ -28,10 +27,11 @@ namespace warptlm {
 
 class CompactingCtaRunner {
  public:
-  // How a lockstep instruction counts: the warps of the configured
-  // compaction ("none" only with an analysis: lockstep, counted uncompacted).
+  // How a lockstep instruction counts: the warps `unit` forms (null, only
+  // with an analysis: lockstep, counted uncompacted). The unit outlives the
+  // runner and may be shared by several (an SM's CTAs share one).
   CompactingCtaRunner(const WarpIssuer& issuer, KernelMemory& memory, const ExecConfig& config,
-                      TraceSink* trace, CompactionAnalysis* analysis);
+                      CompactionUnit* unit, TraceSink* trace, CompactionAnalysis* analysis);
 
   // Runs to its end the CTA `cta` whose warps `warps` WarpIssuer::start_warp
   // set up (their reconvergence units stay unused). `warp_base`: global id of
@@ -60,20 +60,14 @@ class CompactingCtaRunner {
   // the warp instructions (the timing model counts each formed warp's issue).
   // Returns the instruction's control kind. Throws KernelFault.
   Control step(CtaContext& cta, RunStats& stats);
-  // CAPRI in the timing model: the SM's table, which its CTAs share (by
-  // default each runner has its own, as functional mode's one table per run).
-  void share_predictor(CapriPredictor* predictor) { predictor_ = predictor; }
   // The top entry's warps ran past the conditional branch at `pc` without
-  // synchronising (CAPRI predicted compaction inadequate), each under its own
+  // synchronising (the unit's may_compact() was false), each under its own
   // reconvergence stack, to the branch's reconvergence pc `reconv`. `taken`:
   // the threads that took the branch; `exited`: those that exited on the way.
-  // Learns the branch's adequacy as a synchronised instance would, and moves
-  // the top entry to `reconv`.
+  // Tells the unit the branch's outcome, and moves the top entry to `reconv`.
   void rejoin(Pc pc, const CtaMask& taken, const CtaMask& exited, Pc reconv, RunStats& stats);
 
  private:
-  enum class Counting { NoCompaction, Tbc, Capri, Ideal };
-
   // Derives from the top entry's threads what stays fixed until they change:
   // the warps formed (NW), the analysis counts.
   void refresh();
@@ -91,12 +85,9 @@ class CompactingCtaRunner {
   bool split_sides();
   // The analysis: the two CTA-wide paths of a divergent branch (split_sides()).
   void note_paths(Pc pc, const BranchInfo& branch);
-  // CAPRI: whether the paths of the divergent branch at `pc` (split_sides())
-  // are compacted (the table's prediction), learning whether compaction pays.
-  bool predict_compaction(Pc pc, RunStats& stats);
-  // CAPRI's adequacy of the branch whose sides are side_ and other_side_:
-  // compaction needs fewer warps for them than arrive.
-  bool compaction_adequate() const;
+  // A selective unit: whether the paths of the divergent branch at `pc`
+  // (split_sides()) are compacted.
+  bool decide_compaction(Pc pc, RunStats& stats);
   // The CTA's block-stack counters into `stats` (once, when it finished).
   void add_counters(RunStats& stats) const;
 
@@ -105,10 +96,8 @@ class CompactingCtaRunner {
   const ExecConfig& config_;
   TraceSink* trace_;
   CompactionAnalysis* analysis_;
-  Counting counting_ = Counting::NoCompaction;
-  std::unique_ptr<LanePermutation> permutation_;  // Counting::Tbc and Capri
-  std::unique_ptr<CapriPredictor> capri_;         // Counting::Capri: one table per run
-  CapriPredictor* predictor_ = nullptr;           // capri_, or the SM's shared table
+  CompactionUnit* unit_;    // null: no compaction
+  bool selective_ = false;  // unit_->selective()
 
   // Per CTA; reused so the hot path does not allocate.
   BlockStack stack_;

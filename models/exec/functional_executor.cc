@@ -37,9 +37,12 @@ class GridRunner {
         launch_(launch),
         config_(config),
         trace_(trace) {
-    // Compaction and the analysis run each CTA in lockstep.
-    if (config.compaction != "none" || analysis)
-      lockstep_ = std::make_unique<CompactingCtaRunner>(issuer_, mem, config, trace, analysis);
+    // Compaction and the analysis run each CTA in lockstep; one unit for the
+    // run (CAPRI: one table).
+    unit_ = make_compaction_unit(config.compaction, config.compaction_setup());
+    if (unit_ || analysis)
+      lockstep_ =
+          std::make_unique<CompactingCtaRunner>(issuer_, mem, config, unit_.get(), trace, analysis);
   }
 
   RunStats run() {
@@ -63,6 +66,7 @@ class GridRunner {
   const LaunchSpec& launch_;
   const ExecConfig& config_;
   TraceSink* trace_;
+  std::unique_ptr<CompactionUnit> unit_;
   std::unique_ptr<CompactingCtaRunner> lockstep_;
   uint32_t warp_base_ = 0;  // global id of the current CTA's warp 0, for the trace
   RunStats stats_;
@@ -244,7 +248,21 @@ uint64_t launch_budget(uint64_t instruction_budget, const Dim3& grid, const Dim3
   return per_cta * ctas * kAutoBudgetPerWarp;
 }
 
-std::vector<std::string> compaction_scheme_names() { return {"none", "tbc", "capri", "ideal"}; }
+std::vector<std::string> compaction_scheme_names() {
+  std::vector<std::string> names{"none"};
+  for (std::string& name : compaction_unit_names()) names.push_back(std::move(name));
+  return names;
+}
+
+CompactionSetup ExecConfig::compaction_setup() const {
+  CompactionSetup s;
+  s.warp_size = warp_size;
+  s.permutation = permutation;
+  s.seed = seed;
+  s.capri_entries = capri_entries;
+  s.capri_history_bits = capri_history_bits;
+  return s;
+}
 
 RunStats run_functional(const Program& program, const std::string& entry, LaunchSpec& launch,
                         const ExecConfig& config, TraceSink* trace, CompactionAnalysis* analysis) {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "compaction/compaction_unit.h"
 #include "exec/cta_fit.h"
 #include "exec/launch.h"
 #include "exec/run_stats.h"
@@ -19,8 +20,9 @@ namespace warptlm {
 
 class CompactionAnalysis;
 
-// The compaction schemes the functional executor knows: none, tbc, capri,
-// ideal (docs/compaction.md).
+// The compaction a configuration may name: "none", then the registered
+// compaction units (compaction_unit_names(): tbc, capri, ideal and any a user
+// registered; docs/compaction.md).
 std::vector<std::string> compaction_scheme_names();
 
 struct ExecConfig {
@@ -38,11 +40,11 @@ struct ExecConfig {
   // Options of one scheme (PlatformConfig mp_ipdom.*); each must stay at its
   // default 0 unless its scheme is selected.
   SchemeOptions scheme_options;
-  // Thread block compaction: "none", "tbc" (threads keep their home lanes),
-  // "capri" (tbc at the divergent branches CAPRI's table predicts worth it,
-  // the static warps elsewhere) or "ideal" (any lane); all but none run each
-  // CTA in lockstep under a block-wide IPDOM stack and need reconvergence
-  // "ipdom".
+  // Thread block compaction: "none" or a compaction unit's name, such as
+  // "tbc" (threads keep their home lanes), "capri" (tbc at the divergent
+  // branches CAPRI's table predicts worth it, the static warps elsewhere) or
+  // "ideal" (any lane); all but none run each CTA in lockstep under a
+  // block-wide IPDOM stack and need reconvergence "ipdom".
   std::string compaction = "none";
   // CAPRI's compaction-adequacy prediction table (compaction/capri_predictor.h).
   unsigned capri_entries = 32;      // a power of two
@@ -59,6 +61,8 @@ struct ExecConfig {
   // range, or when an option of a scheme (mp_ipdom.*, capri.*) is set away
   // from its default while another scheme is selected.
   void validate() const;
+  // What the compaction unit's factory reads.
+  CompactionSetup compaction_setup() const;
 };
 
 // The automatic instruction budget (instruction_budget = 0): 2^24 warp

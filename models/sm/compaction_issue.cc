@@ -9,11 +9,11 @@
 namespace warptlm {
 
 CompactionIssue::CompactionIssue(SmCore& sm, size_t warp_slots, size_t cta_slots)
-    : sm_(sm), slots_(warp_slots), ctas_(cta_slots) {
-  const ExecConfig& c = sm_.exec_config_;
-  if (c.compaction == "capri")
-    capri_ = std::make_unique<CapriPredictor>(c.capri_entries, c.capri_history_bits);
-}
+    : sm_(sm),
+      slots_(warp_slots),
+      ctas_(cta_slots),
+      unit_(make_compaction_unit(sm_.exec_config_.compaction, sm_.exec_config_.compaction_setup())),
+      selective_(unit_ && unit_->selective()) {}
 
 bool CompactionIssue::synchronises(const Instruction& in, const Program& program, Pc pc) {
   switch (in.op) {
@@ -44,9 +44,9 @@ void CompactionIssue::start_cta(unsigned c) {
   const SmCore::CtaSlot& cta = sm_.ctas_[c];
   Cta& cc = ctas_[c];
   // Per CTA: the runner holds the launch's issuer and the CTA's block stack.
-  cc.lockstep = std::make_unique<CompactingCtaRunner>(*sm_.issuer_, *sm_.launch_->memory,
-                                                      sm_.exec_config_, nullptr, nullptr);
-  if (capri_) cc.lockstep->share_predictor(capri_.get());  // one table per SM
+  // The SM's unit serves all its CTAs (CAPRI: one table per SM).
+  cc.lockstep = std::make_unique<CompactingCtaRunner>(
+      *sm_.issuer_, *sm_.launch_->memory, sm_.exec_config_, unit_.get(), nullptr, nullptr);
   cc.lockstep->begin(cta.warps);
   cc.lane_of_thread.assign(cta.warps.size() * sm_.warp_size_, 0);
   cc.formation_version = ~uint64_t(0);
@@ -146,13 +146,13 @@ bool CompactionIssue::bypasses(unsigned slot, const Instruction& in) {
   Slot& f = slots_[slot];
   SmCore::WarpSlot& ws = sm_.warps_[slot];
   Cta& cc = ctas_[ws.cta];
-  if (!capri_ || in.op != Opcode::Bra || !cc.static_set) return false;
+  if (!selective_ || in.op != Opcode::Bra || !cc.static_set) return false;
   // Only a region the warp can run alone and leave at one known pc.
   const BranchInfo* b = sm_.launch_->program->branch_at(f.pc);
   if (!b || !b->conditional || !b->structured || b->reconv == kExitPc) return false;
   if (!cc.bypassing) {
-    if (cc.arrived > 0) return false;      // the set already waits here
-    if (capri_->peek(f.pc)) return false;  // predicted adequate: synchronise, compact
+    if (cc.arrived > 0) return false;            // the set already waits here
+    if (unit_->may_compact(f.pc)) return false;  // synchronise; the unit decides then
     cc.bypassing = true;
     cc.bypass_pc = f.pc;
     cc.bypass_reconv = b->reconv;

@@ -1,6 +1,7 @@
-// The SM's thread block compaction part (compaction tbc, capri, ideal): the
-// formed warps and CAPRI's bypasses, with their state, apart from the warp
-// slots every warp uses.
+// The SM's thread block compaction part (any compaction but none): the
+// formed warps and the bypasses of a selective compaction unit (CAPRI), with
+// their state, apart from the warp slots every warp uses. The compaction unit
+// (compaction/compaction_unit.h) forms the warps and makes the decisions.
 //
 // Each CTA runs under a block-wide reconvergence stack (CompactingCtaRunner)
 // and its warp slots carry the warps compaction forms for the stack's top
@@ -11,8 +12,8 @@
 // operation, or the top entry's reconvergence pc) each waits until every
 // formed warp of the set has arrived, the synchronising instruction then
 // executes in lockstep for all their threads, the stack moves, and the next
-// set is formed. Under CAPRI a set of uncompacted warps reaching a branch
-// predicted not to pay for compaction runs on instead: each static warp runs
+// set is formed. Under a selective unit (CAPRI) a set of uncompacted warps
+// reaching a branch the unit will not compact runs on instead: each static warp runs
 // the branch's region under its own reconvergence unit (the SM's ordinary
 // issue path), and the set meets again at the branch's reconvergence pc.
 // docs/compaction.md ("Timing") gives the model and its choices.
@@ -28,7 +29,7 @@
 #include <memory>
 #include <vector>
 
-#include "compaction/capri_predictor.h"
+#include "compaction/compaction_unit.h"
 #include "compaction/cta_mask.h"
 #include "compaction/warp_formation.h"
 #include "exec/compacting_cta_runner.h"
@@ -130,7 +131,8 @@ class CompactionIssue {
   SmCore& sm_;
   std::vector<Slot> slots_;
   std::vector<Cta> ctas_;
-  std::unique_ptr<CapriPredictor> capri_;  // compaction capri: the SM's table
+  std::unique_ptr<CompactionUnit> unit_;  // the configured compaction's, for every CTA
+  bool selective_;                        // unit_->selective(): CAPRI's bypasses
   // Reused by complete_sync.
   std::vector<WarpPiece> piece_scratch_;
   CtaMask taken_scratch_, exited_scratch_;

@@ -1,6 +1,7 @@
 """Component plug-ins from Python: the example plug-in (examples/components)
-registers a reconvergence scheme and a warp scheduler, which are then selected
-by name like the built-ins, in both modes and from both CLIs."""
+registers a reconvergence scheme, a warp scheduler and a compaction unit, which
+are then selected by name like the built-ins, in both modes and from both
+CLIs."""
 
 import os
 import re
@@ -31,6 +32,19 @@ def test_plugin_components_are_selected_by_name():
     # A stack scheme offers one path at a time: both modes issue the same instructions.
     assert timing.stats["warp_instructions"] == functional.stats["warp_instructions"]
     assert timing.stats["thread_instructions"] == functional.stats["thread_instructions"]
+
+
+def test_plugin_compaction_unit_is_selected_by_name():
+    warptlm.load_plugin(PLUGIN)
+    assert "adequate_tbc" in warptlm.schemes()["compaction"]
+    platform = warptlm.Platform("small", compaction="adequate_tbc")
+    functional = warptlm.scenarios.run(platform, "bitonic", mode="functional")
+    timing = warptlm.scenarios.run(platform, "bitonic", mode="timing")
+    assert functional.passed and timing.passed, (functional.message, timing.message)
+    assert timing.stats["warp_instructions"] == functional.stats["warp_instructions"]
+    # It decides per divergent branch, and never wrongly.
+    assert functional.stats["capri_predictions"] > functional.stats["capri_compactions"] > 0
+    assert functional.stats["capri_mispredictions"] == 0
 
 
 def _first_path_after_divergence(reconvergence):

@@ -1,11 +1,14 @@
 // Component plug-ins through the C++ CLI: the example plug-in
-// (examples/components) registers a reconvergence scheme and a warp scheduler
-// that the configuration, `list schemes` and runs then accept by name.
+// (examples/components) registers a reconvergence scheme, a warp scheduler and
+// a compaction unit that the configuration, `list schemes` and runs then
+// accept by name.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "common/shell_command.h"
@@ -44,6 +47,38 @@ TEST(CliPlugins, ExampleComponentsAreListedAndRunBitExactly) {
     EXPECT_EQ(run.status, 0) << mode << ": " << run.output;
     EXPECT_TRUE(has(run.output, "PASS")) << run.output;
   }
+}
+
+// The statistics of `run SCENARIO ARGS` with the example plug-in loaded.
+nlohmann::json run_stats(const std::string& scenario, const std::string& args) {
+  const std::string stats = ::testing::TempDir() + "plugin_stats.json";
+  std::remove(stats.c_str());
+  const Result run = cli_with_plugins(WARPTLM_EXAMPLE_PLUGIN,
+                                      "run " + scenario + " " + args + " --stats " + stats);
+  EXPECT_EQ(run.status, 0) << args << ": " << run.output;
+  EXPECT_TRUE(has(run.output, "PASS")) << run.output;
+  return nlohmann::json::parse(std::ifstream(stats)).at("stats");
+}
+
+TEST(CliPlugins, ExampleCompactionUnitRunsBitExactlyAndDecidesPerBranch) {
+  const Result list = cli_with_plugins(WARPTLM_EXAMPLE_PLUGIN, "list schemes");
+  EXPECT_TRUE(has(list.output, "adequate_tbc")) << list.output;
+  // bfs: divergent branches, some worth compacting and some not.
+  const nlohmann::json none = run_stats("bfs", "--set compaction=none");
+  const nlohmann::json functional = run_stats("bfs", "--set compaction=adequate_tbc");
+  const nlohmann::json timing = run_stats("bfs", "--set compaction=adequate_tbc --mode timing");
+  for (const nlohmann::json* s : {&functional, &timing}) {
+    const uint64_t decided = s->at("capri_predictions"), compacted = s->at("capri_compactions");
+    EXPECT_GT(decided, compacted);                // it left some branches uncompacted...
+    EXPECT_GT(compacted, 0u);                     // ... and compacted others
+    EXPECT_EQ(s->at("capri_mispredictions"), 0);  // it knows each outcome
+    // It compacts only where that takes fewer warps.
+    EXPECT_LT(s->at("warp_instructions").get<uint64_t>(),
+              none.at("warp_instructions").get<uint64_t>());
+  }
+  // The timing model forms the same warps as the functional executor.
+  EXPECT_EQ(timing.at("warp_instructions"), functional.at("warp_instructions"));
+  EXPECT_EQ(timing.at("capri_compactions"), functional.at("capri_compactions"));
 }
 
 TEST(CliPlugins, ABadPluginIsAClearError) {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "compaction/balanced_permutation.h"
+#include "compaction/compaction_unit.h"
 #include "compaction/lane_permutation.h"
 #include "config/platform_config.h"
 #include "config/scheme_names.h"
@@ -27,6 +28,7 @@ TEST(RegisteredComponents, AreAcceptedByNameInTheConfiguration) {
   EXPECT_THROW(set_field(c, "scheduler", "cfg_test_sched"), std::invalid_argument);
   EXPECT_THROW(set_field(c, "reconvergence", "cfg_test_scheme"), std::invalid_argument);
   EXPECT_THROW(set_field(c, "permutation", "cfg_test_perm"), std::invalid_argument);
+  EXPECT_THROW(set_field(c, "compaction", "cfg_test_unit"), std::invalid_argument);
 
   register_warp_scheduler(
       "cfg_test_sched",
@@ -46,18 +48,25 @@ TEST(RegisteredComponents, AreAcceptedByNameInTheConfiguration) {
         return std::make_unique<BalancedPermutation>(ws);
       },
       "balanced under another name");
+  register_compaction_unit(
+      "cfg_test_unit",
+      [](const CompactionSetup& s) -> std::unique_ptr<CompactionUnit> {
+        return make_compaction_unit("tbc", s);
+      },
+      "tbc under another name");
 
   set_field(c, "scheduler", "cfg_test_sched");
   set_field(c, "reconvergence", "cfg_test_scheme");
   set_field(c, "permutation", "cfg_test_perm");
   validate(c);
   set_field(c, "reconvergence", "ipdom");  // compaction needs the IPDOM reconvergence point
-  set_field(c, "compaction", "tbc");
+  set_field(c, "compaction", "cfg_test_unit");
   validate(c);
   EXPECT_EQ(to_json(c).at("scheduler"), "cfg_test_sched");
   EXPECT_TRUE(lists(scheduler_names(), "cfg_test_sched"));
   EXPECT_TRUE(lists(reconvergence_names(), "cfg_test_scheme"));
   EXPECT_TRUE(lists(permutation_names(), "cfg_test_perm"));
+  EXPECT_TRUE(lists(compaction_names(), "cfg_test_unit"));
   // The field's description lists it as allowed.
   EXPECT_NE(config_field("scheduler").describe_allowed().find("'cfg_test_sched'"),
             std::string::npos);
@@ -76,6 +85,7 @@ TEST(RegisteredComponents, UnknownNamesListTheRegisteredOnes) {
   EXPECT_THROW(make_warp_scheduler("fifo", 4), std::invalid_argument);
   EXPECT_THROW(make_reconvergence_unit("nope", 32), std::invalid_argument);
   EXPECT_THROW(make_lane_permutation("nope", 32, 1), std::invalid_argument);
+  EXPECT_THROW(make_compaction_unit("nope", CompactionSetup{}), std::invalid_argument);
 }
 
 }  // namespace

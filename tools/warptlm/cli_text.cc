@@ -66,6 +66,7 @@ std::string schemes_text() {
          row("  %-14s %s\n", "scheduler", join(scheduler_names())) +
          descriptions_text(warp_scheduler_descriptions()) +
          row("  %-14s %s\n", "compaction", join(compaction_names())) +
+         descriptions_text(compaction_descriptions()) +
          row("  %-14s %s\n", "permutation", join(permutation_names())) +
          descriptions_text(lane_permutation_descriptions());
 }
