@@ -10,11 +10,12 @@ The set: every scenario on the small and fermi presets at study size; at
 test size every scenario under each registered reconvergence scheme (small),
 under the gto, two_level and srr schedulers (small), under each compaction
 scheme with and without the balanced permutation (small), with a write-back
-L1 and with global loads bypassing the L1 (small), and on volta.
+L1 and with global loads bypassing the L1 (small), with the fcfs DRAM
+scheduler (small), and on volta.
 
     /usr/bin/python3 scripts/check_timing_identity.py --build build --record base/
     /usr/bin/python3 scripts/check_timing_identity.py --build build --compare base/
-        [--jobs 2] [--only study|schemes|schedulers|compaction|l1|volta] [SCENARIO...]
+        [--jobs 2] [--only study|schemes|schedulers|compaction|l1|dram|volta] [SCENARIO...]
 """
 import argparse
 import concurrent.futures
@@ -45,7 +46,7 @@ def scheme_names(cli):
 TEST_BUDGET = ["--set", "instruction_budget=1000000"]
 
 
-GROUPS = ["study", "schemes", "schedulers", "compaction", "l1", "volta"]
+GROUPS = ["study", "schemes", "schedulers", "compaction", "l1", "dram", "volta"]
 
 
 def run_set(cli, names, only):
@@ -79,6 +80,10 @@ def run_set(cli, names, only):
             runs += [(f"test-l1{key}-{n}", [n, "--size", "test", "--preset", "small",
                                             "--set", setting] + TEST_BUDGET)
                      for n in names]
+    if "dram" in groups:
+        runs += [(f"test-fcfs-{n}", [n, "--size", "test", "--preset", "small",
+                                     "--set", "memory.dram.scheduler=fcfs"] + TEST_BUDGET)
+                 for n in names]
     if "volta" in groups:
         runs += [(f"test-volta-{n}", [n, "--size", "test", "--preset", "volta"] + TEST_BUDGET)
                  for n in names]

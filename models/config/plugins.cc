@@ -27,6 +27,7 @@ const PluginApi& api() {
     t.register_warp_scheduler = &register_warp_scheduler;
     t.register_lane_permutation = &register_lane_permutation;
     t.register_compaction_unit = &register_compaction_unit;
+    t.register_dram_scheduler = &register_dram_scheduler;
     return t;
   }();
   return table;

@@ -1,5 +1,6 @@
 // Component plug-ins: shared libraries that register reconvergence schemes,
-// warp schedulers, lane permutations or compaction units by name, written and built outside
+// warp schedulers, lane permutations, compaction units or DRAM schedulers by
+// name, written and built outside
 // models/ (examples/components is one). A plug-in defines
 //
 //   extern "C" void warptlm_register_components(const warptlm::PluginApi* api);
@@ -18,6 +19,7 @@
 
 #include "compaction/compaction_unit.h"
 #include "compaction/lane_permutation.h"
+#include "dram/scheduler/dram_scheduler.h"
 #include "simt/reconvergence_unit.h"
 #include "sm/scheduler/warp_scheduler.h"
 
@@ -35,6 +37,8 @@ struct PluginApi {
                                     const std::string& description);
   void (*register_compaction_unit)(const std::string& name, CompactionUnitFactory factory,
                                    const std::string& description);
+  void (*register_dram_scheduler)(const std::string& name, DramSchedulerFactory factory,
+                                  const std::string& description);
 };
 
 // Loads the plug-in at `path` and lets it register its components; loading

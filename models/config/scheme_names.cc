@@ -2,6 +2,7 @@
 
 #include "compaction/compaction_unit.h"
 #include "compaction/lane_permutation.h"
+#include "dram/scheduler/dram_scheduler.h"
 #include "exec/functional_executor.h"
 #include "sm/scheduler/warp_scheduler.h"
 
@@ -19,7 +20,7 @@ std::vector<std::pair<std::string, std::string>> compaction_descriptions() {
 
 std::vector<std::string> permutation_names() { return lane_permutation_names(); }
 
-std::vector<std::string> dram_scheduler_names() { return {"frfcfs", "fcfs"}; }
+std::vector<std::string> dram_scheduler_names() { return dram_scheduler_registry_names(); }
 
 std::vector<std::string> port_protocol_names() { return {"at", "lt"}; }
 

@@ -1,7 +1,7 @@
 // The names a configuration may choose for each pluggable policy. The
 // components with a registry (reconvergence schemes: reconvergence_names();
-// warp schedulers; lane permutations; compaction units) are asked at
-// validation time, so a
+// warp schedulers; lane permutations; compaction units; DRAM schedulers) are
+// asked at validation time, so a
 // component registered by a user is accepted by name in the configuration,
 // the CLI and Python; the other lists are fixed here.
 #pragma once

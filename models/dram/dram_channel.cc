@@ -2,12 +2,19 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace warptlm {
 
-DramChannel::DramChannel(unsigned banks, unsigned queue_depth, Policy policy,
-                         const DramTiming& timing)
-    : banks_(banks), depth_(queue_depth), policy_(policy), timing_(timing) {
+DramChannel::DramChannel(unsigned banks, unsigned queue_depth,
+                         std::unique_ptr<DramScheduler> scheduler, const DramTiming& timing)
+    : banks_(banks),
+      depth_(queue_depth),
+      scheduler_(std::move(scheduler)),
+      in_order_(scheduler_ && scheduler_->in_order()),
+      timing_(timing) {
+  if (!scheduler_) throw std::invalid_argument("dram scheduler: none given");
   if (banks == 0) throw std::invalid_argument("dram banks must be at least 1");
   if (queue_depth == 0) throw std::invalid_argument("dram queue_depth must be at least 1");
   if (timing.bus_width == 0) throw std::invalid_argument("dram bus_width must be at least 1");
@@ -19,30 +26,18 @@ void DramChannel::push(const DramRequest& request) { queue_.push_back(request); 
 uint64_t DramChannel::next_start(uint64_t now) const {
   if (queue_.empty()) return kNever;
   uint64_t t0 = std::max(now, next_allowed_);
-  if (policy_ == Policy::Fcfs) return std::max(t0, banks_[queue_.front().bank].ready);
+  if (in_order_) return std::max(t0, banks_[queue_.front().bank].ready);
   uint64_t best = kNever;
   for (const DramRequest& r : queue_) best = std::min(best, std::max(t0, banks_[r.bank].ready));
   return best;
 }
 
 DramRequest DramChannel::start_next(uint64_t now, DramService* service_out) {
-  size_t pick = 0;
-  if (policy_ == Policy::FrFcfs) {
-    // Oldest row hit among the requests whose bank is free, else the oldest
-    // such request.
-    size_t first_ready = queue_.size();
-    pick = queue_.size();
-    for (size_t i = 0; i < queue_.size(); ++i) {
-      const Bank& b = banks_[queue_[i].bank];
-      if (b.ready > now) continue;
-      if (first_ready == queue_.size()) first_ready = i;
-      if (b.open && b.row == queue_[i].row) {
-        pick = i;
-        break;
-      }
-    }
-    if (pick == queue_.size()) pick = first_ready;
-  }
+  const size_t pick = scheduler_->pick(queue_, banks_, now);
+  if (pick >= queue_.size() || banks_[queue_[pick].bank].ready > now)
+    throw std::logic_error(
+        std::string("dram scheduler '") + scheduler_->name() + "' picked " +
+        (pick >= queue_.size() ? "past the end of the queue" : "a request whose bank is busy"));
   DramRequest r = queue_[pick];
   queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(pick));
   *service_out = service(r.bank, r.row, r.bytes, now);
@@ -51,7 +46,7 @@ DramRequest DramChannel::start_next(uint64_t now, DramService* service_out) {
 }
 
 DramService DramChannel::service(unsigned bank, uint64_t row, unsigned bytes, uint64_t now) {
-  Bank& b = banks_[bank];
+  DramBankState& b = banks_[bank];
   uint64_t start = std::max(now, b.ready);
   uint64_t column;
   DramService s;

@@ -1,8 +1,7 @@
 // One DRAM channel: its banks (each with an open row and the cycle it can take
 // the next command), its data bus, and its request queue with the scheduler
-// that picks what to start next ("fcfs": oldest first; "frfcfs": oldest row
-// hit first, else oldest). Times are memory-clock cycles. Plain C++: the
-// DramModel module feeds it and turns its answers into TLM responses.
+// that picks what to start next (a DramScheduler: dram/scheduler/). Times are memory-clock cycles.
+// Plain C++: the DramModel module feeds it and turns its answers into TLM responses.
 //
 // Starting a request at cycle `start` (its bank free):
 //   row hit      column command at start
@@ -16,8 +15,10 @@
 #pragma once
 
 #include <cstdint>
-#include <tlm>
+#include <memory>
 #include <vector>
+
+#include "dram/scheduler/dram_scheduler.h"
 
 namespace warptlm {
 
@@ -30,14 +31,6 @@ struct DramTiming {
 
 enum class RowOutcome : uint8_t { Hit, Miss, Conflict };  // Miss: the bank had no open row
 
-struct DramRequest {
-  tlm::tlm_generic_payload* trans = nullptr;
-  uint64_t arrival = 0;  // cycle it entered the queue
-  unsigned bank = 0;
-  uint64_t row = 0;
-  unsigned bytes = 0;
-};
-
 struct DramService {
   uint64_t done = 0;  // cycle the last data beat leaves
   RowOutcome outcome = RowOutcome::Hit;
@@ -46,12 +39,12 @@ struct DramService {
 
 class DramChannel {
  public:
-  enum class Policy : uint8_t { Fcfs, FrFcfs };
   static constexpr uint64_t kNever = UINT64_MAX;
 
   // Throws std::invalid_argument naming the parameter (banks, queue_depth,
-  // bus_width must be non-zero).
-  DramChannel(unsigned banks, unsigned queue_depth, Policy policy, const DramTiming& timing);
+  // bus_width must be non-zero; a scheduler is required).
+  DramChannel(unsigned banks, unsigned queue_depth, std::unique_ptr<DramScheduler> scheduler,
+              const DramTiming& timing);
 
   bool full() const { return queue_.size() >= depth_; }
   bool empty() const { return queue_.empty(); }
@@ -62,24 +55,21 @@ class DramChannel {
   // The earliest cycle >= now at which start_next can start a queued request;
   // kNever when the queue is empty.
   uint64_t next_start(uint64_t now) const;
-  // Picks by policy among the queued requests whose bank is free at `now`,
-  // removes it from the queue and starts it. Precondition: next_start(now) == now.
+  // The scheduler picks among the queued requests whose bank is free at
+  // `now`; removes it from the queue and starts it. Precondition:
+  // next_start(now) == now. std::logic_error naming the scheduler when its
+  // pick is not such a request.
   DramRequest start_next(uint64_t now, DramService* service);
   // Starts one access at the first cycle >= now its bank is free, bypassing
   // the queue (the loosely-timed path; start_next uses it too).
   DramService service(unsigned bank, uint64_t row, unsigned bytes, uint64_t now);
 
  private:
-  struct Bank {
-    bool open = false;
-    uint64_t row = 0;
-    uint64_t ready = 0;  // first cycle it takes a new command
-  };
-
-  std::vector<Bank> banks_;
+  std::vector<DramBankState> banks_;
   std::vector<DramRequest> queue_;  // oldest first; capacity reserved up front
   unsigned depth_;
-  Policy policy_;
+  std::unique_ptr<DramScheduler> scheduler_;
+  bool in_order_;  // scheduler_->in_order()
   DramTiming timing_;
   uint64_t bus_free_ = 0;      // first cycle the data bus is free
   uint64_t next_allowed_ = 0;  // one start per cycle

@@ -12,13 +12,6 @@ namespace {
 
 constexpr const char* kReportId = "warptlm/dram";
 
-DramChannel::Policy parse_policy(const std::string& name) {
-  if (name == "fcfs") return DramChannel::Policy::Fcfs;
-  if (name == "frfcfs") return DramChannel::Policy::FrFcfs;
-  throw std::invalid_argument("dram scheduler must be \"fcfs\" or \"frfcfs\", got \"" + name +
-                              "\"");
-}
-
 sc_core::sc_time period_for(double mhz) {
   if (!(mhz > 0) || !std::isfinite(mhz))
     throw std::invalid_argument("dram clock_mhz must be positive");
@@ -46,11 +39,11 @@ DramModel::DramModel(sc_core::sc_module_name name, const DramConfig& config, uns
       store_(store),
       period_(period_for(config.clock_mhz)),
       peq_(this, &DramModel::peq_callback) {
-  DramChannel::Policy policy = parse_policy(config.scheduler);
   DramTiming timing{config.t_cas, config.t_rcd, config.t_rp, config.bus_width};
   channels_.reserve(config.channels);
   for (unsigned c = 0; c < config.channels; ++c)
-    channels_.emplace_back(config.banks, queue_depth, policy, timing);
+    channels_.emplace_back(config.banks, queue_depth,
+                           make_dram_scheduler(config.scheduler, config.banks), timing);
   next_start_.assign(config.channels, DramChannel::kNever);
   completions_.reserve(size_t{config.channels} * queue_depth * 2);
   stats_.channels.resize(config.channels);

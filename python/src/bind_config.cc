@@ -1,12 +1,12 @@
 // Configuration: the field table, presets, validation, scheme names and the
 // list of statistics, as plain Python values.
-#include "config/scheme_names.h"
-#include "core.h"
-#include "exec/run_stats.h"
-#include "config/version.h"
-#include "gpu/statistics.h"
 #include "arg_values.h"
 #include "cli_text.h"
+#include "config/scheme_names.h"
+#include "config/version.h"
+#include "core.h"
+#include "exec/run_stats.h"
+#include "gpu/statistics.h"
 #include "simt/reconvergence_unit.h"
 
 namespace warptlm::python {
@@ -91,6 +91,7 @@ void bind_config(py::module_& m) {
   m.def("reconvergence_names", &reconvergence_names);
   m.def("scheduler_names", &scheduler_names);
   m.def("compaction_names", &compaction_names);
+  m.def("dram_scheduler_names", &dram_scheduler_names);
   m.def("permutation_names", &permutation_names);
   m.def(
       "statistics",

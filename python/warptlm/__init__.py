@@ -42,6 +42,8 @@ __all__ = ["__version__", "Platform", "presets", "fields", "statistics", "Statis
 
 def schemes():
     """The names each pluggable policy accepts: {"reconvergence": [...],
-    "scheduler": [...], "compaction": [...], "permutation": [...]}."""
+    "scheduler": [...], "compaction": [...], "permutation": [...],
+    "dram_scheduler": [...]} (the last for the field memory.dram.scheduler)."""
     return {"reconvergence": _core.reconvergence_names(), "scheduler": _core.scheduler_names(),
-            "compaction": _core.compaction_names(), "permutation": _core.permutation_names()}
+            "compaction": _core.compaction_names(), "permutation": _core.permutation_names(),
+            "dram_scheduler": _core.dram_scheduler_names()}

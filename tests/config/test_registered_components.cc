@@ -11,6 +11,7 @@
 #include "compaction/lane_permutation.h"
 #include "config/platform_config.h"
 #include "config/scheme_names.h"
+#include "dram/scheduler/dram_scheduler.h"
 #include "simt/ipdom_stack.h"
 #include "simt/reconvergence_unit.h"
 #include "sm/scheduler/gto_scheduler.h"
@@ -29,6 +30,7 @@ TEST(RegisteredComponents, AreAcceptedByNameInTheConfiguration) {
   EXPECT_THROW(set_field(c, "reconvergence", "cfg_test_scheme"), std::invalid_argument);
   EXPECT_THROW(set_field(c, "permutation", "cfg_test_perm"), std::invalid_argument);
   EXPECT_THROW(set_field(c, "compaction", "cfg_test_unit"), std::invalid_argument);
+  EXPECT_THROW(set_field(c, "memory.dram.scheduler", "cfg_test_dram"), std::invalid_argument);
 
   register_warp_scheduler(
       "cfg_test_sched",
@@ -54,6 +56,12 @@ TEST(RegisteredComponents, AreAcceptedByNameInTheConfiguration) {
         return make_compaction_unit("tbc", s);
       },
       "tbc under another name");
+  register_dram_scheduler(
+      "cfg_test_dram",
+      [](unsigned banks) -> std::unique_ptr<DramScheduler> {
+        return make_dram_scheduler("fcfs", banks);
+      },
+      "fcfs under another name");
 
   set_field(c, "scheduler", "cfg_test_sched");
   set_field(c, "reconvergence", "cfg_test_scheme");
@@ -61,12 +69,14 @@ TEST(RegisteredComponents, AreAcceptedByNameInTheConfiguration) {
   validate(c);
   set_field(c, "reconvergence", "ipdom");  // compaction needs the IPDOM reconvergence point
   set_field(c, "compaction", "cfg_test_unit");
+  set_field(c, "memory.dram.scheduler", "cfg_test_dram");
   validate(c);
   EXPECT_EQ(to_json(c).at("scheduler"), "cfg_test_sched");
   EXPECT_TRUE(lists(scheduler_names(), "cfg_test_sched"));
   EXPECT_TRUE(lists(reconvergence_names(), "cfg_test_scheme"));
   EXPECT_TRUE(lists(permutation_names(), "cfg_test_perm"));
   EXPECT_TRUE(lists(compaction_names(), "cfg_test_unit"));
+  EXPECT_TRUE(lists(dram_scheduler_names(), "cfg_test_dram"));
   // The field's description lists it as allowed.
   EXPECT_NE(config_field("scheduler").describe_allowed().find("'cfg_test_sched'"),
             std::string::npos);

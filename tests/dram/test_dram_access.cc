@@ -74,9 +74,9 @@ TEST(DramAddressMap, RejectsBadGeometry) {
   c.banks = 0;
   expect_invalid([&] { DramAddressMap(c, kLine); }, "banks");
   DramTiming t{3, 5, 7, 8};
-  expect_invalid([&] { DramChannel(2, 0, DramChannel::Policy::Fcfs, t); }, "queue_depth");
+  expect_invalid([&] { DramChannel(2, 0, make_dram_scheduler("fcfs", 2), t); }, "queue_depth");
   t.bus_width = 0;
-  expect_invalid([&] { DramChannel(2, 4, DramChannel::Policy::Fcfs, t); }, "bus_width");
+  expect_invalid([&] { DramChannel(2, 4, make_dram_scheduler("fcfs", 2), t); }, "bus_width");
 }
 
 TEST(DramStoreAccess, RoundsAllocationsUpToLinesAndHonoursByteEnables) {
@@ -226,6 +226,66 @@ TEST(DramModel, RejectsBadParameters) {
     expect_invalid([&] { DramModel("d2", c, kLine, store); }, "clock_mhz");
     expect_invalid([&] { DramModel("d3", small_dram(), kLine, store, 0); }, "queue_depth");
   });
+}
+
+}  // namespace
+}  // namespace warptlm
+
+namespace warptlm {
+namespace {
+
+// A scheduler registered by a user drives the channel; a pick that is not a
+// startable request is an error naming it.
+class NewestFirst : public DramScheduler {
+ public:
+  const char* name() const override { return "test_newest_first"; }
+  size_t pick(const std::vector<DramRequest>& queue, const std::vector<DramBankState>& banks,
+              uint64_t now) override {
+    for (size_t i = queue.size(); i-- > 0;)
+      if (banks[queue[i].bank].ready <= now) return i;
+    return queue.size();
+  }
+};
+
+class AlwaysFirst : public DramScheduler {
+ public:
+  const char* name() const override { return "test_always_first"; }
+  size_t pick(const std::vector<DramRequest>&, const std::vector<DramBankState>&,
+              uint64_t) override {
+    return 0;
+  }
+};
+
+TEST(DramChannel, FollowsTheSchedulerItIsGiven) {
+  const DramTiming t{3, 5, 7, 8};
+  DramChannel ch(2, 4, std::make_unique<NewestFirst>(), t);
+  DramRequest a, b;
+  a.bank = 0;
+  a.row = 1;
+  a.bytes = 8;
+  b = a;
+  b.bank = 1;
+  ch.push(a);
+  ch.push(b);
+  DramService s;
+  ASSERT_EQ(ch.next_start(0), 0u);
+  EXPECT_EQ(ch.start_next(0, &s).bank, 1u);  // the newer one first
+  EXPECT_EQ(ch.start_next(ch.next_start(1), &s).bank, 0u);
+
+  // Bank 0 busy after a start; a scheduler picking it anyway is caught.
+  DramChannel bad(2, 4, std::make_unique<AlwaysFirst>(), t);
+  bad.push(a);
+  bad.push(a);
+  bad.push(b);
+  bad.start_next(0, &s);
+  const uint64_t when = bad.next_start(1);  // bank 1 is free before bank 0
+  try {
+    bad.start_next(when, &s);
+    FAIL();
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("test_always_first"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(DramChannel(2, 4, nullptr, t), std::invalid_argument);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "config/close_names.h"
 #include "config/platform_config.h"
 #include "config/scheme_names.h"
+#include "dram/scheduler/dram_scheduler.h"
 #include "gpu/statistics.h"
 #include "scenario.h"
 #include "simt/reconvergence_unit.h"
@@ -68,7 +69,9 @@ std::string schemes_text() {
          row("  %-14s %s\n", "compaction", join(compaction_names())) +
          descriptions_text(compaction_descriptions()) +
          row("  %-14s %s\n", "permutation", join(permutation_names())) +
-         descriptions_text(lane_permutation_descriptions());
+         descriptions_text(lane_permutation_descriptions()) +
+         row("  %-14s %s\n", "dram.scheduler", join(dram_scheduler_names())) +
+         descriptions_text(dram_scheduler_descriptions());
 }
 
 std::string statistics_text() {
