@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "config/plugins.h"
 
@@ -11,6 +12,8 @@ std::unique_ptr<warptlm::WarpScheduler> make_youngest_first(unsigned slots,
                                                             const warptlm::SchedulerParams&);
 std::unique_ptr<warptlm::ReconvergenceUnit> make_not_taken_first(unsigned warp_size,
                                                                  const warptlm::SchemeOptions&);
+// The statistic not_taken_first counts beyond the shared ones.
+std::vector<warptlm::StatInfo> not_taken_first_stats();
 std::unique_ptr<warptlm::CompactionUnit> make_adequate_tbc(const warptlm::CompactionSetup& setup);
 
 }  // namespace warptlm_example

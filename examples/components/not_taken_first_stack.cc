@@ -25,6 +25,7 @@ class NotTakenFirstStack : public warptlm::ReconvergenceUnit {
   void reset(Pc entry, LaneMask mask) override {
     stack_.clear();
     counters_ = {};
+    splits_ = 0;
     push({entry, mask, kExitPc, false});
   }
   bool finished() const override { return stack_.empty(); }
@@ -53,6 +54,7 @@ class NotTakenFirstStack : public warptlm::ReconvergenceUnit {
             top.pc = ev.reconv;  // the entry waits for both sides there
           push({ev.target, taken, ev.reconv, false});
           push({ev.next, fall, ev.reconv, false});  // on top: runs first
+          ++splits_;
         }
         break;
       }
@@ -79,6 +81,8 @@ class NotTakenFirstStack : public warptlm::ReconvergenceUnit {
     return frames;
   }
   unsigned max_depth() const override { return counters_.peak_entries; }
+  // Its own statistic (not_taken_first_stats()).
+  void own_counters(uint64_t* out) const override { out[0] = splits_; }
 
  private:
   struct Entry {
@@ -113,7 +117,13 @@ class NotTakenFirstStack : public warptlm::ReconvergenceUnit {
     return frames;
   }
   std::vector<Entry> stack_;
+  uint64_t splits_ = 0;  // divergent branches split, fall-through side first
 };
+
+std::vector<warptlm::StatInfo> not_taken_first_stats() {
+  return {{"ntf_splits", "branches",
+           "not_taken_first: divergent branches split, their fall-through side run first"}};
+}
 
 std::unique_ptr<warptlm::ReconvergenceUnit> make_not_taken_first(unsigned,
                                                                  const warptlm::SchemeOptions&) {

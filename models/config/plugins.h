@@ -30,7 +30,8 @@ constexpr unsigned kPluginApiVersion = 2;
 struct PluginApi {
   unsigned version = kPluginApiVersion;  // a plug-in built for another version refuses to load
   void (*register_reconvergence)(const std::string& name, ReconvergenceFactory factory,
-                                 bool needs_markers, const std::string& description);
+                                 bool needs_markers, const std::string& description,
+                                 const std::vector<StatInfo>& stats);
   void (*register_warp_scheduler)(const std::string& name, WarpSchedulerFactory factory,
                                   const std::string& description);
   void (*register_lane_permutation)(const std::string& name, LanePermutationFactory factory,

@@ -1,5 +1,7 @@
 #include "exec/run_stats.h"
 
+#include <stdexcept>
+
 namespace warptlm {
 
 void RunStats::add(const RunStats& o) {
@@ -17,50 +19,60 @@ void RunStats::add(const RunStats& o) {
   issuable_paths_sum += o.issuable_paths_sum;
   max_issuable_paths = std::max(max_issuable_paths, o.max_issuable_paths);
   peak_entries = std::max(peak_entries, o.peak_entries);
-  peak_st_entries = std::max(peak_st_entries, o.peak_st_entries);
-  peak_rt_entries = std::max(peak_rt_entries, o.peak_rt_entries);
-  peak_hct_entries = std::max(peak_hct_entries, o.peak_hct_entries);
-  peak_cct_entries = std::max(peak_cct_entries, o.peak_cct_entries);
-  cct_inserts += o.cct_inserts;
-  cct_extracts += o.cct_extracts;
-  rt_accesses += o.rt_accesses;
-  st_overflows += o.st_overflows;
-  rt_overflows += o.rt_overflows;
   table_cycles += o.table_cycles;
+  if (o.own_stats) add_own(o.own_stats, o.own_values.data());
   capri_predictions += o.capri_predictions;
   capri_compactions += o.capri_compactions;
   capri_mispredictions += o.capri_mispredictions;
 }
 
+void RunStats::add_own(const std::shared_ptr<const std::vector<StatInfo>>& stats,
+                       const uint64_t* values) {
+  if (!own_stats) {
+    own_stats = stats;
+    std::copy(values, values + stats->size(), own_values.begin());
+    return;
+  }
+  if (own_stats != stats)
+    throw std::logic_error("statistics of two reconvergence schemes in one run");
+  for (size_t i = 0; i < stats->size(); ++i)
+    own_values[i] =
+        (*stats)[i].peak ? std::max(own_values[i], values[i]) : own_values[i] + values[i];
+}
+
+uint64_t RunStats::own(const std::string& name) const {
+  if (!own_stats) return 0;
+  for (size_t i = 0; i < own_stats->size(); ++i)
+    if ((*own_stats)[i].name == name) return own_values[i];
+  return 0;
+}
+
 nlohmann::json RunStats::to_json() const {
-  return nlohmann::json{{"warp_instructions", warp_instructions},
-                        {"thread_instructions", thread_instructions},
-                        {"branches", branches},
-                        {"divergent_branches", divergent_branches},
-                        {"simd_utilisation", simd_utilisation()},
-                        {"activity_factor", activity_factor()},
-                        {"ctas", ctas},
-                        {"warps", warps},
-                        {"reconvergences", reconvergences},
-                        {"early_reconvergences", early_reconvergences},
-                        {"marker_instructions", marker_instructions},
-                        {"issuable_paths_sum", issuable_paths_sum},
-                        {"mean_issuable_paths", mean_issuable_paths()},
-                        {"max_issuable_paths", max_issuable_paths},
-                        {"peak_entries", peak_entries},
-                        {"peak_st_entries", peak_st_entries},
-                        {"peak_rt_entries", peak_rt_entries},
-                        {"peak_hct_entries", peak_hct_entries},
-                        {"peak_cct_entries", peak_cct_entries},
-                        {"cct_inserts", cct_inserts},
-                        {"cct_extracts", cct_extracts},
-                        {"rt_accesses", rt_accesses},
-                        {"st_overflows", st_overflows},
-                        {"rt_overflows", rt_overflows},
-                        {"table_cycles", table_cycles},
-                        {"capri_predictions", capri_predictions},
-                        {"capri_compactions", capri_compactions},
-                        {"capri_mispredictions", capri_mispredictions}};
+  nlohmann::json j = nlohmann::json{{"warp_instructions", warp_instructions},
+                                    {"thread_instructions", thread_instructions},
+                                    {"branches", branches},
+                                    {"divergent_branches", divergent_branches},
+                                    {"simd_utilisation", simd_utilisation()},
+                                    {"activity_factor", activity_factor()},
+                                    {"ctas", ctas},
+                                    {"warps", warps},
+                                    {"reconvergences", reconvergences},
+                                    {"early_reconvergences", early_reconvergences},
+                                    {"marker_instructions", marker_instructions},
+                                    {"issuable_paths_sum", issuable_paths_sum},
+                                    {"mean_issuable_paths", mean_issuable_paths()},
+                                    {"max_issuable_paths", max_issuable_paths},
+                                    {"peak_entries", peak_entries},
+                                    {"table_cycles", table_cycles},
+                                    {"capri_predictions", capri_predictions},
+                                    {"capri_compactions", capri_compactions},
+                                    {"capri_mispredictions", capri_mispredictions}};
+  // Every scheme's own statistics, so runs under different schemes have the
+  // same columns; the run's scheme's hold its values.
+  for (const StatInfo& s : all_reconvergence_stats()) j[s.name] = 0;
+  if (own_stats)
+    for (size_t i = 0; i < own_stats->size(); ++i) j[(*own_stats)[i].name] = own_values[i];
+  return j;
 }
 
 const std::vector<StatInfo>& run_stat_infos() {
@@ -99,25 +111,6 @@ const std::vector<StatInfo>& run_stat_infos() {
        "ppc_explicit, ppc_implicit: stack entries; mp_ipdom: ST + RT + deferred; "
        "sorted_list: HCT + CCT paths; min_pc: distinct (pc, depth) groups; minority_first: "
        "saved paths; breadth_first: queued paths)"},
-      {"peak_st_entries", "entries",
-       "mp_ipdom: peak split table entries, max over warps (0 otherwise)"},
-      {"peak_rt_entries", "entries",
-       "mp_ipdom: peak reconvergence table entries (call frames included), max over warps"},
-      {"peak_hct_entries", "entries", "sorted_list: peak hot context table entries (at most 2)"},
-      {"peak_cct_entries", "entries",
-       "sorted_list: peak cold context table entries (paths waiting at a barrier included)"},
-      {"cct_inserts", "paths",
-       "sorted_list: paths inserted into the cold context table (a sorter swap counts one)"},
-      {"cct_extracts", "paths",
-       "sorted_list: paths extracted from the cold context table (a sorter swap counts one)"},
-      {"rt_accesses", "accesses",
-       "mp_ipdom: reconvergence table entries written (divergence, call) or updated (arrival, "
-       "ret, exit)"},
-      {"st_overflows", "splits",
-       "mp_ipdom: splits deferred because the split table was full (mp_ipdom.st_entries)"},
-      {"rt_overflows", "branches",
-       "mp_ipdom: divergent branches that found the reconvergence table full and reconverge at "
-       "their split's own point (mp_ipdom.rt_entries)"},
       {"table_cycles", "warp cycles",
        "timing mode: cycles warps could not issue while their scheme's side tables worked "
        "(cct_inserts + cct_extracts) x sm.cct_access_cycles + rt_accesses x "

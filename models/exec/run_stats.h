@@ -2,12 +2,15 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "simt/reconvergence_unit.h"
 #include "stats/stat_info.h"
 
 namespace warptlm {
@@ -31,13 +34,13 @@ struct RunStats {
   unsigned max_issuable_paths = 0;
   // Peak occupancy of the scheme's structure, max over warps.
   unsigned peak_entries = 0;
-  unsigned peak_st_entries = 0, peak_rt_entries = 0;    // mp_ipdom
-  unsigned peak_hct_entries = 0, peak_cct_entries = 0;  // sorted_list
-  // Side-table traffic and its cost (ReconvergenceCounters, summed over warps).
-  uint64_t cct_inserts = 0, cct_extracts = 0;   // sorted_list
-  uint64_t rt_accesses = 0;                     // mp_ipdom
-  uint64_t st_overflows = 0, rt_overflows = 0;  // mp_ipdom: full split / reconvergence table
-  uint64_t table_cycles = 0;  // timing mode: cycles warps were held for those accesses
+  // Timing mode: cycles warps were held while their scheme's side tables worked.
+  uint64_t table_cycles = 0;
+  // The scheme's own statistics (reconvergence_stats(): mp_ipdom's table
+  // traffic, sorted_list's CCT...): what they are, and their values, combined
+  // over warps and parts as each StatInfo::peak says. Null: none counted yet.
+  std::shared_ptr<const std::vector<StatInfo>> own_stats;
+  std::array<uint64_t, kMaxOwnStats> own_values{};
   // CAPRI (compaction "capri"): CTA-level divergent branches predicted, those
   // predicted worth compacting, and predictions their outcome contradicted.
   uint64_t capri_predictions = 0, capri_compactions = 0, capri_mispredictions = 0;
@@ -48,9 +51,9 @@ struct RunStats {
   double simd_utilisation() const {
     const unsigned width = simd_width ? simd_width : warp_size;
     const double passes = double(std::max(1u, width ? warp_size / width : 1u));
-    return warp_instructions == 0 ? 0.0
-                                  : double(thread_instructions) /
-                                        (double(warp_instructions) * passes * double(width));
+    return warp_instructions == 0
+               ? 0.0
+               : double(thread_instructions) / (double(warp_instructions) * passes * double(width));
   }
   // Activity factor (Kerr et al.): mean fraction of a warp's threads active
   // per issued warp instruction.
@@ -71,11 +74,18 @@ struct RunStats {
   // Adds the statistics of another part of the same run (an SM's): counts
   // add up, peaks take the maximum; warp_size is kept unless unset.
   void add(const RunStats& other);
+  // Adds one warp's (or part's) values of the scheme's own statistics
+  // `stats`. std::logic_error for another scheme's than those counted so far.
+  void add_own(const std::shared_ptr<const std::vector<StatInfo>>& stats, const uint64_t* values);
+  // The value of the scheme's own statistic `name`; 0 when the scheme has none by that name.
+  uint64_t own(const std::string& name) const;
   nlohmann::json to_json() const;
 };
 
 // Every statistic to_json() writes, in its order, with its unit and meaning
-// (part of the registry in gpu/statistics.h). A new statistic gets a line here.
+// (part of the registry in gpu/statistics.h), but the schemes' own
+// (all_reconvergence_stats(), which to_json() writes after these, 0 when the
+// run's scheme is another). A new statistic gets a line here.
 const std::vector<StatInfo>& run_stat_infos();
 
 }  // namespace warptlm

@@ -292,17 +292,13 @@ void WarpIssuer::add_counters(Warp& w, RunStats& stats) {
   const ReconvergenceCounters& rc = w.simt->counters();
   stats.reconvergences += rc.reconvergences;
   stats.early_reconvergences += rc.early_reconvergences;
-  stats.cct_inserts += rc.cct_inserts;
-  stats.cct_extracts += rc.cct_extracts;
-  stats.rt_accesses += rc.rt_accesses;
-  stats.st_overflows += rc.st_overflows;
-  stats.rt_overflows += rc.rt_overflows;
   stats.table_cycles += rc.table_cycles;
   stats.peak_entries = std::max(stats.peak_entries, rc.peak_entries);
-  stats.peak_st_entries = std::max(stats.peak_st_entries, rc.peak_st_entries);
-  stats.peak_rt_entries = std::max(stats.peak_rt_entries, rc.peak_rt_entries);
-  stats.peak_hct_entries = std::max(stats.peak_hct_entries, rc.peak_hct_entries);
-  stats.peak_cct_entries = std::max(stats.peak_cct_entries, rc.peak_cct_entries);
+  if (const auto& own = w.simt->own_stats()) {
+    uint64_t values[kMaxOwnStats];
+    w.simt->own_counters(values);
+    stats.add_own(own, values);
+  }
 }
 
 void WarpIssuer::complete_frames(Warp& w, unsigned frames) const {

@@ -1,5 +1,6 @@
 #include "gpu/statistics.h"
 
+#include <algorithm>
 #include <cctype>
 #include <unordered_map>
 
@@ -35,8 +36,8 @@ bool per_part(const std::string& name) {
          name == "interconnect.output_requests";
 }
 
-void add(std::vector<Statistic>& out, const std::string& prefix,
-         const std::vector<StatInfo>& infos, bool timing_only, bool breakdown = false) {
+void add(std::vector<Statistic>& out, const std::string& prefix, const std::vector<StatInfo>& infos,
+         bool timing_only, bool breakdown = false) {
   for (const StatInfo& i : infos) {
     Statistic s{prefix + i.name, i.unit, i.meaning, timing_only, false};
     s.breakdown = breakdown || per_part(s.name);
@@ -46,7 +47,14 @@ void add(std::vector<Statistic>& out, const std::string& prefix,
 
 std::vector<Statistic> build() {
   std::vector<Statistic> v;
-  add(v, "", run_stat_infos(), false);
+  // The schemes' own statistics right after peak_entries, the occupancy of
+  // every scheme's structure, which they detail.
+  std::vector<StatInfo> run = run_stat_infos();
+  const auto peak = std::find_if(run.begin(), run.end(),
+                                 [](const StatInfo& i) { return i.name == "peak_entries"; });
+  const std::vector<StatInfo> own = all_reconvergence_stats();
+  run.insert(peak == run.end() ? run.end() : peak + 1, own.begin(), own.end());
+  add(v, "", run, false);
   add(v, "", gpu_infos(), true);
   std::vector<StatInfo> summed = SmStats::infos();
   for (StatInfo& i : summed) i.meaning += " (all SMs)";

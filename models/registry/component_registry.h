@@ -63,6 +63,12 @@ class ComponentRegistry {
     for (const Entry& e : entries_) out.emplace_back(e.name, e.description);
     return out;
   }
+  // Every entry, in registration order.
+  std::vector<Entry> entries() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    load();
+    return entries_;
+  }
   // The factory of `name`; std::invalid_argument naming the field and listing
   // the known names for an unknown one.
   Factory factory(const std::string& name) const {

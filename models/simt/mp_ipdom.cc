@@ -43,6 +43,7 @@ void MultiPathIpdom::reset(Pc entry, LaneMask mask) {
   rt_divergence_ = rt_live_ = 0;
   frame_depth_ = next_slot_ = 0;
   counters_ = {};
+  tables_ = {};
   control_cycles_ = 0;
   place(Split{entry, mask, kExitPc, kNoEntry, 0, 0});
   track();
@@ -71,7 +72,7 @@ unsigned MultiPathIpdom::advance(uint32_t split, const ControlEvent& ev) {
     throw std::logic_error("mp_ipdom: advance() on split " + std::to_string(split) +
                            ", which is not an issuable split");
   returned_ = 0;
-  const uint64_t rt_before = counters_.rt_accesses;
+  const uint64_t rt_before = tables_.rt_accesses;
   next_slot_ = (split + 1) % st_capacity_;
   Split& s = st_[split];
   const Split before = s;
@@ -105,7 +106,7 @@ unsigned MultiPathIpdom::advance(uint32_t split, const ControlEvent& ev) {
           t.rpc = n.rpc = ev.reconv;
           t.rindex = n.rindex = r;
         } else {
-          ++counters_.rt_overflows;  // RT full: both sides reconverge at the split's own point
+          ++tables_.rt_overflows;  // RT full: both sides reconverge at the split's own point
         }
       }
       place(t);
@@ -165,7 +166,7 @@ unsigned MultiPathIpdom::advance(uint32_t split, const ControlEvent& ev) {
   }
   settle();
   track();
-  charge(timing_.rt_access * static_cast<unsigned>(counters_.rt_accesses - rt_before));
+  charge(timing_.rt_access * static_cast<unsigned>(tables_.rt_accesses - rt_before));
   return returned_;
 }
 
@@ -183,7 +184,7 @@ void MultiPathIpdom::place(const Split& s) {
   } else {
     // ST full: serialise like the IPDOM stack; the split waits until nothing
     // of its frame can issue (see settle()).
-    ++counters_.st_overflows;
+    ++tables_.st_overflows;
     deferred_.push_back(s);
   }
 }
@@ -197,7 +198,7 @@ void MultiPathIpdom::arrive(const Split& s) {
   // instead: later than theirs, never earlier).
   if (e.arrived) ++counters_.reconvergences;
   e.arrived = true;
-  ++counters_.rt_accesses;  // the pending mask is read, cleared of s's lanes and tested
+  ++tables_.rt_accesses;  // the pending mask is read, cleared of s's lanes and tested
   e.pending_mask &= ~s.mask;
   if (e.pending_mask == 0) complete(s.rindex);
 }
@@ -224,7 +225,7 @@ void MultiPathIpdom::retire(int32_t rindex, LaneMask lanes, bool exit) {
   // mask); exiting lanes leave every level.
   for (int32_t r = rindex; r != kNoEntry; r = rt_[r].rindex) {
     RtEntry& e = rt_[r];
-    ++counters_.rt_accesses;
+    ++tables_.rt_accesses;
     e.pending_mask &= ~lanes;
     if (exit || !e.call_frame) e.reconv_mask &= ~lanes;
     if (e.call_frame && !exit) break;
@@ -269,7 +270,7 @@ int32_t MultiPathIpdom::new_rt_entry() {
     rt_.emplace_back();
   }
   rt_[r] = RtEntry{};
-  ++counters_.rt_accesses;  // the new entry is written
+  ++tables_.rt_accesses;  // the new entry is written
   rt_[r].valid = true;
   rt_[r].index = static_cast<uint32_t>(r);
   ++rt_live_;
@@ -280,11 +281,35 @@ void MultiPathIpdom::free_slot(uint32_t slot) { live_ &= ~(uint64_t(1) << slot);
 
 void MultiPathIpdom::track() {
   const unsigned st = count(live_);
-  ReconvergenceCounters& c = counters_;
-  c.peak_st_entries = std::max(c.peak_st_entries, st);
-  c.peak_rt_entries = std::max(c.peak_rt_entries, rt_live_);
-  c.peak_entries =
-      std::max(c.peak_entries, st + rt_live_ + static_cast<unsigned>(deferred_.size()));
+  tables_.peak_st = std::max(tables_.peak_st, st);
+  tables_.peak_rt = std::max(tables_.peak_rt, rt_live_);
+  counters_.peak_entries =
+      std::max(counters_.peak_entries, st + rt_live_ + static_cast<unsigned>(deferred_.size()));
+}
+
+void MultiPathIpdom::own_counters(uint64_t* out) const {
+  out[0] = tables_.peak_st;
+  out[1] = tables_.peak_rt;
+  out[2] = tables_.rt_accesses;
+  out[3] = tables_.st_overflows;
+  out[4] = tables_.rt_overflows;
+}
+
+std::vector<StatInfo> MultiPathIpdom::stat_infos() {
+  return {
+      {"peak_st_entries", "entries",
+       "mp_ipdom: peak split table entries, max over warps (0 otherwise)", true},
+      {"peak_rt_entries", "entries",
+       "mp_ipdom: peak reconvergence table entries (call frames included), max over warps", true},
+      {"rt_accesses", "accesses",
+       "mp_ipdom: reconvergence table entries written (divergence, call) or updated (arrival, "
+       "ret, exit)"},
+      {"st_overflows", "splits",
+       "mp_ipdom: splits deferred because the split table was full (mp_ipdom.st_entries)"},
+      {"rt_overflows", "branches",
+       "mp_ipdom: divergent branches that found the reconvergence table full and reconverge at "
+       "their split's own point (mp_ipdom.rt_entries)"},
+  };
 }
 
 std::vector<MultiPathIpdom::Split> MultiPathIpdom::split_table() const {

@@ -68,6 +68,10 @@ class MultiPathIpdom : public ReconvergenceUnit {
   unsigned advance(uint32_t split, const ControlEvent& event) override;
   // Peak of ST + RT + deferred entries.
   unsigned max_depth() const override { return counters_.peak_entries; }
+  // peak_st_entries, peak_rt_entries, rt_accesses, st_overflows, rt_overflows.
+  void own_counters(uint64_t* out) const override;
+  // The statistics own_counters() reports, in its order (registered with the scheme).
+  static std::vector<StatInfo> stat_infos();
 
   // Read-only views for tests and statistics.
   std::vector<Split> split_table() const;                           // live splits in slot order
@@ -75,14 +79,13 @@ class MultiPathIpdom : public ReconvergenceUnit {
   const std::vector<Split>& deferred() const { return deferred_; }  // bottom first
   unsigned st_capacity() const { return st_capacity_; }
   unsigned rt_capacity() const { return rt_capacity_; }
-  unsigned peak_st() const { return counters_.peak_st_entries; }
-  unsigned peak_rt() const { return counters_.peak_rt_entries; }
-  // Also in counters() (st_overflows, rt_overflows).
-  uint64_t st_overflows() const { return counters_.st_overflows; }  // splits deferred (ST full)
+  unsigned peak_st() const { return tables_.peak_st; }
+  unsigned peak_rt() const { return tables_.peak_rt; }
+  uint64_t st_overflows() const { return tables_.st_overflows; }  // splits deferred (ST full)
   uint64_t rt_overflows() const {
-    return counters_.rt_overflows;
+    return tables_.rt_overflows;
   }  // branches reconverging late (RT full)
-  uint64_t rt_accesses() const { return counters_.rt_accesses; }  // RT entries written or updated
+  uint64_t rt_accesses() const { return tables_.rt_accesses; }  // RT entries written or updated
 
  private:
   // Puts a split into the ST, or into the deferred stack when the ST is
@@ -112,6 +115,11 @@ class MultiPathIpdom : public ReconvergenceUnit {
   uint32_t frame_depth_ = 0;  // call depth of the innermost open frame
   uint32_t next_slot_ = 0;    // round-robin start
   unsigned returned_ = 0;     // call frames completed during this advance()
+  // The tables' own counters (stat_infos()), cumulative since reset().
+  struct TableCounters {
+    unsigned peak_st = 0, peak_rt = 0;
+    uint64_t rt_accesses = 0, st_overflows = 0, rt_overflows = 0;
+  } tables_;
 };
 
 }  // namespace warptlm

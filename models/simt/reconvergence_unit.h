@@ -11,6 +11,7 @@
 
 #include "frontend/ir.h"
 #include "semantics/semantics.h"
+#include "stats/stat_info.h"
 
 namespace warptlm {
 
@@ -31,9 +32,12 @@ struct ControlEvent {
   bool marker = false;           // the instruction was a Reconverge marker (ppc_explicit)
 };
 
-// What a scheme counts about its own work, for the run statistics (RunStats;
-// docs/reconvergence.md, "Statistics"). Cumulative since reset(); a scheme
-// updates them in advance() with O(1) work unless paths split or merge.
+// What every scheme counts about its own work, for the run statistics
+// (RunStats; docs/reconvergence.md, "Statistics"). Cumulative since reset(); a
+// scheme updates them in advance() with O(1) work unless paths split or merge.
+// What only one scheme counts (mp_ipdom's table traffic, sorted_list's CCT)
+// is the scheme's own: it registers those statistics with its name and
+// reports them through own_counters().
 struct ReconvergenceCounters {
   // Merges of paths that a divergent branch split: two paths becoming one
   // count 1, k paths meeting at once k - 1 (so every scheme counts alike for
@@ -45,17 +49,7 @@ struct ReconvergenceCounters {
   // include both): at another pc, none of them having been through it yet.
   uint64_t early_reconvergences = 0;
   unsigned peak_entries = 0;  // what max_depth() reports
-  // Schemes with two tables report each: mp_ipdom's split and reconvergence
-  // tables, sorted_list's hot and cold context tables (0 elsewhere).
-  unsigned peak_st_entries = 0, peak_rt_entries = 0;
-  unsigned peak_hct_entries = 0, peak_cct_entries = 0;
-  // Side-table traffic (docs/timing-model.md, "Reconvergence table costs"):
-  // sorted_list's CCT inserts and extracts (a background-sorter swap counts as
-  // one of each), mp_ipdom's RT accesses; and the control cycles they cost.
-  uint64_t cct_inserts = 0, cct_extracts = 0, rt_accesses = 0;
-  // mp_ipdom's full tables (mp_ipdom.st_entries / rt_entries): splits
-  // deferred with the ST full, branches that found the RT full.
-  uint64_t st_overflows = 0, rt_overflows = 0;
+  // Control cycles the scheme's side tables cost (charge()).
   uint64_t table_cycles = 0;
 };
 
@@ -83,6 +77,18 @@ class ReconvergenceUnit {
   virtual unsigned advance(uint32_t split, const ControlEvent& event) = 0;
   // Deepest the scheme's structure got (stack entries, table entries...).
   virtual unsigned max_depth() const = 0;
+  // The scheme's own statistics (the `stats` it was registered with),
+  // cumulative since reset(): writes out[i] for stats[i]. Called once per warp
+  // at its end.
+  virtual void own_counters(uint64_t* /*out*/) const {}
+  // The statistics own_counters() reports, as registered (empty for most);
+  // make_reconvergence_unit() sets them.
+  const std::shared_ptr<const std::vector<StatInfo>>& own_stats() const { return own_stats_; }
+  void set_own_stats(std::shared_ptr<const std::vector<StatInfo>> stats) {
+    own_stats_ = std::move(stats);
+  }
+  // One own statistic by name (0 when the scheme has none by that name).
+  uint64_t own_counter(const std::string& stat) const;
   // Not virtual: the executors read it after every issue.
   const ReconvergenceCounters& counters() const { return counters_; }
   // Whether lanes that execute a barrier wait there on their own (sm_70
@@ -128,7 +134,20 @@ class ReconvergenceUnit {
 
  private:
   const std::vector<uint32_t>* ranks_ = nullptr;
+  std::shared_ptr<const std::vector<StatInfo>> own_stats_;
 };
+
+// Most own statistics one scheme may register.
+constexpr size_t kMaxOwnStats = 16;
+
+inline uint64_t ReconvergenceUnit::own_counter(const std::string& stat) const {
+  if (!own_stats_) return 0;
+  uint64_t values[kMaxOwnStats];
+  own_counters(values);
+  for (size_t i = 0; i < own_stats_->size(); ++i)
+    if ((*own_stats_)[i].name == stat) return values[i];
+  return 0;
+}
 
 // Options of individual schemes (PlatformConfig mp_ipdom.*). 0 means the
 // scheme's own default, so a scheme that has no such option never sees a
@@ -147,10 +166,15 @@ using ReconvergenceFactory = std::unique_ptr<ReconvergenceUnit> (*)(unsigned war
 // built-ins (simt/registry.cc) first, then those registered here, in order. A
 // new scheme is one class plus one registration. `needs_markers`: the scheme
 // only works on a program finalized with
-// FinalizeOptions::insert_reconvergence_markers. std::invalid_argument for an
-// empty name, a null factory or a name already registered.
+// FinalizeOptions::insert_reconvergence_markers. `stats`: the statistics only
+// this scheme counts (ReconvergenceUnit::own_counters()); every run reports
+// every registered scheme's, 0 under the others, so runs under different
+// schemes have the same columns. std::invalid_argument for an empty name, a
+// null factory, a name already registered, more than kMaxOwnStats statistics
+// or a statistic another scheme registered with another unit or combination.
 void register_reconvergence(const std::string& name, ReconvergenceFactory factory,
-                            bool needs_markers = false, const std::string& description = "");
+                            bool needs_markers = false, const std::string& description = "",
+                            const std::vector<StatInfo>& stats = {});
 std::vector<std::string> reconvergence_names();
 // (name, description) of each, in the same order.
 std::vector<std::pair<std::string, std::string>> reconvergence_descriptions();
@@ -159,6 +183,10 @@ std::vector<std::pair<std::string, std::string>> reconvergence_descriptions();
 std::unique_ptr<ReconvergenceUnit> make_reconvergence_unit(const std::string& name,
                                                            unsigned warp_size,
                                                            const SchemeOptions& options = {});
+// The statistics scheme `name` registered (throws like make_reconvergence_unit()).
+std::shared_ptr<const std::vector<StatInfo>> reconvergence_stats(const std::string& name);
+// Every registered scheme's own statistics, in registration order, each name once.
+std::vector<StatInfo> all_reconvergence_stats();
 // Whether a program run under scheme `name` must be finalized with
 // reconvergence markers; every caller that finalizes a program for a run asks.
 // Throws like make_reconvergence_unit() for an unknown name.

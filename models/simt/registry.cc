@@ -15,12 +15,18 @@
 namespace warptlm {
 namespace {
 
-// A registered scheme: its factory, and whether it needs the finalizer's
-// Reconverge markers in the program.
+// A registered scheme: its factory, whether it needs the finalizer's
+// Reconverge markers in the program, and its own statistics.
 struct Scheme {
   ReconvergenceFactory make = nullptr;
   bool needs_markers = false;
+  std::shared_ptr<const std::vector<StatInfo>> stats = none();
   explicit operator bool() const { return make != nullptr; }
+
+  static const std::shared_ptr<const std::vector<StatInfo>>& none() {
+    static const auto empty = std::make_shared<const std::vector<StatInfo>>();
+    return empty;
+  }
 };
 using Registry = ComponentRegistry<Scheme>;
 
@@ -54,7 +60,7 @@ std::vector<Registry::Entry> builtins() {
        {[](unsigned ws, const SchemeOptions& o) -> std::unique_ptr<ReconvergenceUnit> {
           return std::make_unique<MultiPathIpdom>(ws, o.mp_ipdom_st_entries, o.mp_ipdom_rt_entries);
         },
-        false}},
+        false, std::make_shared<const std::vector<StatInfo>>(MultiPathIpdom::stat_infos())}},
       {"ppc_explicit",
        "paired-path comparison at the finalizer's IPDOM markers",
        {[](unsigned, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
@@ -69,7 +75,8 @@ std::vector<Registry::Entry> builtins() {
         false}},
       {"sorted_list",
        "Simty's sorted path list (HCT and CCT), no reconvergence point",
-       {&sized<SortedPathList>, false}},
+       {&sized<SortedPathList>, false,
+        std::make_shared<const std::vector<StatInfo>>(SortedPathList::stat_infos())}},
   };
 }
 
@@ -81,8 +88,46 @@ Registry& registry() {
 }  // namespace
 
 void register_reconvergence(const std::string& name, ReconvergenceFactory factory,
-                            bool needs_markers, const std::string& description) {
-  registry().add(name, description, Scheme{factory, needs_markers});
+                            bool needs_markers, const std::string& description,
+                            const std::vector<StatInfo>& stats) {
+  if (stats.size() > kMaxOwnStats)
+    throw std::invalid_argument("stats: scheme '" + name + "' registers " +
+                                std::to_string(stats.size()) + " statistics, at most " +
+                                std::to_string(kMaxOwnStats));
+  // One name means one statistic in every run's results.
+  const std::vector<StatInfo> known = all_reconvergence_stats();
+  for (size_t i = 0; i < stats.size(); ++i) {
+    if (stats[i].name.empty())
+      throw std::invalid_argument("stats: scheme '" + name +
+                                  "' registers a statistic without a name");
+    for (size_t j = 0; j < i; ++j)
+      if (stats[j].name == stats[i].name)
+        throw std::invalid_argument("stats: scheme '" + name + "' registers '" + stats[i].name +
+                                    "' twice");
+    for (const StatInfo& k : known)
+      if (k.name == stats[i].name && (k.unit != stats[i].unit || k.peak != stats[i].peak))
+        throw std::invalid_argument("stats: '" + stats[i].name +
+                                    "' is already a statistic of another scheme, in " + k.unit +
+                                    (k.peak ? " (a peak)" : " (a sum)"));
+  }
+  registry().add(
+      name, description,
+      Scheme{factory, needs_markers, std::make_shared<const std::vector<StatInfo>>(stats)});
+}
+
+std::shared_ptr<const std::vector<StatInfo>> reconvergence_stats(const std::string& name) {
+  return registry().factory(name).stats;
+}
+
+std::vector<StatInfo> all_reconvergence_stats() {
+  std::vector<StatInfo> out;
+  for (const Registry::Entry& e : registry().entries())
+    for (const StatInfo& s : *e.factory.stats) {
+      bool seen = false;
+      for (const StatInfo& o : out) seen |= o.name == s.name;
+      if (!seen) out.push_back(s);
+    }
+  return out;
 }
 
 std::vector<std::string> reconvergence_names() { return registry().names(); }
@@ -94,7 +139,10 @@ std::vector<std::pair<std::string, std::string>> reconvergence_descriptions() {
 std::unique_ptr<ReconvergenceUnit> make_reconvergence_unit(const std::string& name,
                                                            unsigned warp_size,
                                                            const SchemeOptions& options) {
-  return registry().factory(name).make(warp_size, options);
+  const Scheme scheme = registry().factory(name);
+  std::unique_ptr<ReconvergenceUnit> unit = scheme.make(warp_size, options);
+  if (!scheme.stats->empty()) unit->set_own_stats(scheme.stats);
+  return unit;
 }
 
 bool reconvergence_needs_markers(const std::string& name) {

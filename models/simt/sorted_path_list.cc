@@ -29,6 +29,7 @@ void SortedPathList::reset(Pc entry, LaneMask mask) {
   calls_.reset(warp_size_);
   joins_.reset(mask);
   counters_ = {};
+  tables_ = {};
   control_cycles_ = 0;
   note_occupancy();
 }
@@ -62,13 +63,13 @@ void SortedPathList::cct_insert(const Entry& e) {
   auto at = std::upper_bound(cct_.begin(), cct_.end(), e,
                              [](const Entry& x, const Entry& y) { return before(y, x); });
   cct_.insert(at, e);
-  ++counters_.cct_inserts;
+  ++tables_.cct_inserts;
 }
 
 SortedPathList::Entry SortedPathList::cct_extract() {
   Entry e = cct_.back();
   cct_.pop_back();
-  ++counters_.cct_extracts;
+  ++tables_.cct_extracts;
   return e;
 }
 
@@ -113,17 +114,36 @@ void SortedPathList::note_occupancy() {
   unsigned hot = (hct_[0].mask ? 1u : 0u) + (hct_[1].mask ? 1u : 0u);
   // Paths waiting at a barrier stay in the context tables in hardware.
   unsigned cold = static_cast<unsigned>(cct_.size() + parked_.size());
-  ReconvergenceCounters& c = counters_;
-  c.peak_hct_entries = std::max(c.peak_hct_entries, hot);
-  c.peak_cct_entries = std::max(c.peak_cct_entries, cold);
-  c.peak_entries = std::max(c.peak_entries, hot + cold);
+  tables_.peak_hct = std::max(tables_.peak_hct, hot);
+  tables_.peak_cct = std::max(tables_.peak_cct, cold);
+  counters_.peak_entries = std::max(counters_.peak_entries, hot + cold);
+}
+
+void SortedPathList::own_counters(uint64_t* out) const {
+  out[0] = tables_.peak_hct;
+  out[1] = tables_.peak_cct;
+  out[2] = tables_.cct_inserts;
+  out[3] = tables_.cct_extracts;
+}
+
+std::vector<StatInfo> SortedPathList::stat_infos() {
+  return {
+      {"peak_hct_entries", "entries", "sorted_list: peak hot context table entries (at most 2)",
+       true},
+      {"peak_cct_entries", "entries",
+       "sorted_list: peak cold context table entries (paths waiting at a barrier included)", true},
+      {"cct_inserts", "paths",
+       "sorted_list: paths inserted into the cold context table (a sorter swap counts one)"},
+      {"cct_extracts", "paths",
+       "sorted_list: paths extracted from the cold context table (a sorter swap counts one)"},
+  };
 }
 
 unsigned SortedPathList::advance(uint32_t split, const ControlEvent& ev) {
   if (split != 0 || hct_[0].mask == 0)
     throw std::logic_error("sorted_list: advance() on a path that is not the active one");
   const Entry act = hct_[0];
-  const uint64_t cct_before = counters_.cct_inserts + counters_.cct_extracts;
+  const uint64_t cct_before = tables_.cct_inserts + tables_.cct_extracts;
   joins_.issued(act.mask, act.pc);
   const LaneMask done = ev.executed & act.mask;  // lanes the instruction acted on
   const LaneMask rest = act.mask & ~done;
@@ -186,7 +206,7 @@ unsigned SortedPathList::advance(uint32_t split, const ControlEvent& ev) {
   if (m > 0) settle();
   if (m == 0 && !parked_.empty()) unpark();  // no lane left to run: on past the barrier
   note_occupancy();
-  const uint64_t cct_accesses = counters_.cct_inserts + counters_.cct_extracts - cct_before;
+  const uint64_t cct_accesses = tables_.cct_inserts + tables_.cct_extracts - cct_before;
   charge(timing_.cct_access * static_cast<unsigned>(cct_accesses));
   return frames;
 }

@@ -54,19 +54,23 @@ class SortedPathList : public ReconvergenceUnit {
   // Peak number of paths held (HCT and CCT together).
   unsigned max_depth() const override { return counters_.peak_entries; }
   bool per_thread_barriers() const override { return true; }
+  // peak_hct_entries, peak_cct_entries, cct_inserts, cct_extracts.
+  void own_counters(uint64_t* out) const override;
+  // The statistics own_counters() reports, in its order (registered with the scheme).
+  static std::vector<StatInfo> stat_infos();
 
   // The tables, for tests and statistics: HCT entry 0 or 1, and the CCT in
   // its sorted order (first = next to be extracted).
   const Entry& hot(unsigned i) const { return hct_[i]; }
   std::vector<Entry> cold() const { return {cct_.rbegin(), cct_.rend()}; }
   unsigned cct_capacity() const { return cct_capacity_; }
-  unsigned peak_hct() const { return counters_.peak_hct_entries; }
-  unsigned peak_cct() const { return counters_.peak_cct_entries; }
+  unsigned peak_hct() const { return tables_.peak_hct; }
+  unsigned peak_cct() const { return tables_.peak_cct; }
   // Merges of two paths that a branch split (in the CCS, between HCT0 and
   // HCT1, or at a barrier); see DivergenceJoins for what counts and what is early.
   uint64_t reconvergences() const { return counters_.reconvergences; }
-  uint64_t cct_insertions() const { return counters_.cct_inserts; }
-  uint64_t cct_extractions() const { return counters_.cct_extracts; }
+  uint64_t cct_insertions() const { return tables_.cct_inserts; }
+  uint64_t cct_extractions() const { return tables_.cct_extracts; }
 
   // The order of the list: deeper call level first, then lower pc.
   static bool before(const Entry& a, const Entry& b) {
@@ -102,6 +106,11 @@ class SortedPathList : public ReconvergenceUnit {
   std::vector<Entry> parked_;  // waiting at a barrier, distinct places
   ThreadCallFrames calls_;
   DivergenceJoins joins_;
+  // The tables' own counters (stat_infos()), cumulative since reset().
+  struct TableCounters {
+    unsigned peak_hct = 0, peak_cct = 0;
+    uint64_t cct_inserts = 0, cct_extracts = 0;
+  } tables_;
 };
 
 }  // namespace warptlm

@@ -12,6 +12,8 @@ struct StatInfo {
   std::string name;     // key in a run's statistics (relative to the component's prefix)
   std::string unit;     // "warp instructions", "cycles", "fraction", ...
   std::string meaning;  // one definition, formula included where it is derived
+  // How parts of one run combine (warps, SMs): by maximum (a peak), else by sum.
+  bool peak = false;
 };
 
 }  // namespace warptlm

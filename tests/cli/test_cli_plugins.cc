@@ -81,6 +81,19 @@ TEST(CliPlugins, ExampleCompactionUnitRunsBitExactlyAndDecidesPerBranch) {
   EXPECT_EQ(timing.at("capri_compactions"), functional.at("capri_compactions"));
 }
 
+TEST(CliPlugins, ExampleSchemeReportsItsOwnStatistic) {
+  const Result list = cli_with_plugins(WARPTLM_EXAMPLE_PLUGIN, "list statistics");
+  EXPECT_TRUE(has(list.output, "ntf_splits")) << list.output;
+  // Counted under its scheme, in both modes alike; 0 under another.
+  const nlohmann::json functional = run_stats("bitonic", "--reconvergence not_taken_first");
+  const nlohmann::json timing =
+      run_stats("bitonic", "--reconvergence not_taken_first --mode timing");
+  EXPECT_GT(functional.at("ntf_splits").get<uint64_t>(), 0u);
+  EXPECT_EQ(functional.at("ntf_splits"), timing.at("ntf_splits"));
+  EXPECT_EQ(functional.at("ntf_splits"), functional.at("divergent_branches"));
+  EXPECT_EQ(run_stats("bitonic", "").at("ntf_splits"), 0);
+}
+
 TEST(CliPlugins, ABadPluginIsAClearError) {
   const Result missing = cli_with_plugins("/nonexistent/plugin.so", "list schemes");
   EXPECT_EQ(missing.status, 2);

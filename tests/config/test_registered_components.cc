@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "compaction/balanced_permutation.h"
 #include "compaction/compaction_unit.h"
@@ -96,6 +98,49 @@ TEST(RegisteredComponents, UnknownNamesListTheRegisteredOnes) {
   EXPECT_THROW(make_reconvergence_unit("nope", 32), std::invalid_argument);
   EXPECT_THROW(make_lane_permutation("nope", 32, 1), std::invalid_argument);
   EXPECT_THROW(make_compaction_unit("nope", CompactionSetup{}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace warptlm
+
+namespace warptlm {
+namespace {
+
+std::unique_ptr<ReconvergenceUnit> make_test_ipdom(unsigned, const SchemeOptions&) {
+  return std::make_unique<IpdomStack>();
+}
+
+TEST(RegisteredComponents, SchemeStatisticsAreCheckedAndListed) {
+  // More than a scheme may report, a statistic twice, one without a name, and
+  // a name that means something else in another scheme: refused.
+  std::vector<StatInfo> many(kMaxOwnStats + 1, StatInfo{"x", "paths", "x"});
+  for (size_t i = 0; i < many.size(); ++i) many[i].name = "cfg_many_" + std::to_string(i);
+  EXPECT_THROW(register_reconvergence("cfg_many", &make_test_ipdom, false, "", many),
+               std::invalid_argument);
+  EXPECT_THROW(register_reconvergence("cfg_twice", &make_test_ipdom, false, "",
+                                      {{"cfg_a", "paths", "a"}, {"cfg_a", "paths", "a"}}),
+               std::invalid_argument);
+  EXPECT_THROW(
+      register_reconvergence("cfg_unnamed", &make_test_ipdom, false, "", {{"", "paths", "a"}}),
+      std::invalid_argument);
+  EXPECT_THROW(register_reconvergence("cfg_clash", &make_test_ipdom, false, "",
+                                      {{"rt_accesses", "paths", "not mp_ipdom's"}}),
+               std::invalid_argument);
+  for (const char* refused : {"cfg_many", "cfg_twice", "cfg_unnamed", "cfg_clash"})
+    EXPECT_FALSE(lists(reconvergence_names(), refused)) << refused;
+  // Accepted: listed among every scheme's statistics, after the built-ins'.
+  register_reconvergence("cfg_counting", &make_test_ipdom, false, "ipdom with a statistic",
+                         {{"cfg_counted", "paths", "a test statistic", true}});
+  const std::vector<StatInfo> all = all_reconvergence_stats();
+  ASSERT_FALSE(all.empty());
+  EXPECT_EQ(all.front().name, "peak_st_entries");  // mp_ipdom's, registered before sorted_list's
+  EXPECT_EQ(all.back().name, "cfg_counted");
+  EXPECT_TRUE(all.back().peak);
+  EXPECT_EQ(reconvergence_stats("cfg_counting")->size(), 1u);
+  EXPECT_TRUE(reconvergence_stats("ipdom")->empty());
+  // A unit made by name knows its statistics.
+  EXPECT_EQ(make_reconvergence_unit("mp_ipdom", 32)->own_stats()->size(), 5u);
+  EXPECT_EQ(make_reconvergence_unit("ipdom", 32)->own_stats(), nullptr);
 }
 
 }  // namespace

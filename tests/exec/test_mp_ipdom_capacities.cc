@@ -111,12 +111,12 @@ TEST(MpIpdomCapacities, DefaultTablesReconvergeEachBranchAtItsIpdom) {
   EXPECT_EQ(r.stats.early_reconvergences, 0u);
   EXPECT_EQ(r.stats.issuable_paths_sum, 23u);
   EXPECT_EQ(r.stats.max_issuable_paths, 2u);
-  EXPECT_EQ(r.stats.rt_accesses, 6u);
-  EXPECT_EQ(r.stats.peak_st_entries, 2u);
-  EXPECT_EQ(r.stats.peak_rt_entries, 2u);
+  EXPECT_EQ(r.stats.own("rt_accesses"), 6u);
+  EXPECT_EQ(r.stats.own("peak_st_entries"), 2u);
+  EXPECT_EQ(r.stats.own("peak_rt_entries"), 2u);
   EXPECT_EQ(r.stats.peak_entries, 4u);
-  EXPECT_EQ(r.stats.st_overflows, 0u);  // no table was full
-  EXPECT_EQ(r.stats.rt_overflows, 0u);
+  EXPECT_EQ(r.stats.own("st_overflows"), 0u);  // no table was full
+  EXPECT_EQ(r.stats.own("rt_overflows"), 0u);
 }
 
 TEST(MpIpdomCapacities, FullReconvergenceTableReconvergesTheInnerBranchLate) {
@@ -145,12 +145,12 @@ TEST(MpIpdomCapacities, FullReconvergenceTableReconvergesTheInnerBranchLate) {
   EXPECT_EQ(r.stats.early_reconvergences, 0u);
   EXPECT_EQ(r.stats.issuable_paths_sum, 26u);
   EXPECT_EQ(r.stats.max_issuable_paths, 2u);
-  EXPECT_EQ(r.stats.rt_accesses, 4u);
-  EXPECT_EQ(r.stats.peak_st_entries, 2u);
-  EXPECT_EQ(r.stats.peak_rt_entries, 1u);
+  EXPECT_EQ(r.stats.own("rt_accesses"), 4u);
+  EXPECT_EQ(r.stats.own("peak_st_entries"), 2u);
+  EXPECT_EQ(r.stats.own("peak_rt_entries"), 1u);
   EXPECT_EQ(r.stats.peak_entries, 3u);
-  EXPECT_EQ(r.stats.rt_overflows, 1u);  // the inner branch found the RT full
-  EXPECT_EQ(r.stats.st_overflows, 0u);
+  EXPECT_EQ(r.stats.own("rt_overflows"), 1u);  // the inner branch found the RT full
+  EXPECT_EQ(r.stats.own("st_overflows"), 0u);
 }
 
 TEST(MpIpdomCapacities, OneEntrySplitTableSerialisesTakenSidesFirst) {
@@ -176,12 +176,12 @@ TEST(MpIpdomCapacities, OneEntrySplitTableSerialisesTakenSidesFirst) {
   EXPECT_EQ(r.stats.reconvergences, 2u);
   EXPECT_EQ(r.stats.issuable_paths_sum, 18u);
   EXPECT_EQ(r.stats.max_issuable_paths, 1u);
-  EXPECT_EQ(r.stats.rt_accesses, 6u);
-  EXPECT_EQ(r.stats.peak_st_entries, 1u);
-  EXPECT_EQ(r.stats.peak_rt_entries, 2u);
+  EXPECT_EQ(r.stats.own("rt_accesses"), 6u);
+  EXPECT_EQ(r.stats.own("peak_st_entries"), 1u);
+  EXPECT_EQ(r.stats.own("peak_rt_entries"), 2u);
   EXPECT_EQ(r.stats.peak_entries, 5u);
-  EXPECT_EQ(r.stats.st_overflows, 2u);  // each branch's not-taken side deferred
-  EXPECT_EQ(r.stats.rt_overflows, 0u);
+  EXPECT_EQ(r.stats.own("st_overflows"), 2u);  // each branch's not-taken side deferred
+  EXPECT_EQ(r.stats.own("rt_overflows"), 0u);
 }
 
 TEST(MpIpdomCapacities, OptionsOfMpIpdomAreRejectedUnderAnotherScheme) {

@@ -3,6 +3,9 @@
 // threads 2 and 3 ABDE) and on a kernel that never diverges.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <vector>
+
 #include "exec_test_util.h"
 #include "simt/reconvergence_unit.h"
 
@@ -107,10 +110,10 @@ TEST(ReconvergenceStats, IfAandBUnderEveryScheme) {
     EXPECT_DOUBLE_EQ(s.mean_issuable_paths(), double(x.paths_sum) / double(x.instructions));
     EXPECT_EQ(s.max_issuable_paths, x.max_paths);
     EXPECT_EQ(s.peak_entries, x.peak);
-    EXPECT_EQ(s.peak_st_entries, x.st);
-    EXPECT_EQ(s.peak_rt_entries, x.rt);
-    EXPECT_EQ(s.peak_hct_entries, x.hct);
-    EXPECT_EQ(s.peak_cct_entries, x.cct);
+    EXPECT_EQ(s.own("peak_st_entries"), x.st);
+    EXPECT_EQ(s.own("peak_rt_entries"), x.rt);
+    EXPECT_EQ(s.own("peak_hct_entries"), x.hct);
+    EXPECT_EQ(s.own("peak_cct_entries"), x.cct);
   }
 }
 
@@ -137,9 +140,14 @@ TEST(ReconvergenceStats, AddSumsCountsAndTakesPeakMaxima) {
   RunStats a, b;
   a.warp_size = 32;
   a.warp_instructions = 10, a.reconvergences = 2, a.early_reconvergences = 1;
-  a.issuable_paths_sum = 12, a.max_issuable_paths = 2, a.peak_entries = 3, a.peak_rt_entries = 4;
+  a.issuable_paths_sum = 12, a.max_issuable_paths = 2, a.peak_entries = 3;
   b.warp_instructions = 5, b.reconvergences = 1, b.marker_instructions = 3;
-  b.issuable_paths_sum = 9, b.max_issuable_paths = 3, b.peak_entries = 2, b.peak_cct_entries = 1;
+  b.issuable_paths_sum = 9, b.max_issuable_paths = 3, b.peak_entries = 2;
+  // mp_ipdom's own statistics: peaks take the maximum, counts add up.
+  const auto mp = reconvergence_stats("mp_ipdom");
+  const uint64_t a_own[] = {2, 4, 10, 1, 0}, b_own[] = {3, 1, 5, 0, 2};
+  a.add_own(mp, a_own);
+  b.add_own(mp, b_own);
   a.add(b);
   EXPECT_EQ(a.warp_size, 32u);
   EXPECT_EQ(a.warp_instructions, 15u);
@@ -150,18 +158,31 @@ TEST(ReconvergenceStats, AddSumsCountsAndTakesPeakMaxima) {
   EXPECT_DOUBLE_EQ(a.mean_issuable_paths(), 21.0 / 15.0);
   EXPECT_EQ(a.max_issuable_paths, 3u);
   EXPECT_EQ(a.peak_entries, 3u);
-  EXPECT_EQ(a.peak_rt_entries, 4u);
-  EXPECT_EQ(a.peak_cct_entries, 1u);
+  EXPECT_EQ(a.own("peak_st_entries"), 3u);
+  EXPECT_EQ(a.own("peak_rt_entries"), 4u);
+  EXPECT_EQ(a.own("rt_accesses"), 15u);
+  EXPECT_EQ(a.own("st_overflows"), 1u);
+  EXPECT_EQ(a.own("rt_overflows"), 2u);
+  EXPECT_EQ(a.own("peak_cct_entries"), 0u);  // sorted_list's
+  // Another scheme's statistics do not mix into one run's.
+  RunStats c;
+  const uint64_t c_own[] = {1, 1, 1, 1};
+  c.add_own(reconvergence_stats("sorted_list"), c_own);
+  EXPECT_THROW(a.add(c), std::logic_error);
 }
 
 TEST(ReconvergenceStats, EveryJsonStatisticIsListedWithItsMeaning) {
   RunStats s;
   s.warp_instructions = 4, s.issuable_paths_sum = 6;
   const nlohmann::json j = s.to_json();
-  const auto& infos = run_stat_infos();
+  std::vector<StatInfo> infos = run_stat_infos();
+  for (const StatInfo& own : all_reconvergence_stats()) infos.push_back(own);
   ASSERT_EQ(j.size(), infos.size());
   for (const StatInfo& info : infos) EXPECT_TRUE(j.contains(info.name)) << info.name;
   EXPECT_DOUBLE_EQ(j["mean_issuable_paths"].get<double>(), 1.5);
+  // Every scheme's own statistics are in every run's, 0 when not its scheme's.
+  EXPECT_EQ(j["peak_st_entries"], 0);
+  EXPECT_EQ(j["cct_inserts"], 0);
 }
 
 }  // namespace

@@ -116,10 +116,10 @@ TEST(ReconvergenceCounters, CollangeIfAandBPerScheme) {
     EXPECT_EQ(u->max_depth(), x.peak);
     EXPECT_EQ(t.paths, x.paths);
     EXPECT_EQ(t.max_paths, x.max_paths);
-    EXPECT_EQ(c.peak_st_entries, x.st);
-    EXPECT_EQ(c.peak_rt_entries, x.rt);
-    EXPECT_EQ(c.peak_hct_entries, x.hct);
-    EXPECT_EQ(c.peak_cct_entries, x.cct);
+    EXPECT_EQ(u->own_counter("peak_st_entries"), x.st);
+    EXPECT_EQ(u->own_counter("peak_rt_entries"), x.rt);
+    EXPECT_EQ(u->own_counter("peak_hct_entries"), x.hct);
+    EXPECT_EQ(u->own_counter("peak_cct_entries"), x.cct);
   }
 }
 

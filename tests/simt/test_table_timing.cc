@@ -58,9 +58,8 @@ TEST(TableTiming, SortedListChargesOneAccessPerCctInsertAndExtract) {
                       {0, plain(0b1100, 0x38)}}),
             want);
   EXPECT_EQ(s.hot(0).mask, 0b1111u);
-  EXPECT_EQ(s.counters().cct_inserts, 1u);
-  EXPECT_EQ(s.counters().cct_extracts, 1u);
-  EXPECT_EQ(s.counters().rt_accesses, 0u);
+  EXPECT_EQ(s.cct_insertions(), 1u);
+  EXPECT_EQ(s.cct_extractions(), 1u);
   EXPECT_EQ(s.counters().table_cycles, 2u);
 }
 
@@ -78,8 +77,8 @@ TEST(TableTiming, SortedListSorterSwapIsAnExtractAndAnInsert) {
                       {0, branch(0b1000, 0b1000, 0x10, 0x50, kAny)}}),
             want);
   EXPECT_EQ(s.hot(1).pc, 0x40u);
-  EXPECT_EQ(s.counters().cct_inserts, 2u);
-  EXPECT_EQ(s.counters().cct_extracts, 1u);
+  EXPECT_EQ(s.cct_insertions(), 2u);
+  EXPECT_EQ(s.cct_extractions(), 1u);
   EXPECT_EQ(s.counters().table_cycles, 9u);
 }
 
@@ -90,7 +89,7 @@ TEST(TableTiming, SortedListIsFreeWithoutTiming) {
   s.advance(0, branch(0b1111, 0b0011, 0x00, 0x40, kAny));
   s.advance(0, branch(0b1100, 0b0100, 0x08, 0x30, kAny));
   EXPECT_EQ(s.control_cycles(), 0u);
-  EXPECT_EQ(s.counters().cct_inserts, 1u);
+  EXPECT_EQ(s.cct_insertions(), 1u);
   EXPECT_EQ(s.counters().table_cycles, 0u);
 }
 
@@ -122,7 +121,7 @@ TEST(TableTiming, MpIpdomSeedWalkThroughCostsThreeRtAccesses) {
   want[5 + 10 + 1] = 1;       // B's ten plain issues, then its jump
   want[5 + 10 + 1 + 36] = 1;  // C's 36 issues, 136..416: the last one arrives
   EXPECT_EQ(got, want);
-  EXPECT_EQ(u.counters().rt_accesses, 3u);
+  EXPECT_EQ(u.rt_accesses(), 3u);
   EXPECT_EQ(u.counters().table_cycles, 3u);
 }
 
@@ -143,7 +142,7 @@ TEST(TableTiming, MpIpdomNestedDivergenceChargesEveryRtUpdate) {
                       {0, branch(0x3, 0x3, 0x100, 0x200, 0x200)},
                       {1, branch(0xc, 0xc, 0x80, 0x200, 0x200)}}),
             want);
-  EXPECT_EQ(u.counters().rt_accesses, 6u);
+  EXPECT_EQ(u.rt_accesses(), 6u);
   EXPECT_EQ(u.counters().table_cycles, 12u);
 }
 
@@ -185,7 +184,7 @@ TEST(TableTiming, MpIpdomCallFrameEntryCostsLikeADivergenceEntry) {
                       {0, plain(0x5, 0x100, Control::Exit, 0x4)},
                       {0, plain(0x1, 0x108, Control::Ret)}}),
             want);
-  EXPECT_EQ(u.counters().rt_accesses, 3u);
+  EXPECT_EQ(u.rt_accesses(), 3u);
 }
 
 TEST(TableTiming, StackSchemesCostNothing) {

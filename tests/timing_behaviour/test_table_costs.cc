@@ -104,8 +104,8 @@ Measured measure(const char* ptx, const std::string& entry, const std::string& s
     for (const TraceRecord& t : r.trace) issued.push_back({t.pc, t.mask});
     EXPECT_EQ(issued, order);
     EXPECT_EQ(relative_issue_cycles(r, 0), cycles);
-    *shared = Measured{stat(r, "cycles"), stat(r, "sm.slot_control"), run.table_cycles,
-                       run.cct_inserts,   run.cct_extracts,           run.rt_accesses};
+    *shared = Measured{stat(r, "cycles"),      stat(r, "sm.slot_control"), run.table_cycles,
+                       run.own("cct_inserts"), run.own("cct_extracts"),    run.own("rt_accesses")};
   });
   const Measured m = *shared;
   munmap(mem, sizeof(Measured));
