@@ -42,9 +42,8 @@ void RunStats::add_own(const std::shared_ptr<const std::vector<StatInfo>>& stats
 
 uint64_t RunStats::own(const std::string& name) const {
   if (!own_stats) return 0;
-  for (size_t i = 0; i < own_stats->size(); ++i)
-    if ((*own_stats)[i].name == name) return own_values[i];
-  return 0;
+  const size_t i = stat_index(*own_stats, name);
+  return i < own_stats->size() ? own_values[i] : 0;
 }
 
 nlohmann::json RunStats::to_json() const {

@@ -142,11 +142,11 @@ constexpr size_t kMaxOwnStats = 16;
 
 inline uint64_t ReconvergenceUnit::own_counter(const std::string& stat) const {
   if (!own_stats_) return 0;
+  const size_t i = stat_index(*own_stats_, stat);
+  if (i == own_stats_->size()) return 0;
   uint64_t values[kMaxOwnStats];
   own_counters(values);
-  for (size_t i = 0; i < own_stats_->size(); ++i)
-    if ((*own_stats_)[i].name == stat) return values[i];
-  return 0;
+  return values[i];
 }
 
 // Options of individual schemes (PlatformConfig mp_ipdom.*). 0 means the

@@ -4,7 +4,9 @@
 // the CLIs, the Python package and docs/statistics.md list.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 namespace warptlm {
 
@@ -15,5 +17,12 @@ struct StatInfo {
   // How parts of one run combine (warps, SMs): by maximum (a peak), else by sum.
   bool peak = false;
 };
+
+// The index of statistic `name` in `infos`, or infos.size() when it is not there.
+inline size_t stat_index(const std::vector<StatInfo>& infos, const std::string& name) {
+  size_t i = 0;
+  while (i < infos.size() && infos[i].name != name) ++i;
+  return i;
+}
 
 }  // namespace warptlm
