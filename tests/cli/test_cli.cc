@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/shell_command.h"
+#include "common/temp_path.h"
 
 namespace {
 
@@ -22,7 +23,7 @@ Result cli(const std::string& args) {
 }
 
 std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "warptlm_cli_" + name;
+  return warptlm::testing::temp_path("cli_" + name);
 }
 
 void write_file(const std::string& path, const std::string& text) {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "common/shell_command.h"
+#include "common/temp_path.h"
 
 namespace {
 
@@ -51,7 +52,7 @@ TEST(CliPlugins, ExampleComponentsAreListedAndRunBitExactly) {
 
 // The statistics of `run SCENARIO ARGS` with the example plug-in loaded.
 nlohmann::json run_stats(const std::string& scenario, const std::string& args) {
-  const std::string stats = ::testing::TempDir() + "plugin_stats.json";
+  const std::string stats = warptlm::testing::temp_path("plugin_stats.json");
   std::remove(stats.c_str());
   const Result run = cli_with_plugins(WARPTLM_EXAMPLE_PLUGIN,
                                       "run " + scenario + " " + args + " --stats " + stats);

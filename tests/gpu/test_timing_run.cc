@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "common/systemc_child.h"
+#include "common/temp_path.h"
 #include "exec/functional_executor.h"
 #include "gpu/timing_run.h"
 #include "gpu_test_kernels.h"
@@ -130,7 +131,7 @@ TEST(TimingRun, AKernelFaultThrowsKernelFault) {
 }
 
 TEST(TimingRun, WritesAVcdAndRunsOncePerProcess) {
-  const std::string path = ::testing::TempDir() + "warptlm_gpu_test_timing.vcd";
+  const std::string path = warptlm::testing::temp_path("gpu_test_timing.vcd");
   std::remove(path.c_str());
   in_child_process([&] {
     const Program program = testing::program_of(testing::kReduceKernel);
