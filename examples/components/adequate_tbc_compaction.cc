@@ -1,10 +1,9 @@
 // An example compaction unit written outside models/: thread block compaction
 // (threads in their home lanes) at exactly the divergent branches where
-// compacting the two paths needs fewer warps than they arrive in; elsewhere
-// the static warps. It is CAPRI with a perfect predictor: it decides after
-// the branch, knowing its outcome, so in the timing model the CTA's warps
-// synchronise at every divergent branch (may_compact() stays true) and never
-// run past one uncompacted.
+// compacting the two paths needs fewer warps than they arrive in (by at least
+// its option min_saving); elsewhere the static warps. It is CAPRI with a perfect predictor: it
+// decides after the branch, knowing its outcome, so in the timing model the CTA's warps synchronise
+// at every divergent branch (may_compact() stays true) and never run past one uncompacted.
 #include <algorithm>
 #include <vector>
 
@@ -20,7 +19,8 @@ using warptlm::Pc;
 
 class AdequateTbcCompaction : public warptlm::CompactionUnit {
  public:
-  explicit AdequateTbcCompaction(unsigned warp_size) : warp_size_(warp_size) {}
+  AdequateTbcCompaction(unsigned warp_size, unsigned min_saving)
+      : warp_size_(warp_size), min_saving_(min_saving) {}
 
   // The largest number of active threads sharing one home lane.
   unsigned count_warps(const CtaMask& active) const override {
@@ -48,8 +48,8 @@ class AdequateTbcCompaction : public warptlm::CompactionUnit {
   bool selective() const override { return true; }
   bool compact_paths(Pc, const CtaMask& taken, const CtaMask& not_taken,
                      CompactionDecisions& decisions) override {
-    const bool adequate =
-        count_warps(taken) + count_warps(not_taken) < static_warps(taken) + static_warps(not_taken);
+    const unsigned formed = count_warps(taken) + count_warps(not_taken);
+    const bool adequate = formed + min_saving_ <= static_warps(taken) + static_warps(not_taken);
     ++decisions.predictions;
     decisions.compactions += adequate;
     return adequate;  // never mispredicted
@@ -62,10 +62,17 @@ class AdequateTbcCompaction : public warptlm::CompactionUnit {
   }
 
   unsigned warp_size_;
+  unsigned min_saving_;
 };
 
 std::unique_ptr<warptlm::CompactionUnit> make_adequate_tbc(const warptlm::CompactionSetup& setup) {
-  return std::make_unique<AdequateTbcCompaction>(setup.warp_size);
+  return std::make_unique<AdequateTbcCompaction>(setup.warp_size,
+                                                 setup.options.get_unsigned("min_saving"));
+}
+
+std::vector<warptlm::OptionInfo> adequate_tbc_options() {
+  return {{"min_saving", 1, 64, 1, false,
+           "warps compacting a divergent branch's paths must save to be chosen"}};
 }
 
 }  // namespace warptlm_example

@@ -126,7 +126,7 @@ std::vector<warptlm::StatInfo> not_taken_first_stats() {
 }
 
 std::unique_ptr<warptlm::ReconvergenceUnit> make_not_taken_first(unsigned,
-                                                                 const warptlm::SchemeOptions&) {
+                                                                 const warptlm::ComponentOptions&) {
   return std::make_unique<NotTakenFirstStack>();
 }
 

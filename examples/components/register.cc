@@ -11,10 +11,11 @@ extern "C" void warptlm_register_components(const warptlm::PluginApi* api) {
                              ", the host has " + std::to_string(api->version));
   api->register_reconvergence("not_taken_first", &warptlm_example::make_not_taken_first, false,
                               "IPDOM stack running the fall-through side first (example plug-in)",
-                              warptlm_example::not_taken_first_stats());
+                              warptlm_example::not_taken_first_stats(), {});
   api->register_warp_scheduler("youngest_first", &warptlm_example::make_youngest_first,
                                "youngest warp first (example plug-in)");
   api->register_compaction_unit(
       "adequate_tbc", &warptlm_example::make_adequate_tbc,
-      "tbc where it needs fewer warps: CAPRI with a perfect predictor (example plug-in)");
+      "tbc where it needs fewer warps: CAPRI with a perfect predictor (example plug-in)",
+      warptlm_example::adequate_tbc_options());
 }

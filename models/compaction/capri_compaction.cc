@@ -3,7 +3,17 @@
 namespace warptlm {
 
 CapriCompaction::CapriCompaction(const CompactionSetup& setup)
-    : TbcCompaction(setup), table_(setup.capri_entries, setup.capri_history_bits) {}
+    : TbcCompaction(setup),
+      table_(setup.options.get_unsigned("entries"), setup.options.get_unsigned("history_bits")) {}
+
+std::vector<OptionInfo> CapriCompaction::option_infos() {
+  return {
+      {"entries", 1, 65536, 32, true,
+       "entries of the compaction-adequacy prediction table (direct-mapped by branch PC)"},
+      {"history_bits", 1, 4, 2, false,
+       "width of each entry's saturating adequacy counter (1: the last outcome)"},
+  };
+}
 
 bool CapriCompaction::compact_paths(Pc pc, const CtaMask& taken, const CtaMask& not_taken,
                                     CompactionDecisions& decisions) {

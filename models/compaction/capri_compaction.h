@@ -10,7 +10,9 @@ namespace warptlm {
 
 class CapriCompaction : public TbcCompaction {
  public:
+  // setup.options: entries and history_bits (option_infos()).
   explicit CapriCompaction(const CompactionSetup& setup);
+  static std::vector<OptionInfo> option_infos();
   bool selective() const override { return true; }
   bool compact_paths(Pc pc, const CtaMask& taken, const CtaMask& not_taken,
                      CompactionDecisions& decisions) override;

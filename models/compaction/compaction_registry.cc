@@ -23,7 +23,7 @@ std::vector<Registry::Entry> builtins() {
       {"tbc", "thread block compaction: threads keep their (permuted) home lanes",
        &make<TbcCompaction>},
       {"capri", "tbc at the divergent branches CAPRI's table predicts worth it (capri.*)",
-       &make<CapriCompaction>},
+       &make<CapriCompaction>, CapriCompaction::option_infos()},
       {"ideal", "any thread in any lane: ceil(threads / warp_size) warps", &make<IdealCompaction>},
   };
 }
@@ -36,11 +36,18 @@ Registry& registry() {
 }  // namespace
 
 void register_compaction_unit(const std::string& name, CompactionUnitFactory factory,
-                              const std::string& description) {
+                              const std::string& description,
+                              const std::vector<OptionInfo>& options) {
   if (name == "none")
     throw std::invalid_argument("name: 'none' means no compaction and cannot be registered");
-  registry().add(name, description, factory);
+  registry().add(name, description, factory, options);
 }
+
+ComponentOptions compaction_unit_options(const std::string& name, const OptionValues& values) {
+  return registry().options(name, values);
+}
+
+std::vector<DeclaredOptions> compaction_declared_options() { return registry().declared_options(); }
 
 std::vector<std::string> compaction_unit_names() { return registry().names(); }
 
@@ -49,9 +56,13 @@ std::vector<std::pair<std::string, std::string>> compaction_unit_descriptions() 
 }
 
 std::unique_ptr<CompactionUnit> make_compaction_unit(const std::string& name,
-                                                     const CompactionSetup& setup) {
+                                                     CompactionSetup setup) {
   if (name == "none") return nullptr;
-  return registry().factory(name)(setup);
+  const CompactionUnitFactory factory = registry().factory(name);
+  // A unit that builds another (a plug-in wrapping ideal) passes its own
+  // setup on: the inner unit gets its own defaults.
+  if (setup.options.component() != name) setup.options = compaction_unit_options(name, {});
+  return factory(setup);
 }
 
 }  // namespace warptlm

@@ -23,6 +23,7 @@
 #include "compaction/cta_mask.h"
 #include "compaction/warp_formation.h"
 #include "frontend/ir.h"
+#include "registry/component_options.h"
 
 namespace warptlm {
 
@@ -31,9 +32,10 @@ struct CompactionSetup {
   unsigned warp_size = 32;
   std::string permutation = "none";  // SIMD lane permutation (lane_permutation.h)
   uint64_t seed = 1;                 // for a seeded permutation
-  // compaction capri: its prediction table (capri_predictor.h).
-  unsigned capri_entries = 32;
-  unsigned capri_history_bits = 2;
+  // The options the unit declared at registration, with their configured
+  // values (compaction_unit_options()); make_compaction_unit() fills in the
+  // defaults when they are not given.
+  ComponentOptions options;
 };
 
 // A selective unit's decisions, reported as the statistics capri_predictions,
@@ -79,19 +81,28 @@ class CompactionUnit {
 
 using CompactionUnitFactory = std::unique_ptr<CompactionUnit> (*)(const CompactionSetup& setup);
 
-// Adds compaction unit `name` (registry/component_registry.h):
-// std::invalid_argument for an empty name, "none", a null factory or a name
-// already registered.
+// Adds compaction unit `name` (registry/component_registry.h) with its
+// options (configured as the fields "<name>.<option>"): std::invalid_argument
+// for an empty name, "none", a null factory, a name already registered or a
+// bad option declaration.
 void register_compaction_unit(const std::string& name, CompactionUnitFactory factory,
-                              const std::string& description = "");
+                              const std::string& description = "",
+                              const std::vector<OptionInfo>& options = {});
 // The registered units, in registration order (built-ins first: tbc, capri,
 // ideal), without "none".
 std::vector<std::string> compaction_unit_names();
 std::vector<std::pair<std::string, std::string>> compaction_unit_descriptions();
+// Unit `name`'s options with the values `values` sets ("capri.entries" keys;
+// others are ignored): std::invalid_argument for an unknown unit or naming the
+// field of a value out of range.
+ComponentOptions compaction_unit_options(const std::string& name, const OptionValues& values);
+// Every unit's declared options, in registration order (those without none).
+std::vector<DeclaredOptions> compaction_declared_options();
 // Null for "none"; std::invalid_argument naming `compaction` and listing the
 // known names for an unknown one, and what the factory throws for a bad
-// setup (an unknown permutation, capri.* out of range).
+// setup (an unknown permutation). setup.options are used when they are this
+// unit's (compaction_unit_options(name, ...)); otherwise it gets its defaults.
 std::unique_ptr<CompactionUnit> make_compaction_unit(const std::string& name,
-                                                     const CompactionSetup& setup);
+                                                     CompactionSetup setup);
 
 }  // namespace warptlm

@@ -1,11 +1,13 @@
 #include "config/platform_config.h"
 
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 
 #include "config/close_names.h"
 #include "config/scheme_names.h"
-#include "simt/mp_ipdom.h"
+#include "registry/component_registry.h"
 #include "simt/reconvergence_unit.h"
 
 namespace warptlm {
@@ -22,8 +24,8 @@ constexpr int64_t kMaxInt = std::numeric_limits<int64_t>::max();
       [](PlatformConfig& c, const json& v) { c.member = v.get<decltype(c.member)>(); }
 
 FieldInfo int_field(std::string name, int64_t min, int64_t max, bool pow2, bool functional,
-                    std::string doc, json (*get)(const PlatformConfig&),
-                    void (*set)(PlatformConfig&, const json&)) {
+                    std::string doc, std::function<json(const PlatformConfig&)> get,
+                    std::function<void(PlatformConfig&, const json&)> set) {
   FieldInfo f;
   f.name = std::move(name);
   f.type = FieldType::Int;
@@ -32,8 +34,8 @@ FieldInfo int_field(std::string name, int64_t min, int64_t max, bool pow2, bool 
   f.power_of_two = pow2;
   f.functional = functional;
   f.doc = std::move(doc);
-  f.get = get;
-  f.set = set;
+  f.get = std::move(get);
+  f.set = std::move(set);
   return f;
 }
 
@@ -65,7 +67,27 @@ FieldInfo typed_field(std::string name, FieldType type, double min, double max, 
   return f;
 }
 
-std::vector<FieldInfo> build_fields() {
+// Option `o` of a registered component: a functional field (reconvergence
+// schemes and compaction units both run in functional mode) kept in
+// PlatformConfig::options, where a default value is not stored.
+FieldInfo option_field(const DeclaredOptions& d, const OptionInfo& o) {
+  const std::string name = d.component + "." + o.name;
+  const int64_t default_value = o.default_value;
+  return int_field(
+      name, o.min, o.max, o.power_of_two, true, d.selector + " " + d.component + ": " + o.doc,
+      [name, default_value](const PlatformConfig& c) -> json {
+        const auto it = c.options.find(name);
+        return it == c.options.end() ? default_value : it->second;
+      },
+      [name, default_value](PlatformConfig& c, const json& v) {
+        if (v.get<int64_t>() == default_value)
+          c.options.erase(name);
+        else
+          c.options[name] = v.get<int64_t>();
+      });
+}
+
+std::vector<FieldInfo> build_fields(const std::vector<DeclaredOptions>& declared) {
   std::vector<FieldInfo> f;
   // Top level: what sweeps vary most.
   f.push_back(
@@ -83,23 +105,8 @@ std::vector<FieldInfo> build_fields() {
                            WARPTLM_ACCESS(compaction)));
   f.push_back(string_field("permutation", permutation_names, true, "SIMD lane permutation",
                            WARPTLM_ACCESS(permutation)));
-  f.push_back(int_field("capri.entries", 1, 65536, true, true,
-                        "compaction capri: entries of the compaction-adequacy prediction table "
-                        "(direct-mapped by branch PC)",
-                        WARPTLM_ACCESS(capri.entries)));
-  f.push_back(int_field("capri.history_bits", 1, 4, false, true,
-                        "compaction capri: width of each entry's saturating adequacy counter "
-                        "(1: the last outcome)",
-                        WARPTLM_ACCESS(capri.history_bits)));
-  f.push_back(int_field("mp_ipdom.st_entries", 0, MultiPathIpdom::kMaxCapacity, false, true,
-                        "reconvergence mp_ipdom: split table entries (0: the warp size, never "
-                        "full); when full, a new split waits on a LIFO until its frame idles",
-                        WARPTLM_ACCESS(mp_ipdom.st_entries)));
-  f.push_back(int_field("mp_ipdom.rt_entries", 0, MultiPathIpdom::kMaxCapacity, false, true,
-                        "reconvergence mp_ipdom: reconvergence table divergence entries (0: 32); "
-                        "when full, a divergent branch makes no entry and its sides reconverge "
-                        "at the enclosing reconvergence point",
-                        WARPTLM_ACCESS(mp_ipdom.rt_entries)));
+  for (const DeclaredOptions& d : declared)
+    for (const OptionInfo& o : d.options) f.push_back(option_field(d, o));
   f.push_back(int_field("seed", 0, kMaxInt, false, true,
                         "seed of every random choice and of scenario inputs",
                         WARPTLM_ACCESS(seed)));
@@ -319,17 +326,32 @@ ExecConfig PlatformConfig::exec_config() const {
   e.reconvergence = reconvergence;
   e.compaction = compaction;
   e.permutation = permutation;
-  e.capri_entries = capri.entries;
-  e.capri_history_bits = capri.history_bits;
-  e.scheme_options.mp_ipdom_st_entries = mp_ipdom.st_entries;
-  e.scheme_options.mp_ipdom_rt_entries = mp_ipdom.rt_entries;
+  e.options = options;
   e.seed = seed;
   return e;
 }
 
 const std::vector<FieldInfo>& config_fields() {
-  static const std::vector<FieldInfo> fields = build_fields();
-  return fields;
+  // Rebuilt when a component was registered since; earlier tables are kept,
+  // so a reference handed out stays valid.
+  static std::mutex mutex;
+  static std::vector<std::unique_ptr<const std::vector<FieldInfo>>> tables;
+  static uint64_t built_at = 0;
+  std::lock_guard<std::mutex> lock(mutex);
+  const uint64_t generation = registration_generation().load();
+  if (tables.empty() || generation != built_at) {
+    const std::vector<DeclaredOptions> declared = component_option_declarations();
+    auto fields = std::make_unique<std::vector<FieldInfo>>(build_fields(declared));
+    for (size_t i = 0; i < fields->size(); ++i)
+      for (size_t j = 0; j < i; ++j)
+        if ((*fields)[i].name == (*fields)[j].name)
+          throw std::invalid_argument("options: a registered component's option is named '" +
+                                      (*fields)[i].name +
+                                      "', which is another configuration field already");
+    tables.push_back(std::move(fields));
+    built_at = generation;
+  }
+  return *tables.back();
 }
 
 const FieldInfo& config_field(const std::string& name) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -105,17 +106,11 @@ struct PlatformConfig {
   std::string reconvergence = "ipdom";
   std::string compaction = "none";
   std::string permutation = "none";
-  // CAPRI's compaction-adequacy prediction table (compaction "capri").
-  struct Capri {
-    unsigned entries = 32;
-    unsigned history_bits = 2;
-  } capri;
-  // mp_ipdom's table capacities (reconvergence "mp_ipdom"; 0: the scheme's
-  // default, the warp size for the ST and 32 for the RT).
-  struct MpIpdom {
-    unsigned st_entries = 0;
-    unsigned rt_entries = 0;
-  } mp_ipdom;
+  // The options of the reconvergence schemes and compaction units, as the
+  // fields "<component>.<option>" (mp_ipdom.st_entries, capri.entries) that
+  // each component declared when it was registered: those set away from
+  // their defaults (set_field() keeps no default here).
+  OptionValues options;
   uint64_t seed = 1;
   uint64_t instruction_budget = 0;  // 0: automatic (launch_budget())
   uint64_t watchdog = 1ull << 20;   // ExecConfig::watchdog; 0: off
@@ -142,13 +137,17 @@ struct FieldInfo {
   // String: the allowed values; computed on each call so a scheme registered
   // later shows up.
   std::vector<std::string> (*allowed)() = nullptr;
-  nlohmann::json (*get)(const PlatformConfig&) = nullptr;
-  void (*set)(PlatformConfig&, const nlohmann::json&) = nullptr;
+  std::function<nlohmann::json(const PlatformConfig&)> get;
+  std::function<void(PlatformConfig&, const nlohmann::json&)> set;
 
   std::string describe_allowed() const;  // "an integer in [4, 64], a power of two"
 };
 
-// Every field, in a fixed order (top level first, then sm.*, memory.*).
+// Every field, in a fixed order (top level first with the registered
+// components' options after `permutation`, then sm.*, memory.*). A component
+// registered later adds its options' fields; a reference stays valid.
+// std::invalid_argument when a component's option would be named like
+// another field.
 const std::vector<FieldInfo>& config_fields();
 // Throws std::invalid_argument naming the unknown field and listing the known ones.
 const FieldInfo& config_field(const std::string& name);

@@ -25,19 +25,21 @@
 
 namespace warptlm {
 
-constexpr unsigned kPluginApiVersion = 2;
+constexpr unsigned kPluginApiVersion = 3;
 
 struct PluginApi {
   unsigned version = kPluginApiVersion;  // a plug-in built for another version refuses to load
   void (*register_reconvergence)(const std::string& name, ReconvergenceFactory factory,
                                  bool needs_markers, const std::string& description,
-                                 const std::vector<StatInfo>& stats);
+                                 const std::vector<StatInfo>& stats,
+                                 const std::vector<OptionInfo>& options);
   void (*register_warp_scheduler)(const std::string& name, WarpSchedulerFactory factory,
                                   const std::string& description);
   void (*register_lane_permutation)(const std::string& name, LanePermutationFactory factory,
                                     const std::string& description);
   void (*register_compaction_unit)(const std::string& name, CompactionUnitFactory factory,
-                                   const std::string& description);
+                                   const std::string& description,
+                                   const std::vector<OptionInfo>& options);
   void (*register_dram_scheduler)(const std::string& name, DramSchedulerFactory factory,
                                   const std::string& description);
 };

@@ -6,7 +6,6 @@
 #include <memory>
 #include <sstream>
 
-#include "compaction/capri_predictor.h"
 #include "compaction/compactability.h"
 #include "compaction/lane_permutation.h"
 #include "exec/compacting_cta_runner.h"
@@ -17,7 +16,6 @@
 #include "exec/warp_environment.h"
 #include "exec/warp_issuer.h"
 #include "memory/device_memory.h"
-#include "simt/mp_ipdom.h"
 
 namespace warptlm {
 namespace {
@@ -31,7 +29,7 @@ class GridRunner {
         issuer_(
             program, kernel, mem, layouts_, config.reconvergence,
             launch_budget(config.instruction_budget, launch.grid, launch.block, config.warp_size),
-            config.watchdog, config.scheme_options),
+            config.watchdog, config.options),
         module_(program.module),
         mem_(mem),
         launch_(launch),
@@ -188,16 +186,8 @@ void ExecConfig::validate() const {
     throw std::invalid_argument("simd_width: must be an integer in [1, 64], got " +
                                 std::to_string(simd_width));
   if (quantum == 0) throw std::invalid_argument("quantum: must be positive");
-  make_reconvergence_unit(reconvergence, warp_size);  // throws listing the known schemes
-  if (scheme_options.mp_ipdom_st_entries > MultiPathIpdom::kMaxCapacity)
-    throw std::invalid_argument("mp_ipdom.st_entries: must be 0 (the warp size) to " +
-                                std::to_string(MultiPathIpdom::kMaxCapacity) + ", got " +
-                                std::to_string(scheme_options.mp_ipdom_st_entries));
-  if (scheme_options.mp_ipdom_rt_entries > MultiPathIpdom::kMaxCapacity)
-    throw std::invalid_argument("mp_ipdom.rt_entries: must be 0 (" +
-                                std::to_string(MultiPathIpdom::kDefaultRtCapacity) + ") to " +
-                                std::to_string(MultiPathIpdom::kMaxCapacity) + ", got " +
-                                std::to_string(scheme_options.mp_ipdom_rt_entries));
+  // Throws listing the known schemes, or for an option out of range.
+  make_reconvergence_unit(reconvergence, warp_size, reconvergence_options(reconvergence, options));
   const std::vector<std::string> compactions = compaction_scheme_names();
   if (std::find(compactions.begin(), compactions.end(), compaction) == compactions.end())
     throw std::invalid_argument("compaction: unknown scheme '" + compaction +
@@ -206,20 +196,29 @@ void ExecConfig::validate() const {
   if (std::find(permutations.begin(), permutations.end(), permutation) == permutations.end())
     throw std::invalid_argument("permutation: unknown permutation '" + permutation +
                                 "' (known: " + join_names(permutations) + ")");
-  // Throws naming capri.entries / capri.history_bits.
-  static_cast<void>(CapriPredictor(capri_entries, capri_history_bits));
-  // Options of a scheme that is not selected would be silently ignored.
-  const ExecConfig defaults;
-  check_scheme_option("mp_ipdom.st_entries", scheme_options.mp_ipdom_st_entries,
-                      defaults.scheme_options.mp_ipdom_st_entries, "reconvergence", "mp_ipdom",
-                      reconvergence);
-  check_scheme_option("mp_ipdom.rt_entries", scheme_options.mp_ipdom_rt_entries,
-                      defaults.scheme_options.mp_ipdom_rt_entries, "reconvergence", "mp_ipdom",
-                      reconvergence);
-  check_scheme_option("capri.entries", capri_entries, defaults.capri_entries, "compaction", "capri",
-                      compaction);
-  check_scheme_option("capri.history_bits", capri_history_bits, defaults.capri_history_bits,
-                      "compaction", "capri", compaction);
+  // Every option is one a component declared, in its range; one of a
+  // component that is not selected would be silently ignored.
+  const std::vector<DeclaredOptions> declared = component_option_declarations();
+  std::vector<std::string> fields;
+  for (const DeclaredOptions& d : declared)
+    for (const OptionInfo& o : d.options) fields.push_back(d.component + "." + o.name);
+  for (const auto& entry : options)
+    if (std::find(fields.begin(), fields.end(), entry.first) == fields.end())
+      throw std::invalid_argument(
+          "options: '" + entry.first +
+          "' is no option of a registered scheme (options: " + join_names(fields) + ")");
+  // In declaration order, as the configuration lists them.
+  for (const DeclaredOptions& d : declared)
+    for (const OptionInfo& o : d.options) {
+      const std::string field = d.component + "." + o.name;
+      const auto it = options.find(field);
+      if (it == options.end()) continue;
+      if (!option_in_range(o, it->second))
+        throw std::invalid_argument(field + ": must be " + describe_option_range(o) + ", got " +
+                                    std::to_string(it->second));
+      check_scheme_option(field, it->second, o.default_value, d.selector, d.component,
+                          d.selector == "compaction" ? compaction : reconvergence);
+    }
   if (compaction != "none" && reconvergence != "ipdom")
     throw std::invalid_argument("compaction '" + compaction +
                                 "' uses the IPDOM reconvergence point: it works with "
@@ -227,7 +226,7 @@ void ExecConfig::validate() const {
                                 reconvergence + "'");
 }
 
-void check_scheme_option(const std::string& field, uint64_t value, uint64_t default_value,
+void check_scheme_option(const std::string& field, int64_t value, int64_t default_value,
                          const std::string& selector, const std::string& owner,
                          const std::string& selected) {
   if (selected == owner || value == default_value) return;
@@ -259,9 +258,14 @@ CompactionSetup ExecConfig::compaction_setup() const {
   s.warp_size = warp_size;
   s.permutation = permutation;
   s.seed = seed;
-  s.capri_entries = capri_entries;
-  s.capri_history_bits = capri_history_bits;
+  if (compaction != "none") s.options = compaction_unit_options(compaction, options);
   return s;
+}
+
+std::vector<DeclaredOptions> component_option_declarations() {
+  std::vector<DeclaredOptions> all = reconvergence_declared_options();
+  for (DeclaredOptions& d : compaction_declared_options()) all.push_back(std::move(d));
+  return all;
 }
 
 RunStats run_functional(const Program& program, const std::string& entry, LaunchSpec& launch,

@@ -37,18 +37,17 @@ struct ExecConfig {
   uint64_t watchdog = 1ull << 20;
   unsigned quantum = 64;  // warp instructions a warp runs before the next warp of its CTA
   std::string reconvergence = "ipdom";
-  // Options of one scheme (PlatformConfig mp_ipdom.*); each must stay at its
-  // default 0 unless its scheme is selected.
-  SchemeOptions scheme_options;
+  // The options of the reconvergence schemes and compaction units
+  // (registry/component_options.h) set away from their defaults, by field
+  // ("mp_ipdom.st_entries", "capri.entries"); each must stay at its default
+  // unless its component is selected.
+  OptionValues options;
   // Thread block compaction: "none" or a compaction unit's name, such as
   // "tbc" (threads keep their home lanes), "capri" (tbc at the divergent
   // branches CAPRI's table predicts worth it, the static warps elsewhere) or
   // "ideal" (any lane); all but none run each CTA in lockstep under a
   // block-wide IPDOM stack and need reconvergence "ipdom".
   std::string compaction = "none";
-  // CAPRI's compaction-adequacy prediction table (compaction/capri_predictor.h).
-  unsigned capri_entries = 32;      // a power of two
-  unsigned capri_history_bits = 2;  // saturating counter width, 1..4
   // The SIMD lane permutation (lane_permutation_names()) that decides home
   // lanes under tbc; changes nothing functional, so any value is valid with
   // compaction "none".
@@ -58,8 +57,8 @@ struct ExecConfig {
   // runs refuse the launches a timing run's GPU would refuse.
   SmLimits sm;
   // Throws std::invalid_argument naming the field when a value is out of
-  // range, or when an option of a scheme (mp_ipdom.*, capri.*) is set away
-  // from its default while another scheme is selected.
+  // range, an option is unknown, or an option of a component (mp_ipdom.*,
+  // capri.*) is set away from its default while another one is selected.
   void validate() const;
   // What the compaction unit's factory reads.
   CompactionSetup compaction_setup() const;
@@ -73,10 +72,14 @@ constexpr uint64_t kAutoBudgetMax = uint64_t(1) << 32;
 uint64_t launch_budget(uint64_t instruction_budget, const Dim3& grid, const Dim3& block,
                        unsigned warp_size);
 
+// The options every reconvergence scheme and compaction unit declares, in
+// that order: the configuration's fields "<component>.<option>".
+std::vector<DeclaredOptions> component_option_declarations();
+
 // The combination rule for scheme options (docs/reconvergence.md, "Scheme
 // options"): throws std::invalid_argument when option `field` of the scheme
 // `selector`=`owner` differs from its default while `selector` is `selected`.
-void check_scheme_option(const std::string& field, uint64_t value, uint64_t default_value,
+void check_scheme_option(const std::string& field, int64_t value, int64_t default_value,
                          const std::string& selector, const std::string& owner,
                          const std::string& selected);
 

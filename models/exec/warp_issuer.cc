@@ -33,15 +33,14 @@ unsigned lowest_lane(LaneMask m) {
 
 WarpIssuer::WarpIssuer(const Program& program, const Function& kernel, KernelMemory& memory,
                        const RegisterLayouts& layouts, const std::string& reconvergence,
-                       uint64_t instruction_budget, uint64_t watchdog,
-                       const SchemeOptions& scheme_options)
+                       uint64_t instruction_budget, uint64_t watchdog, const OptionValues& options)
     : program_(program),
       module_(program.module),
       kernel_(kernel),
       memory_(memory),
       layouts_(layouts),
       reconvergence_(reconvergence),
-      scheme_options_(scheme_options),
+      scheme_options_(reconvergence_options(reconvergence, options)),
       instruction_budget_(instruction_budget),
       watchdog_(watchdog) {
   // Layouts of another program (or none: a KernelLaunch filled by hand

@@ -33,12 +33,12 @@ class WarpIssuer {
  public:
   // Every warp has layouts.warp_size lanes, its frames laid out by `layouts`
   // (of program.module; kept by reference), and gets a unit of scheme
-  // `reconvergence` built with `scheme_options`. `instruction_budget` is the
+  // `reconvergence` built with its options from `options`
+  // (ExecConfig::options). `instruction_budget` is the
   // launch's (check_budget), `watchdog` each warp's (ExecConfig::watchdog).
   WarpIssuer(const Program& program, const Function& kernel, KernelMemory& memory,
              const RegisterLayouts& layouts, const std::string& reconvergence,
-             uint64_t instruction_budget, uint64_t watchdog,
-             const SchemeOptions& scheme_options = {});
+             uint64_t instruction_budget, uint64_t watchdog, const OptionValues& options = {});
 
   // Sets up warp `index` of a CTA with `block` threads: lanes, thread ids,
   // reconvergence unit, the kernel's frame, barrier state and issue count (a
@@ -102,7 +102,7 @@ class WarpIssuer {
   KernelMemory& memory_;
   const RegisterLayouts& layouts_;
   std::string reconvergence_;
-  SchemeOptions scheme_options_;
+  ComponentOptions scheme_options_;  // of `reconvergence_`
   uint64_t instruction_budget_;
   uint64_t watchdog_;
 };

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <memory>
+#include <mutex>
 #include <unordered_map>
 
 #include "dram/dram_stats.h"
@@ -10,6 +12,7 @@
 #include "interconnect/interconnect.h"
 #include "interconnect/memory_port.h"
 #include "l2/l2_stats.h"
+#include "registry/component_registry.h"
 #include "sm/sm_stats.h"
 
 namespace warptlm {
@@ -93,17 +96,37 @@ std::string pattern_of(const std::string& key) {
 
 }  // namespace
 
-const std::vector<Statistic>& statistics() {
-  static const std::vector<Statistic> all = build();
-  return all;
+namespace {
+
+struct Table {
+  std::vector<Statistic> all;
+  std::unordered_map<std::string, const Statistic*> by_name;
+};
+
+// Rebuilt when a component was registered since (a plug-in's scheme brings
+// its statistics); earlier tables are kept, so references stay valid.
+const Table& table() {
+  static std::mutex mutex;
+  static std::vector<std::unique_ptr<Table>> tables;
+  static uint64_t built_at = 0;
+  std::lock_guard<std::mutex> lock(mutex);
+  const uint64_t generation = registration_generation().load();
+  if (tables.empty() || generation != built_at) {
+    auto t = std::make_unique<Table>();
+    t->all = build();
+    for (const Statistic& s : t->all) t->by_name.emplace(s.name, &s);
+    tables.push_back(std::move(t));
+    built_at = generation;
+  }
+  return *tables.back();
 }
 
+}  // namespace
+
+const std::vector<Statistic>& statistics() { return table().all; }
+
 const Statistic* find_statistic(const std::string& key) {
-  static const std::unordered_map<std::string, const Statistic*> by_name = [] {
-    std::unordered_map<std::string, const Statistic*> m;
-    for (const Statistic& s : statistics()) m.emplace(s.name, &s);
-    return m;
-  }();
+  const auto& by_name = table().by_name;
   auto it = by_name.find(key);
   if (it == by_name.end()) it = by_name.find(pattern_of(key));
   return it == by_name.end() ? nullptr : it->second;

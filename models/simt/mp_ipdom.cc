@@ -295,6 +295,17 @@ void MultiPathIpdom::own_counters(uint64_t* out) const {
   out[4] = tables_.rt_overflows;
 }
 
+std::vector<OptionInfo> MultiPathIpdom::option_infos() {
+  return {
+      {"st_entries", 0, kMaxCapacity, 0, false,
+       "split table entries (0: the warp size, never full); when full, a new split waits on a "
+       "LIFO until its frame idles"},
+      {"rt_entries", 0, kMaxCapacity, 0, false,
+       "reconvergence table divergence entries (0: 32); when full, a divergent branch makes no "
+       "entry and its sides reconverge at the enclosing reconvergence point"},
+  };
+}
+
 std::vector<StatInfo> MultiPathIpdom::stat_infos() {
   return {
       {"peak_st_entries", "entries",

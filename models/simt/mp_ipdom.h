@@ -50,7 +50,7 @@ class MultiPathIpdom : public ReconvergenceUnit {
   // st_capacity: ST entries (0: warp_size, which never overflows since a
   // split holds at least one lane); rt_capacity: divergence entries in the RT
   // (0: kDefaultRtCapacity). Call-frame entries do not count. Both at most
-  // kMaxCapacity (PlatformConfig mp_ipdom.st_entries / rt_entries).
+  // kMaxCapacity (the options st_entries / rt_entries: option_infos()).
   explicit MultiPathIpdom(unsigned warp_size, unsigned st_capacity = 0, unsigned rt_capacity = 0);
   static constexpr unsigned kDefaultRtCapacity = 32;
   // The largest warp. The ST holds at most one split per lane; a divergence
@@ -72,6 +72,8 @@ class MultiPathIpdom : public ReconvergenceUnit {
   void own_counters(uint64_t* out) const override;
   // The statistics own_counters() reports, in its order (registered with the scheme).
   static std::vector<StatInfo> stat_infos();
+  // The options registered with the scheme: the table capacities.
+  static std::vector<OptionInfo> option_infos();
 
   // Read-only views for tests and statistics.
   std::vector<Split> split_table() const;                           // live splits in slot order

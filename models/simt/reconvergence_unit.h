@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "frontend/ir.h"
+#include "registry/component_options.h"
 #include "semantics/semantics.h"
 #include "stats/stat_info.h"
 
@@ -149,18 +150,12 @@ inline uint64_t ReconvergenceUnit::own_counter(const std::string& stat) const {
   return values[i];
 }
 
-// Options of individual schemes (PlatformConfig mp_ipdom.*). 0 means the
-// scheme's own default, so a scheme that has no such option never sees a
-// value set for another (ExecConfig::validate() rejects that combination).
-// Passed to the factory: an option that sizes a table is fixed when the unit
-// is built, and the tables are allocated then, not on the issue path.
-struct SchemeOptions {
-  unsigned mp_ipdom_st_entries = 0;  // split table entries (0: the warp size)
-  unsigned mp_ipdom_rt_entries = 0;  // reconvergence table divergence entries (0: 32)
-};
-
-using ReconvergenceFactory = std::unique_ptr<ReconvergenceUnit> (*)(unsigned warp_size,
-                                                                    const SchemeOptions& options);
+// A scheme's factory gets the options it declared at registration
+// (registry/component_options.h), with the configured values: an option that
+// sizes a table is fixed when the unit is built, and the tables are allocated
+// then, not on the issue path.
+using ReconvergenceFactory =
+    std::unique_ptr<ReconvergenceUnit> (*)(unsigned warp_size, const ComponentOptions& options);
 
 // The registry of schemes by name (registry/component_registry.h): the
 // built-ins (simt/registry.cc) first, then those registered here, in order. A
@@ -169,20 +164,32 @@ using ReconvergenceFactory = std::unique_ptr<ReconvergenceUnit> (*)(unsigned war
 // FinalizeOptions::insert_reconvergence_markers. `stats`: the statistics only
 // this scheme counts (ReconvergenceUnit::own_counters()); every run reports
 // every registered scheme's, 0 under the others, so runs under different
-// schemes have the same columns. std::invalid_argument for an empty name, a
-// null factory, a name already registered, more than kMaxOwnStats statistics
-// or a statistic another scheme registered with another unit or combination.
+// schemes have the same columns. `options`: the scheme's options, configured
+// as the fields "<name>.<option>". std::invalid_argument for an empty name, a
+// null factory, a name already registered, more than kMaxOwnStats statistics,
+// a statistic another scheme registered with another unit or combination, or
+// a bad option declaration.
 void register_reconvergence(const std::string& name, ReconvergenceFactory factory,
                             bool needs_markers = false, const std::string& description = "",
-                            const std::vector<StatInfo>& stats = {});
+                            const std::vector<StatInfo>& stats = {},
+                            const std::vector<OptionInfo>& options = {});
 std::vector<std::string> reconvergence_names();
 // (name, description) of each, in the same order.
 std::vector<std::pair<std::string, std::string>> reconvergence_descriptions();
-// Throws std::invalid_argument listing the known names, or naming the option
-// the scheme rejects.
+// Scheme `name`'s options with the values `values` sets ("mp_ipdom.st_entries"
+// keys; others are ignored). Throws std::invalid_argument listing the known
+// names for an unknown scheme, or naming the field of a value out of range.
+ComponentOptions reconvergence_options(const std::string& name, const OptionValues& values);
+// Every scheme's declared options, in registration order (those without none).
+std::vector<DeclaredOptions> reconvergence_declared_options();
+// A unit with its options at their defaults, or with `options`
+// (reconvergence_options(name, ...)). Throws std::invalid_argument listing the
+// known names, or naming the option the scheme rejects.
+std::unique_ptr<ReconvergenceUnit> make_reconvergence_unit(const std::string& name,
+                                                           unsigned warp_size);
 std::unique_ptr<ReconvergenceUnit> make_reconvergence_unit(const std::string& name,
                                                            unsigned warp_size,
-                                                           const SchemeOptions& options = {});
+                                                           const ComponentOptions& options);
 // The statistics scheme `name` registered (throws like make_reconvergence_unit()).
 std::shared_ptr<const std::vector<StatInfo>> reconvergence_stats(const std::string& name);
 // Every registered scheme's own statistics, in registration order, each name once.

@@ -31,11 +31,11 @@ struct Scheme {
 using Registry = ComponentRegistry<Scheme>;
 
 template <typename T>
-std::unique_ptr<ReconvergenceUnit> sized(unsigned warp_size, const SchemeOptions&) {
+std::unique_ptr<ReconvergenceUnit> sized(unsigned warp_size, const ComponentOptions&) {
   return std::make_unique<T>(warp_size);
 }
 template <typename T>
-std::unique_ptr<ReconvergenceUnit> unsized(unsigned, const SchemeOptions&) {
+std::unique_ptr<ReconvergenceUnit> unsized(unsigned, const ComponentOptions&) {
   return std::make_unique<T>();
 }
 
@@ -57,19 +57,21 @@ std::vector<Registry::Entry> builtins() {
        {&sized<MinorityFirstStack>, false}},
       {"mp_ipdom",
        "multi-path IPDOM: split and reconvergence tables (mp_ipdom.*)",
-       {[](unsigned ws, const SchemeOptions& o) -> std::unique_ptr<ReconvergenceUnit> {
-          return std::make_unique<MultiPathIpdom>(ws, o.mp_ipdom_st_entries, o.mp_ipdom_rt_entries);
+       {[](unsigned ws, const ComponentOptions& o) -> std::unique_ptr<ReconvergenceUnit> {
+          return std::make_unique<MultiPathIpdom>(ws, o.get_unsigned("st_entries"),
+                                                  o.get_unsigned("rt_entries"));
         },
-        false, std::make_shared<const std::vector<StatInfo>>(MultiPathIpdom::stat_infos())}},
+        false, std::make_shared<const std::vector<StatInfo>>(MultiPathIpdom::stat_infos())},
+       MultiPathIpdom::option_infos()},
       {"ppc_explicit",
        "paired-path comparison at the finalizer's IPDOM markers",
-       {[](unsigned, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
+       {[](unsigned, const ComponentOptions&) -> std::unique_ptr<ReconvergenceUnit> {
           return std::make_unique<PairedPathStack>(PairedPathStack::Mode::Explicit);
         },
         true}},
       {"ppc_implicit",
        "paired-path comparison after every instruction, no markers",
-       {[](unsigned, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
+       {[](unsigned, const ComponentOptions&) -> std::unique_ptr<ReconvergenceUnit> {
           return std::make_unique<PairedPathStack>(PairedPathStack::Mode::Implicit);
         },
         false}},
@@ -89,7 +91,8 @@ Registry& registry() {
 
 void register_reconvergence(const std::string& name, ReconvergenceFactory factory,
                             bool needs_markers, const std::string& description,
-                            const std::vector<StatInfo>& stats) {
+                            const std::vector<StatInfo>& stats,
+                            const std::vector<OptionInfo>& options) {
   if (stats.size() > kMaxOwnStats)
     throw std::invalid_argument("stats: scheme '" + name + "' registers " +
                                 std::to_string(stats.size()) + " statistics, at most " +
@@ -112,7 +115,8 @@ void register_reconvergence(const std::string& name, ReconvergenceFactory factor
   }
   registry().add(
       name, description,
-      Scheme{factory, needs_markers, std::make_shared<const std::vector<StatInfo>>(stats)});
+      Scheme{factory, needs_markers, std::make_shared<const std::vector<StatInfo>>(stats)},
+      options);
 }
 
 std::shared_ptr<const std::vector<StatInfo>> reconvergence_stats(const std::string& name) {
@@ -136,9 +140,25 @@ std::vector<std::pair<std::string, std::string>> reconvergence_descriptions() {
   return registry().descriptions();
 }
 
+ComponentOptions reconvergence_options(const std::string& name, const OptionValues& values) {
+  return registry().options(name, values);
+}
+
+std::vector<DeclaredOptions> reconvergence_declared_options() {
+  return registry().declared_options();
+}
+
+std::unique_ptr<ReconvergenceUnit> make_reconvergence_unit(const std::string& name,
+                                                           unsigned warp_size) {
+  return make_reconvergence_unit(name, warp_size, reconvergence_options(name, {}));
+}
+
 std::unique_ptr<ReconvergenceUnit> make_reconvergence_unit(const std::string& name,
                                                            unsigned warp_size,
-                                                           const SchemeOptions& options) {
+                                                           const ComponentOptions& options) {
+  if (options.component() != name)
+    throw std::logic_error("make_reconvergence_unit: the options of '" + options.component() +
+                           "' given for scheme '" + name + "'");
   const Scheme scheme = registry().factory(name);
   std::unique_ptr<ReconvergenceUnit> unit = scheme.make(warp_size, options);
   if (!scheme.stats->empty()) unit->set_own_stats(scheme.stats);

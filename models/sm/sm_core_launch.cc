@@ -39,7 +39,7 @@ void SmCore::set_launch(const KernelLaunch& launch) {
     compaction_ = std::make_unique<CompactionIssue>(*this, warps_.size(), ctas_.size());
   issuer_ = std::make_unique<WarpIssuer>(
       *launch.program, *launch.kernel, *launch.memory, launch.layouts, config_.reconvergence,
-      launch.instruction_budget, exec_config_.watchdog, exec_config_.scheme_options);
+      launch.instruction_budget, exec_config_.watchdog, exec_config_.options);
   run_.warp_size = warp_size_;
   run_.simd_width = config_.simd_width;
 }

@@ -47,6 +47,34 @@ def test_plugin_compaction_unit_is_selected_by_name():
     assert functional.stats["capri_mispredictions"] == 0
 
 
+def test_plugin_options_are_fields_and_sweep_like_the_builtins():
+    warptlm.load_plugin(PLUGIN)
+    field = {f["name"]: f for f in warptlm.fields()}["adequate_tbc.min_saving"]
+    assert (field["type"], field["min"], field["max"], field["default"]) == ("int", 1, 64, 1)
+    assert field["doc"].startswith("compaction adequate_tbc: ")
+    with pytest.raises(ValueError, match=r"adequate_tbc\.min_saving: must be an integer in \[1, 64\], got 0"):
+        warptlm.Platform("small", compaction="adequate_tbc", **{"adequate_tbc.min_saving": 0})
+    frame = warptlm.sweep(warptlm.Platform("small", compaction="adequate_tbc"),
+                          {"adequate_tbc.min_saving": [1, 64]}, ["bitonic"])
+    by_saving = frame.set_index("adequate_tbc.min_saving")
+    assert by_saving.loc[1, "capri_compactions"] > 0
+    assert by_saving.loc[64, "capri_compactions"] == 0
+    assert by_saving.loc[64, "capri_predictions"] == by_saving.loc[1, "capri_predictions"]
+
+
+def test_a_plugin_loaded_late_shows_its_fields_and_statistics():
+    # In a fresh interpreter: list first, load, list again.
+    code = ("import warptlm, sys\n"
+            "before = ('adequate_tbc.min_saving' in [f['name'] for f in warptlm.fields()], 'ntf_splits' in warptlm.statistics())\n"
+            "warptlm.load_plugin(sys.argv[1])\n"
+            "after = ('adequate_tbc.min_saving' in [f['name'] for f in warptlm.fields()], 'ntf_splits' in warptlm.statistics())\n"
+            "print(before, after)\n")
+    env = {k: v for k, v in os.environ.items() if k != "WARPTLM_PLUGINS"}
+    out = subprocess.run([sys.executable, "-c", code, PLUGIN], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "(False, False) (True, True)"
+
+
 def _first_path_after_divergence(reconvergence):
     kernel = warptlm.Kernel(DIVERGE_PTX, "diverge")
     out = np.zeros(32, np.int32)

@@ -80,6 +80,21 @@ TEST(CliPlugins, ExampleCompactionUnitRunsBitExactlyAndDecidesPerBranch) {
   // The timing model forms the same warps as the functional executor.
   EXPECT_EQ(timing.at("warp_instructions"), functional.at("warp_instructions"));
   EXPECT_EQ(timing.at("capri_compactions"), functional.at("capri_compactions"));
+
+  // Its option is a configuration field like the built-ins' options: listed,
+  // range-checked, and read by the unit (no CTA of bfs saves 64 warps).
+  const Result fields = cli_with_plugins(WARPTLM_EXAMPLE_PLUGIN, "list fields");
+  EXPECT_TRUE(has(fields.output, "adequate_tbc.min_saving")) << fields.output;
+  const Result bad =
+      cli_with_plugins(WARPTLM_EXAMPLE_PLUGIN,
+                       "run bfs --set compaction=adequate_tbc --set adequate_tbc.min_saving=0");
+  EXPECT_EQ(bad.status, 2) << bad.output;
+  EXPECT_TRUE(has(bad.output, "adequate_tbc.min_saving: must be an integer in [1, 64], got 0"))
+      << bad.output;
+  const nlohmann::json never =
+      run_stats("bfs", "--set compaction=adequate_tbc --set adequate_tbc.min_saving=64");
+  EXPECT_EQ(never.at("capri_predictions"), functional.at("capri_predictions"));
+  EXPECT_EQ(never.at("capri_compactions"), 0);
 }
 
 TEST(CliPlugins, ExampleSchemeReportsItsOwnStatistic) {

@@ -83,7 +83,8 @@ TEST(CompactionUnits, TbcAndIdealFormWhatTheNwFunctionsCount) {
 
 TEST(CompactionUnits, CapriCompactsWhatItsTableLearntWorthIt) {
   CompactionSetup s = setup();
-  s.capri_history_bits = 1;  // the last outcome decides
+  s.options =
+      compaction_unit_options("capri", {{"capri.history_bits", 1}});  // the last outcome decides
   const auto capri = make_compaction_unit("capri", s);
   ASSERT_TRUE(capri && capri->selective());
   // Compactable: each side's two warps fit one (SLP Figure 5 (c)).
@@ -126,10 +127,8 @@ TEST(CompactionUnits, BadNamesAndSetupsAreErrorsNamingTheField) {
     EXPECT_NE(what.find("capri"), std::string::npos) << what;
   }
   EXPECT_THROW(make_compaction_unit("tbc", setup("nope")), std::invalid_argument);
-  CompactionSetup bad = setup();
-  bad.capri_entries = 3;
   try {
-    make_compaction_unit("capri", bad);
+    compaction_unit_options("capri", {{"capri.entries", 3}});
     FAIL();
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("capri.entries"), std::string::npos) << e.what();

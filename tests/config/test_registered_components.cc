@@ -26,6 +26,16 @@ bool lists(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+template <typename F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
 TEST(RegisteredComponents, AreAcceptedByNameInTheConfiguration) {
   PlatformConfig c;
   EXPECT_THROW(set_field(c, "scheduler", "cfg_test_sched"), std::invalid_argument);
@@ -42,7 +52,7 @@ TEST(RegisteredComponents, AreAcceptedByNameInTheConfiguration) {
       "gto under another name");
   register_reconvergence(
       "cfg_test_scheme",
-      [](unsigned, const SchemeOptions&) -> std::unique_ptr<ReconvergenceUnit> {
+      [](unsigned, const ComponentOptions&) -> std::unique_ptr<ReconvergenceUnit> {
         return std::make_unique<IpdomStack>();
       },
       false, "ipdom under another name");
@@ -106,7 +116,7 @@ TEST(RegisteredComponents, UnknownNamesListTheRegisteredOnes) {
 namespace warptlm {
 namespace {
 
-std::unique_ptr<ReconvergenceUnit> make_test_ipdom(unsigned, const SchemeOptions&) {
+std::unique_ptr<ReconvergenceUnit> make_test_ipdom(unsigned, const ComponentOptions&) {
   return std::make_unique<IpdomStack>();
 }
 
@@ -141,6 +151,56 @@ TEST(RegisteredComponents, SchemeStatisticsAreCheckedAndListed) {
   // A unit made by name knows its statistics.
   EXPECT_EQ(make_reconvergence_unit("mp_ipdom", 32)->own_stats()->size(), 5u);
   EXPECT_EQ(make_reconvergence_unit("ipdom", 32)->own_stats(), nullptr);
+}
+
+// What a unit of the test saw of its option (the factory runs in this process).
+int64_t g_ways_seen = 0;
+
+std::unique_ptr<CompactionUnit> make_test_ways(const CompactionSetup& s) {
+  g_ways_seen = s.options.get("ways");
+  return make_compaction_unit("tbc", s);
+}
+
+TEST(RegisteredComponents, DeclaredOptionsBecomeConfigurationFields) {
+  EXPECT_THROW(config_field("cfg_opts.ways"), std::invalid_argument);
+  // Declarations are checked when the component is registered.
+  EXPECT_THROW(register_compaction_unit("cfg_bad_default", &make_test_ways, "",
+                                        {{"ways", 1, 8, 3, true, "not a power of two"}}),
+               std::invalid_argument);
+  EXPECT_THROW(register_compaction_unit("cfg_bad_name", &make_test_ways, "",
+                                        {{"Ways", 1, 8, 2, true, "upper case"}}),
+               std::invalid_argument);
+  EXPECT_THROW(register_reconvergence("cfg_twice_opt", &make_test_ipdom, false, "", {},
+                                      {{"a", 0, 1, 0, false, ""}, {"a", 0, 1, 0, false, ""}}),
+               std::invalid_argument);
+  EXPECT_FALSE(lists(compaction_names(), "cfg_bad_default"));
+  register_compaction_unit("cfg_opts", &make_test_ways, "tbc with an option",
+                           {{"ways", 1, 8, 2, true, "a test option"}});
+
+  // A field like the built-ins' options, with its range and description.
+  const FieldInfo& f = config_field("cfg_opts.ways");
+  EXPECT_EQ(f.doc, "compaction cfg_opts: a test option");
+  EXPECT_EQ(f.describe_allowed(), "an integer in [1, 8], a power of two");
+  EXPECT_TRUE(f.functional);
+  PlatformConfig c;
+  EXPECT_EQ(get_field(c, "cfg_opts.ways"), 2);
+  EXPECT_THROW(set_field(c, "cfg_opts.ways", 3), std::invalid_argument);
+  set_field(c, "cfg_opts.ways", 4);
+  EXPECT_EQ(to_json(c).at("cfg_opts.ways"), 4);
+  // Only under its own unit.
+  EXPECT_NE(error_of([&] { validate(c); }).find("cfg_opts.ways: an option of compaction=cfg_opts"),
+            std::string::npos);
+  set_field(c, "compaction", "cfg_opts");
+  validate(c);
+  // The unit's factory reads the configured value.
+  const ExecConfig e = c.exec_config();
+  make_compaction_unit(e.compaction, e.compaction_setup());
+  EXPECT_EQ(g_ways_seen, 4);
+  // Set back to its default, the option is not stored at all.
+  set_field(c, "cfg_opts.ways", 2);
+  EXPECT_TRUE(c.options.empty());
+  // Reading an option it did not declare is the component's defect.
+  EXPECT_THROW(e.compaction_setup().options.get("sets"), std::logic_error);
 }
 
 }  // namespace

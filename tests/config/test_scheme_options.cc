@@ -49,8 +49,7 @@ TEST(SchemeOptions, MpIpdomCapacitiesAreFunctionalFieldsFrom0To64) {
   set_field(c, "mp_ipdom.rt_entries", 1);
   EXPECT_EQ(validation_error(c), "");
   const ExecConfig e = c.exec_config();
-  EXPECT_EQ(e.scheme_options.mp_ipdom_st_entries, 3u);
-  EXPECT_EQ(e.scheme_options.mp_ipdom_rt_entries, 1u);
+  EXPECT_EQ(e.options, (OptionValues{{"mp_ipdom.rt_entries", 1}, {"mp_ipdom.st_entries", 3}}));
   // JSON (what Python and sweep rows show) carries them.
   EXPECT_EQ(to_json(c)["mp_ipdom.rt_entries"], 1);
 }
@@ -58,14 +57,21 @@ TEST(SchemeOptions, MpIpdomCapacitiesAreFunctionalFieldsFrom0To64) {
 TEST(SchemeOptions, ExecutorConfigurationChecksTheCapacityRange) {
   ExecConfig e;
   e.reconvergence = "mp_ipdom";
-  e.scheme_options.mp_ipdom_st_entries = 65;
+  e.options["mp_ipdom.st_entries"] = 65;
   EXPECT_EQ(error_of([&] { e.validate(); }),
-            "mp_ipdom.st_entries: must be 0 (the warp size) to 64, got 65");
-  e.scheme_options.mp_ipdom_st_entries = 64;
-  e.scheme_options.mp_ipdom_rt_entries = 100;
-  EXPECT_EQ(error_of([&] { e.validate(); }), "mp_ipdom.rt_entries: must be 0 (32) to 64, got 100");
-  e.scheme_options.mp_ipdom_rt_entries = 64;
+            "mp_ipdom.st_entries: must be an integer in [0, 64], got 65");
+  e.options["mp_ipdom.st_entries"] = 64;
+  e.options["mp_ipdom.rt_entries"] = 100;
+  EXPECT_EQ(error_of([&] { e.validate(); }),
+            "mp_ipdom.rt_entries: must be an integer in [0, 64], got 100");
+  e.options["mp_ipdom.rt_entries"] = 64;
   EXPECT_EQ(error_of([&] { e.validate(); }), "");
+  // An option no registered component declared.
+  ExecConfig unknown;
+  unknown.options["mp_ipdom.entries"] = 4;
+  EXPECT_EQ(error_of([&] { unknown.validate(); }),
+            "options: 'mp_ipdom.entries' is no option of a registered scheme (options: "
+            "mp_ipdom.st_entries, mp_ipdom.rt_entries, capri.entries, capri.history_bits)");
   // Directly: the executor's configuration alone (the CLI's `exec`).
   e.reconvergence = "dual_path";
   EXPECT_EQ(error_of([&] { e.validate(); }),

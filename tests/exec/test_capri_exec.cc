@@ -55,7 +55,7 @@ RunStats run_mixed(const std::string& compaction, unsigned history_bits = 2) {
   c.warp_size = 8;  // 4 warps per CTA
   c.compaction = compaction;
   c.permutation = "balanced";
-  c.capri_history_bits = history_bits;
+  c.options["capri.history_bits"] = history_bits;
   auto r = run(kMixed, "mixed", one_buffer(3, 32, std::vector<int32_t>(96, 0)), c);
   std::vector<int32_t> expected;
   for (int cta = 0; cta < 3; ++cta)

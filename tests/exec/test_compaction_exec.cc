@@ -46,7 +46,7 @@ TEST(CompactionConfig, NamesAndCombinationsAreChecked) {
   EXPECT_NE(msg.find("compaction: unknown scheme 'dwf'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("none, tbc, capri, ideal"), std::string::npos) << msg;
   ExecConfig table = compacting("capri", "balanced");
-  table.capri_entries = 24;
+  table.options["capri.entries"] = 24;
   msg = invalid_argument_message([&] { table.validate(); });
   EXPECT_NE(msg.find("capri.entries"), std::string::npos) << msg;
   msg = invalid_argument_message([] { compacting("tbc", "sideways").validate(); });

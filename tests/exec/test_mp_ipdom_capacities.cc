@@ -67,8 +67,8 @@ CapacityRun run_nested(unsigned st_entries, unsigned rt_entries) {
   ExecConfig c;
   c.warp_size = 4;
   c.reconvergence = "mp_ipdom";
-  c.scheme_options.mp_ipdom_st_entries = st_entries;
-  c.scheme_options.mp_ipdom_rt_entries = rt_entries;
+  c.options["mp_ipdom.st_entries"] = st_entries;
+  c.options["mp_ipdom.rt_entries"] = rt_entries;
   TraceBuffer trace;
   CapacityRun r;
   r.stats = run_functional(p, "nested", l, c, &trace);
@@ -187,7 +187,7 @@ TEST(MpIpdomCapacities, OneEntrySplitTableSerialisesTakenSidesFirst) {
 TEST(MpIpdomCapacities, OptionsOfMpIpdomAreRejectedUnderAnotherScheme) {
   ExecConfig c;
   c.warp_size = 4;
-  c.scheme_options.mp_ipdom_rt_entries = 1;
+  c.options["mp_ipdom.rt_entries"] = 1;
   Program p = finalize(parse_ptx(ptx_module(kNested), "nested.ptx"));
   LaunchSpec l = one_buffer(1, 4, std::vector<int32_t>(4, 0));
   try {

@@ -282,10 +282,9 @@ TEST(MpIpdom, TheRegistryBuildsItWithTheSchemeOptions) {
   auto defaults = make_reconvergence_unit("mp_ipdom", 16);
   EXPECT_EQ(static_cast<MultiPathIpdom&>(*defaults).st_capacity(), 16u);
   EXPECT_EQ(static_cast<MultiPathIpdom&>(*defaults).rt_capacity(), 32u);
-  SchemeOptions o;
-  o.mp_ipdom_st_entries = 3;
-  o.mp_ipdom_rt_entries = 5;
-  auto sized = make_reconvergence_unit("mp_ipdom", 16, o);
+  auto sized = make_reconvergence_unit(
+      "mp_ipdom", 16,
+      reconvergence_options("mp_ipdom", {{"mp_ipdom.st_entries", 3}, {"mp_ipdom.rt_entries", 5}}));
   EXPECT_EQ(static_cast<MultiPathIpdom&>(*sized).st_capacity(), 3u);
   EXPECT_EQ(static_cast<MultiPathIpdom&>(*sized).rt_capacity(), 5u);
 }
