@@ -165,7 +165,8 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
     return Stall::Issued;
   }
   if (all_at_barrier) {
-    w.at_barrier = g.at_barrier = true;  // released when the barrier completes
+    w.at_barrier = true;  // released when the barrier completes
+    sync_barrier_gate(slot);
     return Stall::Barrier;
   }
   if (own_state) g.blocked = reason;
@@ -230,12 +231,12 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   if (r.outcome.control == Control::Barrier && r.outcome.executed) {
     const bool released = cta.barriers.arrive(w, r.outcome, p.pc, cta.warps, launch_->block.count(),
                                               *issuer_, cta.context);
-    g.at_barrier = w.at_barrier;
+    sync_barrier_gate(slot);
     if (released) {
       // Released warps' barrier lanes changed: their remembered outcomes are stale.
       for (unsigned other : cta.warp_slots) {
         gates_[other].blocked = Stall::Issued;
-        gates_[other].at_barrier = warps_[other].warp.at_barrier;
+        sync_barrier_gate(other);
       }
     }
   }

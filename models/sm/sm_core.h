@@ -88,8 +88,9 @@ class SmCore {
     bool used = false;
     bool finished = false;  // left its scheduler
     bool done = false;      // warp.finished(), cached: it changes only when the warp issues
-    // warp.at_barrier, copied wherever the SM may change it (an attempt whose
-    // paths all wait, an issue that arrives at a barrier or completes one).
+    // A mirror of warp.at_barrier; sync_barrier_gate() is the one place that
+    // copies it, called after everything that may change it (a warp's start,
+    // an attempt whose paths all wait, a barrier arrival or release).
     bool at_barrier = false;
     // The outcome of the last issue attempt when it depended only on this
     // warp's own state (scoreboard or call/return drain; Issued: none). Until
@@ -214,6 +215,7 @@ class SmCore {
   bool stable_orders_ = false;  // the policy's order changes only through its calls
   std::vector<WarpSlot> warps_;
   std::vector<SlotGate> gates_;  // per warp slot, as warps_
+  void sync_barrier_gate(unsigned slot) { gates_[slot].at_barrier = warps_[slot].warp.at_barrier; }
   SlotGate& gate(const WarpSlot& ws) { return gates_[static_cast<size_t>(&ws - warps_.data())]; }
   std::vector<SchedulerState> sched_;
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;

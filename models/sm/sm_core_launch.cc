@@ -96,7 +96,7 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
     issuer_->start_warp(ws.warp, i, launch.block);
     ws.warp.simt->set_table_timing({config_.sm.cct_access_cycles, config_.sm.rt_access_cycles});
     ws.scoreboard.reset(regs);
-    g.at_barrier = ws.warp.at_barrier;
+    sync_barrier_gate(slot);
     g.done = ws.warp.finished();
     may_finish_ |= g.done;
     schedulers_[slot % s]->warp_started(slot / s, ws.age);
