@@ -10,6 +10,7 @@ PACKAGES=(
   clang                                  # CUDA C -> PTX for kernels and scenarios
   libboost-graph-dev                     # post-dominator trees (Lengauer-Tarjan)
   nlohmann-json3-dev                     # statistics as JSON
+  libyaml-cpp-dev                        # configuration files in YAML (C++ API)
   libgtest-dev googletest                # unit tests
   libcli11-dev                           # the command-line parser of `warptlm`
   libsystemc-dev pkg-config              # the SystemC/TLM timing model (found through pkg-config)

@@ -39,6 +39,12 @@ bool HostDriver::access(tlm::tlm_command command, uint32_t offset, uint32_t& val
   return true;
 }
 
+void HostDriver::finish() {
+  finished_flag_ = true;
+  finished_.notify(sc_core::SC_ZERO_TIME);
+  if (launch_.stop_simulation) sc_core::sc_stop();
+}
+
 void HostDriver::run() {
   const HostLaunch& l = launch_;
   const std::pair<uint32_t, uint32_t> program[] = {
@@ -57,7 +63,7 @@ void HostDriver::run() {
       {reg::kLaunch, 1},
   };
   for (auto [offset, value] : program)
-    if (!write(offset, value)) return sc_core::sc_stop();
+    if (!write(offset, value)) return finish();
 
   while (!irq.read()) sc_core::wait(irq.value_changed_event());
   // Tracers (VCD) record a time step's values when time moves on; a host that
@@ -72,13 +78,13 @@ void HostDriver::run() {
   if (!read(reg::kStatus, status) || !read(reg::kError, error) || !read(reg::kLaunchCyclesLo, lo) ||
       !read(reg::kLaunchCyclesHi, hi) || !read(reg::kIrqStatus, pending) ||
       !write(reg::kIrqStatus, pending))  // acknowledge
-    return sc_core::sc_stop();
+    return finish();
   status_ = static_cast<GpuStatus>(status);
   error_ = static_cast<GpuError>(error);
   launch_cycles_ = uint64_t(hi) << 32 | lo;
   completed_ = true;
   sc_core::wait(step);
-  sc_core::sc_stop();
+  finish();
 }
 
 }  // namespace warptlm

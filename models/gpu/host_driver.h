@@ -1,7 +1,8 @@
 // A minimal host CPU for a standalone platform: from its SC_THREAD it
 // programs one launch into the GPU's control registers (LT b_transport on its
 // initiator socket), rings the doorbell, sleeps until the interrupt, reads
-// the outcome, acknowledges the interrupt and stops the simulation.
+// the outcome, acknowledges the interrupt and stops the simulation (or, with
+// several hosts in one platform, notifies finished_event() and ends).
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -22,6 +23,7 @@ struct HostLaunch {
   Dim3 grid, block;
   uint64_t param_address = 0;  // device address of the parameter buffer
   uint32_t dynamic_shared = 0;
+  bool stop_simulation = true;  // sc_stop() when done; false: only finished_event()
 };
 
 class HostDriver : public sc_core::sc_module {
@@ -38,9 +40,13 @@ class HostDriver : public sc_core::sc_module {
   uint64_t launch_cycles() const { return launch_cycles_; }
   // The register access that failed ("" if none); the driver stops at it.
   const std::string& bus_error() const { return bus_error_; }
+  // Notified when the driver is done (completed or stopped at a bus error).
+  const sc_core::sc_event& finished_event() const { return finished_; }
+  bool finished() const { return finished_flag_; }
 
  private:
   void run();
+  void finish();
   bool access(tlm::tlm_command command, uint32_t offset, uint32_t& value);
   bool write(uint32_t offset, uint32_t value) {
     return access(tlm::TLM_WRITE_COMMAND, offset, value);
@@ -55,6 +61,8 @@ class HostDriver : public sc_core::sc_module {
   GpuError error_ = GpuError::None;
   uint64_t launch_cycles_ = 0;
   std::string bus_error_;
+  sc_core::sc_event finished_;
+  bool finished_flag_ = false;
 };
 
 }  // namespace warptlm

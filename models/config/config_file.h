@@ -1,0 +1,34 @@
+// A platform configuration read from a file: a JSON or YAML object whose
+// optional `preset` names the starting point (default "fermi", the defaults
+// of PlatformConfig) and whose other entries override fields, flat
+// ("memory.l1.size": 65536) or nested (memory: {l1: {size: 65536}}), as
+// apply_overrides() takes them:
+//
+//   preset: small
+//   num_sms: 4
+//   memory: {l1: {size: 65536}}
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "config/platform_config.h"
+
+namespace warptlm {
+
+// Reads `path` (.yaml/.yml as YAML, anything else as JSON). Throws
+// std::invalid_argument naming the file for one that cannot be read or
+// parsed (with line and column), and naming the file and the field for a bad
+// value or an unknown field.
+PlatformConfig load_config_file(const std::string& path);
+
+// The same from an already parsed object; `source` names it in errors.
+PlatformConfig config_from_json(const nlohmann::json& document, const std::string& source);
+
+// A YAML document as JSON: mappings as objects, sequences as arrays, plain
+// scalars as integers, floats, booleans or null where they read as one,
+// quoted scalars as strings. Throws std::invalid_argument with `source`, line
+// and column for bad YAML.
+nlohmann::json yaml_to_json(const std::string& text, const std::string& source);
+
+}  // namespace warptlm
