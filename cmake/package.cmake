@@ -33,6 +33,7 @@ install(TARGETS warptlm_library ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMP
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/models/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/warptlm
         COMPONENT development FILES_MATCHING PATTERN "*.h" PATTERN "warptlm" EXCLUDE)
 install(FILES ${PROJECT_SOURCE_DIR}/models/warptlm/warptlm.h
+              ${PROJECT_SOURCE_DIR}/models/warptlm/gpu_regs.h
               ${PROJECT_BINARY_DIR}/models/generated/warptlm_version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/warptlm COMPONENT development)
 

@@ -52,7 +52,7 @@ warptlm::testing::CommandResult InstalledPackage::install_;
 
 TEST_F(InstalledPackage, PutsLibraryHeadersAndBothPackageFilesInPlace) {
   for (const char* file :
-       {"/include/warptlm/warptlm.h", "/include/warptlm/gpu/gpu.h",
+       {"/include/warptlm/warptlm.h", "/include/warptlm/gpu_regs.h", "/include/warptlm/gpu/gpu.h",
         "/include/warptlm/warptlm_version.h", "/lib/libwarptlm.a",
         "/lib/cmake/warptlm/warptlmConfig.cmake", "/lib/cmake/warptlm/warptlmConfigVersion.cmake",
         "/lib/pkgconfig/warptlm.pc"})
