@@ -81,12 +81,13 @@ json yaml_to_json(const std::string& text, const std::string& source) {
   }
 }
 
-PlatformConfig config_from_json(const json& document, const std::string& source) {
+PlatformConfig config_from_json(const json& document, const std::string& source,
+                                const std::string& default_preset) {
   if (!document.is_object())
     throw std::invalid_argument(source + ": a configuration must be an object of fields, got " +
                                 std::string(document.type_name()));
   json overrides = document;
-  std::string base = "fermi";
+  std::string base = default_preset;
   if (overrides.contains("preset")) {
     if (!overrides["preset"].is_string())
       throw std::invalid_argument(source + ": preset: must be a preset name, got " +
@@ -101,7 +102,7 @@ PlatformConfig config_from_json(const json& document, const std::string& source)
   }
 }
 
-PlatformConfig load_config_file(const std::string& path) {
+json read_config_document(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::invalid_argument(path + ": cannot open the configuration file");
   std::ostringstream text;
@@ -116,7 +117,11 @@ PlatformConfig load_config_file(const std::string& path) {
       throw std::invalid_argument(path + ": not valid JSON: " + e.what());
     }
   }
-  return config_from_json(document, path);
+  return document;
+}
+
+PlatformConfig load_config_file(const std::string& path, const std::string& default_preset) {
+  return config_from_json(read_config_document(path), path, default_preset);
 }
 
 }  // namespace warptlm

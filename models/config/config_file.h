@@ -1,6 +1,7 @@
 // A platform configuration read from a file: a JSON or YAML object whose
-// optional `preset` names the starting point (default "fermi", the defaults
-// of PlatformConfig) and whose other entries override fields, flat
+// optional `preset` names the starting point (default `default_preset`:
+// "fermi", the defaults of PlatformConfig, or the CLIs' --preset) and whose
+// other entries override fields, flat
 // ("memory.l1.size": 65536) or nested (memory: {l1: {size: 65536}}), as
 // apply_overrides() takes them:
 //
@@ -20,10 +21,16 @@ namespace warptlm {
 // std::invalid_argument naming the file for one that cannot be read or
 // parsed (with line and column), and naming the file and the field for a bad
 // value or an unknown field.
-PlatformConfig load_config_file(const std::string& path);
+PlatformConfig load_config_file(const std::string& path,
+                                const std::string& default_preset = "fermi");
 
-// The same from an already parsed object; `source` names it in errors.
-PlatformConfig config_from_json(const nlohmann::json& document, const std::string& source);
+// The parsed document of `path` (JSON, or YAML as yaml_to_json() reads it),
+// not yet checked as a configuration; throws as load_config_file().
+nlohmann::json read_config_document(const std::string& path);
+
+// The configuration `document` describes; `source` names it in errors.
+PlatformConfig config_from_json(const nlohmann::json& document, const std::string& source,
+                                const std::string& default_preset = "fermi");
 
 // A YAML document as JSON: mappings as objects, sequences as arrays, plain
 // scalars as integers, floats, booleans or null where they read as one,

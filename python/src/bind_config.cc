@@ -2,6 +2,7 @@
 // list of statistics, as plain Python values.
 #include "arg_values.h"
 #include "cli_text.h"
+#include "config/config_file.h"
 #include "config/scheme_names.h"
 #include "config/version.h"
 #include "core.h"
@@ -48,6 +49,11 @@ void bind_config(py::module_& m) {
         return out;
       },
       "(name, description) of every preset.");
+  m.def(
+      "read_config_document",
+      [](const std::string& path) { return read_config_document(path).dump(); }, py::arg("path"),
+      "The JSON text of a configuration file's document (JSON or YAML, as the C++ API reads "
+      "it); ValueError names the file (and line:column for YAML).");
   m.def(
       "make_config",
       [](const std::string& preset_name, const std::string& overrides_json) {

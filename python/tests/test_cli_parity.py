@@ -183,3 +183,45 @@ def test_python_api_outdir_and_saved_record(tmp_path, small):
     assert saved == json.loads((tmp_path / "run" / "stats.json").read_text())
     assert saved["config"] == small.config and saved["stats"]["warps"] == r.stats["warps"]
     assert saved["warptlm_version"] == warptlm.__version__ and saved["passed"] is True
+
+
+def test_config_files_give_the_same_runs_and_the_same_errors(tmp_path):
+    good = tmp_path / "gpu.yaml"
+    good.write_text("preset: small\nnum_sms: 3\nmemory: {l1: {size: 16384}}\nmp_ipdom.st_entries: 0\n")
+    records = []
+    for cli_index in (0, 1):
+        out = tmp_path / f"stats{cli_index}.json"
+        result = both("run", "reduction", "--config", str(good), "--set", "warp_size=16", "--stats", str(out))
+        assert result[cli_index].returncode == 0, result[cli_index].stderr
+        records.append(comparable(out))
+    assert records[0] == records[1]
+    config = records[0]["config"]
+    assert (config["num_sms"], config["warp_size"], config["memory.l1.size"]) == (3, 16, 16384)
+    # Without 'preset' the file starts from --preset.
+    bare = tmp_path / "bare.json"
+    bare.write_text('{"num_sms": 1}')
+    c, p = both("run", "reduction", "--preset", "fermi", "--config", str(bare), "--stats", str(tmp_path / "b.json"))
+    assert c.returncode == p.returncode == 0
+    assert json.loads((tmp_path / "b.json").read_text())["config"]["sm.warps"] == warptlm.Platform("fermi")["sm.warps"]
+    for name, text, message in [
+            ("field.yaml", "memory:\n  l1:\n    assoc: 0\n", "memory.l1.assoc: must be an integer in [1, 256], got 0"),
+            ("syntax.yaml", "memory:\n  l1: {size: 1\n", ":3:1: "),
+            ("list.yaml", "- 1\n", "a configuration must be an object of fields, got array"),
+            ("preset.json", '{"preset": 3}', "preset: must be a preset name, got 3")]:
+        path = tmp_path / name
+        path.write_text(text)
+        c, p = both("run", "reduction", "--config", str(path))
+        assert c.returncode == p.returncode == 2, (c.stderr, p.stderr)
+        assert c.stderr == p.stderr
+        assert f"{path}" in c.stderr and message in c.stderr, c.stderr
+
+
+def test_platform_from_file_reads_yaml_as_the_cpp_api_does(tmp_path):
+    path = tmp_path / "gpu.yaml"
+    path.write_text("preset: small\nwarp_size: 16\nsm:\n  warps: 8\n")
+    p = warptlm.Platform.from_file(path)
+    assert (p.preset, p["warp_size"], p["sm.warps"]) == ("small", 16, 8)
+    assert warptlm.Platform.from_file(tmp_path / "gpu.yaml").overrides == {"warp_size": 16, "sm.warps": 8}
+    (tmp_path / "bad.yaml").write_text("num_sm: 2\n")
+    with pytest.raises(ValueError, match=r"bad\.yaml: unknown configuration field 'num_sm'"):
+        warptlm.Platform.from_file(tmp_path / "bad.yaml")

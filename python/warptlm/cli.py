@@ -64,6 +64,9 @@ def _platform(args):
         if value is not None:
             overrides.pop(field, None)
             overrides[field] = value if field == "reconvergence" else yaml.safe_load(value)
+    if args.config:
+        base = warptlm.Platform.from_file(args.config, default_preset=args.preset)
+        return base.with_(**overrides) if overrides else base
     return warptlm.Platform(args.preset, **overrides)
 
 
@@ -291,6 +294,9 @@ def _run_options(p):
     """The options run and exec share, as the C++ CLI names them."""
     p.add_argument("--mode", default="functional", help="functional or timing")
     p.add_argument("--preset", default="small", help="the platform configuration to start from")
+    p.add_argument("--config", metavar="FILE",
+                   help="start from a configuration file (JSON or YAML: 'preset' and fields; without "
+                        "'preset' it starts from --preset); --set and the shortcuts apply on top")
     p.add_argument("--set", action="append", metavar="FIELD=VALUE", help="override a configuration field")
     p.add_argument("--warp-size", metavar="N", help="the same as --set warp_size=N")
     p.add_argument("--reconvergence", metavar="SCHEME", help="the same as --set reconvergence=SCHEME")

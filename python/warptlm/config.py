@@ -7,6 +7,7 @@ module only names them the Python way. Nested fields are addressed as
 """
 
 import json
+import os
 import numbers
 
 from . import _core
@@ -108,6 +109,28 @@ class Platform:
         if name not in self._config:
             normalise_overrides({name: None})  # raises naming the field
         return self._config[name]
+
+    @classmethod
+    def from_file(cls, path, default_preset="fermi"):
+        """The configuration a JSON or YAML file describes: an object whose
+        optional ``preset`` is the starting point (else ``default_preset``) and
+        whose other entries set fields, flat or nested; read as the C++ API's
+        ``load_config_file`` reads it. ValueError names the file (and the field,
+        or line:column)."""
+        path = os.fspath(path)
+        document = json.loads(_core.read_config_document(path))
+        if not isinstance(document, dict):
+            kind = "array" if isinstance(document, list) else type(document).__name__
+            if document is None or isinstance(document, (str, int, float, bool)):
+                kind = {type(None): "null", str: "string", bool: "boolean"}.get(type(document), "number")
+            raise ValueError(f"{path}: a configuration must be an object of fields, got {kind}")
+        preset = document.pop("preset", default_preset)
+        if not isinstance(preset, str):
+            raise ValueError(f"{path}: preset: must be a preset name, got {json.dumps(preset)}")
+        try:
+            return cls(preset, **document)
+        except ValueError as e:
+            raise ValueError(f"{path}: {e}") from None
 
     def with_(self, **overrides):
         """A new Platform: this one's preset and overrides, then ``overrides``."""

@@ -338,3 +338,24 @@ TEST(Cli, VersionAndPerCommandHelp) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Cli, ConfigFileIsTheBaseThatSetOverrides) {
+  const std::string config = temp_path("base.yaml"), stats = temp_path("config_stats.json");
+  write_file(config, "preset: small\nnum_sms: 3\nmemory: {l1: {size: 16384}}\n");
+  const Result r = cli("run reduction --config " + config + " --set num_sms=4 --stats " + stats);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const nlohmann::json record = nlohmann::json::parse(std::ifstream(stats));
+  EXPECT_EQ(record["config"]["num_sms"], 4);
+  EXPECT_EQ(record["config"]["memory.l1.size"], 16384);
+  EXPECT_EQ(record["config"]["sm.warps"], 16);  // the small preset's
+  write_file(config, "memory:\n  l1:\n    assoc: 0\n");
+  const Result bad = cli("run reduction --config " + config);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.output.find(config + ": memory.l1.assoc: must be an integer in [1, 256], got 0"),
+            std::string::npos)
+      << bad.output;
+}
+
+}  // namespace

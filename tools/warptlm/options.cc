@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/config_file.h"
+
 namespace warptlm::cli {
 
 void add_run_options(CLI::App* c, RunOptions& o) {
@@ -13,6 +15,10 @@ void add_run_options(CLI::App* c, RunOptions& o) {
   for (const PresetInfo& p : preset_infos()) presets += (presets.empty() ? "" : "|") + p.name;
   c->add_option("--preset", o.preset, "the platform configuration to start from (" + presets + ")")
       ->default_val("small");
+  c->add_option("--config", o.config,
+                "start from a configuration file (JSON or YAML: 'preset' and fields; without "
+                "'preset' it starts from --preset); --set and the shortcuts apply on top")
+      ->type_name("FILE");
   c->add_option("--set", o.sets,
                 "override a configuration field, e.g. --set sm.schedulers=4 --set scheduler=gto "
                 "(repeatable; `warptlm list fields`)")
@@ -28,7 +34,8 @@ void add_run_options(CLI::App* c, RunOptions& o) {
                 "write the run record as JSON: version, command, kernel, geometry, every "
                 "configuration field, every statistic")
       ->type_name("FILE.json");
-  c->add_option("--trace", o.trace_path, "write the issue trace as CSV (one row per warp instruction)")
+  c->add_option("--trace", o.trace_path,
+                "write the issue trace as CSV (one row per warp instruction)")
       ->type_name("FILE.csv");
   c->add_option("--timeline", o.timeline_path, "timing: write a warp timeline for Perfetto")
       ->type_name("FILE.json");
@@ -45,7 +52,8 @@ PlatformConfig platform_from(const RunOptions& o) {
     throw UsageError("--mode must be 'functional' or 'timing', got '" + o.mode + "'");
   if (o.mode != "timing" && (!o.timeline_path.empty() || !o.vcd_path.empty()))
     throw UsageError("--timeline and --vcd need --mode timing");
-  PlatformConfig platform = preset(o.preset);
+  PlatformConfig platform =
+      o.config.empty() ? preset(o.preset) : load_config_file(o.config, o.preset);
   auto apply = [&](const std::string& field, const std::string& text) {
     nlohmann::json value;
     try {

@@ -17,6 +17,7 @@ namespace warptlm::cli {
 struct RunOptions {
   std::string mode = "functional";  // or "timing"
   std::string preset = "small";
+  std::string config;  // --config FILE: the base configuration (its preset, else --preset)
   std::vector<std::string> sets;  // FIELD=VALUE, in order
   // Shortcuts for --set warp_size=N, reconvergence=S, instruction_budget=N,
   // applied after the --set overrides.
