@@ -1,5 +1,6 @@
 #include "gpu/control_registers.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace warptlm {
@@ -163,6 +164,38 @@ void ControlRegisters::transport(tlm::tlm_generic_payload& p) {
     rs = write(offset, v);
   }
   p.set_response_status(rs);  // TLM_IGNORE_COMMAND: a valid address, nothing done
+}
+
+unsigned ControlRegisters::debug_transport(tlm::tlm_generic_payload& p) {
+  const uint64_t address = p.get_address();
+  uint8_t* data = p.get_data_ptr();
+  if (address >= reg::kWindowBytes || data == nullptr) return 0;
+  const unsigned length =
+      static_cast<unsigned>(std::min<uint64_t>(p.get_data_length(), reg::kWindowBytes - address));
+  const bool writing = p.get_command() == tlm::TLM_WRITE_COMMAND;
+  if (!writing && p.get_command() != tlm::TLM_READ_COMMAND) return 0;
+  unsigned written = 0;
+  for (unsigned i = 0; i < length; ++i) {
+    const uint64_t at = address + i;
+    const uint32_t word_offset = static_cast<uint32_t>(at & ~uint64_t(3));
+    const unsigned shift = 8 * static_cast<unsigned>(at & 3);
+    if (!writing) {
+      uint32_t v = 0;
+      if (info_[word_offset / 4] >= 0 && word_offset != reg::kLaunch)
+        v = word_offset == reg::kCycleLo || word_offset == reg::kCycleHi
+                ? static_cast<uint32_t>(hooks_.cycles() >> (word_offset == reg::kCycleHi ? 32 : 0))
+                : words_[word_offset / 4];
+      data[i] = static_cast<uint8_t>(v >> shift);
+      continue;
+    }
+    const bool launch_register = word_offset >= reg::kProgram && word_offset <= reg::kDynShared &&
+                                 info_[word_offset / 4] >= 0;
+    if (!launch_register || status() == GpuStatus::Running) continue;
+    uint32_t& w = words_[word_offset / 4];
+    w = (w & ~(0xFFu << shift)) | uint32_t(data[i]) << shift;
+    ++written;
+  }
+  return writing ? written : length;
 }
 
 tlm::tlm_response_status ControlRegisters::read(uint64_t offset, uint32_t& value) {

@@ -100,6 +100,15 @@ class ControlRegisters {
   // The b_transport body: aligned 4-byte reads and writes, no byte enables.
   // Sets the payload's response status; never throws for a bad access.
   void transport(tlm::tlm_generic_payload& payload);
+  // The transport_dbg body: a debugger's view, without side effects. Reads
+  // any bytes of the window (live CYCLE without latching it, holes and LAUNCH
+  // as 0); writes change only the launch registers (PROGRAM .. DYN_SHARED)
+  // while no launch runs, never the doorbell, IRQ_ENABLE or IRQ_STATUS (which
+  // would move the irq line) or a read-only register. Returns the bytes
+  // transferred: up to the window's end for reads, the launch registers'
+  // bytes written for writes. Byte enables and streaming width are ignored,
+  // as TLM-2.0 specifies for debug transport.
+  unsigned debug_transport(tlm::tlm_generic_payload& payload);
   // One 32-bit access at `offset`; the response transport() would give.
   tlm::tlm_response_status read(uint64_t offset, uint32_t& value);
   tlm::tlm_response_status write(uint64_t offset, uint32_t value);

@@ -67,6 +67,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const PlatformConfig& config)
       status_signal_("status"),
       running_signal_("running") {
   control.register_b_transport(this, &Gpu::b_transport);
+  control.register_transport_dbg(this, &Gpu::transport_dbg);
   for (StreamingMultiprocessor& sm : sms_) {
     distributor_.dispatch.bind(sm.dispatch);
     sm.report.bind(distributor_);
@@ -162,6 +163,10 @@ const Program* Gpu::program(uint32_t handle) const {
 void Gpu::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
   (void)delay;  // register accesses take no modelled time
   regs_.transport(payload);
+}
+
+unsigned Gpu::transport_dbg(tlm::tlm_generic_payload& payload) {
+  return regs_.debug_transport(payload);
 }
 
 uint64_t Gpu::cycles_at(sc_core::sc_time t) const { return t.value() / cycle_.value(); }

@@ -115,6 +115,7 @@ class Gpu : public sc_core::sc_module {
 
   void before_end_of_elaboration() override;
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+  unsigned transport_dbg(tlm::tlm_generic_payload& payload);  // no side effects
   void doorbell();  // gpu_launch.cc: validate the registers and start a launch
   void refuse(GpuError error, const std::string& message);
   void on_finished();    // the distributor ended the launch

@@ -213,5 +213,76 @@ TEST(ControlRegisters, HooksMustBeSet) {
   }
 }
 
+// A debugger's access (transport_dbg): `length` bytes at `address`; returns
+// what the registers return (bytes transferred).
+unsigned debug(ControlRegisters& regs, tlm::tlm_command cmd, uint64_t address, uint8_t* data,
+               unsigned length) {
+  tlm::tlm_generic_payload p;
+  p.set_command(cmd);
+  p.set_address(address);
+  p.set_data_ptr(data);
+  p.set_data_length(length);
+  uint8_t enables[4] = {0, 0, 0, 0};  // ignored by debug transport
+  p.set_byte_enable_ptr(enables);
+  p.set_byte_enable_length(4);
+  return regs.debug_transport(p);
+}
+
+TEST(ControlRegisters, DebugReadsSeeEverythingAndChangeNothing) {
+  Bench b;
+  b.now = (uint64_t(7) << 32) | 5;
+  b.write(reg::kIrqEnable, kIrqMask);
+  b.regs.end_launch(GpuStatus::Done, GpuError::None, 9);  // IRQ_STATUS done: irq high
+  ASSERT_EQ(b.irq_edges, (std::vector<bool>{true}));
+  uint8_t window[reg::kWindowBytes];
+  EXPECT_EQ(debug(b.regs, tlm::TLM_READ_COMMAND, 0, window, sizeof window), reg::kWindowBytes);
+  auto word_at = [&](uint32_t offset) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= uint32_t(window[offset + i]) << (8 * i);
+    return v;
+  };
+  EXPECT_EQ(word_at(reg::kId), kGpuId);
+  EXPECT_EQ(word_at(reg::kStatus), static_cast<uint32_t>(GpuStatus::Done));
+  EXPECT_EQ(word_at(reg::kIrqStatus), kIrqDone);
+  EXPECT_EQ(word_at(reg::kGridX), 1u);
+  EXPECT_EQ(word_at(reg::kCycleLo), 5u);  // live, both halves
+  EXPECT_EQ(word_at(reg::kCycleHi), 7u);
+  EXPECT_EQ(word_at(0x30), 0u);  // a hole
+  // The CYCLE latch did not move: a normal CYCLE_HI read still gives 0.
+  EXPECT_EQ(b.read(reg::kCycleHi), 0u);
+  // Unaligned and partial reads, and reads past the window's end.
+  uint8_t two[2];
+  EXPECT_EQ(debug(b.regs, tlm::TLM_READ_COMMAND, reg::kId + 1, two, 2), 2u);
+  EXPECT_EQ(two[0], static_cast<uint8_t>(kGpuId >> 8));
+  uint8_t tail[8];
+  EXPECT_EQ(debug(b.regs, tlm::TLM_READ_COMMAND, reg::kWindowBytes - 4, tail, 8), 4u);
+  EXPECT_EQ(debug(b.regs, tlm::TLM_READ_COMMAND, reg::kWindowBytes, tail, 8), 0u);
+  EXPECT_EQ(b.irq_edges, (std::vector<bool>{true}));  // the irq line never moved
+}
+
+TEST(ControlRegisters, DebugWritesSetLaunchRegistersOnlyWithoutSideEffects) {
+  Bench b;
+  b.write(reg::kIrqEnable, kIrqMask);
+  b.regs.end_launch(GpuStatus::Done, GpuError::None, 9);
+  // A word of 1s over LAUNCH, IRQ_STATUS, IRQ_ENABLE and ID: nothing written,
+  // no doorbell, the pending interrupt stays.
+  uint8_t ones[4] = {1, 0, 0, 0};
+  for (uint32_t offset : {reg::kLaunch, reg::kIrqStatus, reg::kIrqEnable, reg::kId})
+    EXPECT_EQ(debug(b.regs, tlm::TLM_WRITE_COMMAND, offset, ones, 4), 0u) << offset;
+  EXPECT_EQ(b.doorbells, 0);
+  EXPECT_EQ(b.read(reg::kIrqStatus), kIrqDone);
+  EXPECT_EQ(b.read(reg::kIrqEnable), kIrqMask);
+  EXPECT_EQ(b.read(reg::kId), kGpuId);
+  // GRID_X and GRID_Y in one access (byte enables ignored).
+  uint8_t grid[8] = {0x10, 0, 0, 0, 0x20, 0, 0, 0};
+  EXPECT_EQ(debug(b.regs, tlm::TLM_WRITE_COMMAND, reg::kGridX, grid, 8), 8u);
+  EXPECT_EQ(b.regs.grid().x, 0x10u);
+  EXPECT_EQ(b.regs.grid().y, 0x20u);
+  // Refused while a launch runs, as bus writes are.
+  b.regs.begin_launch();
+  EXPECT_EQ(debug(b.regs, tlm::TLM_WRITE_COMMAND, reg::kGridX, grid, 4), 0u);
+  EXPECT_EQ(b.irq_edges, (std::vector<bool>{true}));
+}
+
 }  // namespace
 }  // namespace warptlm

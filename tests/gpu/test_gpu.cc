@@ -559,3 +559,38 @@ TEST(Gpu, TwoGpusInOneSimulationRunIndependently) {
 
 }  // namespace
 }  // namespace warptlm
+
+namespace warptlm {
+namespace {
+
+TEST(Gpu, DebugTransportOnTheControlSocketHasNoSideEffects) {
+  in_child_process([] {
+    Bench* b = nullptr;
+    auto script = [&](ScriptHost& host) {
+      // A debugger reads the ID and writes LAUNCH: the value, no launch.
+      uint8_t data[4] = {1, 0, 0, 0};
+      tlm::tlm_generic_payload p;
+      p.set_command(tlm::TLM_WRITE_COMMAND);
+      p.set_address(reg::kLaunch);
+      p.set_data_ptr(data);
+      p.set_data_length(4);
+      EXPECT_EQ(host.socket->transport_dbg(p), 0u);
+      settle();
+      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Idle));
+      p.set_command(tlm::TLM_READ_COMMAND);
+      p.set_address(reg::kId);
+      EXPECT_EQ(host.socket->transport_dbg(p), 4u);
+      EXPECT_EQ(uint32_t(data[0]) | uint32_t(data[1]) << 8 | uint32_t(data[2]) << 16 |
+                    uint32_t(data[3]) << 24,
+                kGpuId);
+      EXPECT_FALSE(b->irq.read());
+    };
+    Bench bench(script);
+    b = &bench;
+    sc_core::sc_start();
+    EXPECT_TRUE(bench.host.finished);
+  });
+}
+
+}  // namespace
+}  // namespace warptlm
