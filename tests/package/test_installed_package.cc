@@ -29,8 +29,9 @@ class InstalledPackage : public ::testing::Test {
     char pattern[] = "/tmp/warptlm_package_XXXXXX";
     ASSERT_NE(mkdtemp(pattern), nullptr);
     prefix_ = pattern;
-    install_ = run_shell(std::string(WARPTLM_CMAKE) + " --install " + WARPTLM_BUILD_DIR +
-                         " --prefix " + prefix_ + " --component development");
+    const std::string install = std::string(WARPTLM_CMAKE) + " --install " + WARPTLM_BUILD_DIR +
+                                " --prefix " + prefix_ + " --component ";
+    install_ = run_shell(install + "development && " + install + "runtime");
 #endif
   }
   static void TearDownTestSuite() {
@@ -60,6 +61,12 @@ TEST_F(InstalledPackage, PutsLibraryHeadersAndBothPackageFilesInPlace) {
   // No test or tool code: a platform brings its own sc_main.
   const auto symbols = run_shell("nm -C " + prefix_ + "/lib/libwarptlm.a | grep -c ' T sc_main'");
   EXPECT_EQ(symbols.output, "0\n");
+}
+
+TEST_F(InstalledPackage, TheInstalledCliRunsOutsideTheBuildTree) {
+  const auto run = run_shell("cd / && " + prefix_ + "/bin/warptlm run reduction --mode timing");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_TRUE(has(run.output, "host reference: PASS")) << run.output;
 }
 
 TEST_F(InstalledPackage, BuildsAndRunsTheDropInPlatformThroughFindPackage) {
