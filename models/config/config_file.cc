@@ -81,22 +81,27 @@ json yaml_to_json(const std::string& text, const std::string& source) {
   }
 }
 
-PlatformConfig config_from_json(const json& document, const std::string& source,
-                                const std::string& default_preset) {
+ConfigDocument split_config_document(const json& document, const std::string& source,
+                                     const std::string& default_preset) {
   if (!document.is_object())
     throw std::invalid_argument(source + ": a configuration must be an object of fields, got " +
                                 std::string(document.type_name()));
-  json overrides = document;
-  std::string base = default_preset;
-  if (overrides.contains("preset")) {
-    if (!overrides["preset"].is_string())
+  ConfigDocument d{default_preset, document};
+  if (d.overrides.contains("preset")) {
+    if (!d.overrides["preset"].is_string())
       throw std::invalid_argument(source + ": preset: must be a preset name, got " +
-                                  overrides["preset"].dump());
-    base = overrides["preset"].get<std::string>();
-    overrides.erase("preset");
+                                  d.overrides["preset"].dump());
+    d.preset = d.overrides["preset"].get<std::string>();
+    d.overrides.erase("preset");
   }
+  return d;
+}
+
+PlatformConfig config_from_json(const json& document, const std::string& source,
+                                const std::string& default_preset) {
+  const ConfigDocument d = split_config_document(document, source, default_preset);
   try {
-    return apply_overrides(preset(base), overrides);
+    return apply_overrides(preset(d.preset), d.overrides);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(source + ": " + e.what());
   }

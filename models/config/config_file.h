@@ -28,6 +28,16 @@ PlatformConfig load_config_file(const std::string& path,
 // not yet checked as a configuration; throws as load_config_file().
 nlohmann::json read_config_document(const std::string& path);
 
+// A configuration document split into the preset it starts from and the
+// fields it sets. Throws std::invalid_argument naming `source` for a document
+// that is not an object or a preset that is not a name.
+struct ConfigDocument {
+  std::string preset;
+  nlohmann::json overrides;  // flat or nested, as apply_overrides() takes them
+};
+ConfigDocument split_config_document(const nlohmann::json& document, const std::string& source,
+                                     const std::string& default_preset = "fermi");
+
 // The configuration `document` describes; `source` names it in errors.
 PlatformConfig config_from_json(const nlohmann::json& document, const std::string& source,
                                 const std::string& default_preset = "fermi");

@@ -1,8 +1,6 @@
 #include "config/platform_config.h"
 
 #include <limits>
-#include <memory>
-#include <mutex>
 #include <stdexcept>
 
 #include "config/close_names.h"
@@ -87,7 +85,8 @@ FieldInfo option_field(const DeclaredOptions& d, const OptionInfo& o) {
       });
 }
 
-std::vector<FieldInfo> build_fields(const std::vector<DeclaredOptions>& declared) {
+std::vector<FieldInfo> build_fields() {
+  const std::vector<DeclaredOptions> declared = component_option_declarations();
   std::vector<FieldInfo> f;
   // Top level: what sweeps vary most.
   f.push_back(
@@ -255,6 +254,11 @@ std::vector<FieldInfo> build_fields(const std::vector<DeclaredOptions>& declared
                         WARPTLM_ACCESS(memory.dram.t_rp)));
   f.push_back(typed_field("memory.dram.clock_mhz", FieldType::Float, 1, 100000,
                           "memory command clock, MHz", WARPTLM_ACCESS(memory.dram.clock_mhz)));
+  for (size_t i = 0; i < f.size(); ++i)
+    for (size_t k = 0; k < i; ++k)
+      if (f[i].name == f[k].name)
+        throw std::invalid_argument("options: a registered component's option is named '" +
+                                    f[i].name + "', which is another configuration field already");
   return f;
 }
 
@@ -332,26 +336,9 @@ ExecConfig PlatformConfig::exec_config() const {
 }
 
 const std::vector<FieldInfo>& config_fields() {
-  // Rebuilt when a component was registered since; earlier tables are kept,
-  // so a reference handed out stays valid.
-  static std::mutex mutex;
-  static std::vector<std::unique_ptr<const std::vector<FieldInfo>>> tables;
-  static uint64_t built_at = 0;
-  std::lock_guard<std::mutex> lock(mutex);
-  const uint64_t generation = registration_generation().load();
-  if (tables.empty() || generation != built_at) {
-    const std::vector<DeclaredOptions> declared = component_option_declarations();
-    auto fields = std::make_unique<std::vector<FieldInfo>>(build_fields(declared));
-    for (size_t i = 0; i < fields->size(); ++i)
-      for (size_t j = 0; j < i; ++j)
-        if ((*fields)[i].name == (*fields)[j].name)
-          throw std::invalid_argument("options: a registered component's option is named '" +
-                                      (*fields)[i].name +
-                                      "', which is another configuration field already");
-    tables.push_back(std::move(fields));
-    built_at = generation;
-  }
-  return *tables.back();
+  // With the options of the components registered so far.
+  static DerivedFromRegistries<std::vector<FieldInfo>> fields(&build_fields);
+  return fields.get();
 }
 
 const FieldInfo& config_field(const std::string& name) {

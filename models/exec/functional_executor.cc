@@ -213,9 +213,7 @@ void ExecConfig::validate() const {
       const std::string field = d.component + "." + o.name;
       const auto it = options.find(field);
       if (it == options.end()) continue;
-      if (!option_in_range(o, it->second))
-        throw std::invalid_argument(field + ": must be " + describe_option_range(o) + ", got " +
-                                    std::to_string(it->second));
+      check_option_value(field, o, it->second);
       check_scheme_option(field, it->second, o.default_value, d.selector, d.component,
                           d.selector == "compaction" ? compaction : reconvergence);
     }

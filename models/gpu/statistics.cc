@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <memory>
-#include <mutex>
 #include <unordered_map>
 
 #include "dram/dram_stats.h"
@@ -94,31 +92,22 @@ std::string pattern_of(const std::string& key) {
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 struct Table {
   std::vector<Statistic> all;
-  std::unordered_map<std::string, const Statistic*> by_name;
+  std::unordered_map<std::string, size_t> by_name;  // index into `all`
 };
 
-// Rebuilt when a component was registered since (a plug-in's scheme brings
-// its statistics); earlier tables are kept, so references stay valid.
+Table build_table() {
+  Table t;
+  t.all = build();
+  for (size_t i = 0; i < t.all.size(); ++i) t.by_name.emplace(t.all[i].name, i);
+  return t;
+}
+
+// Rebuilt after a registration (a plug-in's scheme brings its statistics).
 const Table& table() {
-  static std::mutex mutex;
-  static std::vector<std::unique_ptr<Table>> tables;
-  static uint64_t built_at = 0;
-  std::lock_guard<std::mutex> lock(mutex);
-  const uint64_t generation = registration_generation().load();
-  if (tables.empty() || generation != built_at) {
-    auto t = std::make_unique<Table>();
-    t->all = build();
-    for (const Statistic& s : t->all) t->by_name.emplace(s.name, &s);
-    tables.push_back(std::move(t));
-    built_at = generation;
-  }
-  return *tables.back();
+  static DerivedFromRegistries<Table> tables(&build_table);
+  return tables.get();
 }
 
 }  // namespace
@@ -126,10 +115,10 @@ const Table& table() {
 const std::vector<Statistic>& statistics() { return table().all; }
 
 const Statistic* find_statistic(const std::string& key) {
-  const auto& by_name = table().by_name;
-  auto it = by_name.find(key);
-  if (it == by_name.end()) it = by_name.find(pattern_of(key));
-  return it == by_name.end() ? nullptr : it->second;
+  const Table& t = table();
+  auto it = t.by_name.find(key);
+  if (it == t.by_name.end()) it = t.by_name.find(pattern_of(key));
+  return it == t.by_name.end() ? nullptr : &t.all[it->second];
 }
 
 bool is_breakdown_stat(const std::string& key) {

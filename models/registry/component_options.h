@@ -47,6 +47,13 @@ inline std::string describe_option_range(const OptionInfo& o) {
          (o.power_of_two ? ", a power of two" : "");
 }
 
+// std::invalid_argument naming `field` when `v` is out of option `o`'s range.
+inline void check_option_value(const std::string& field, const OptionInfo& o, int64_t v) {
+  if (!option_in_range(o, v))
+    throw std::invalid_argument(field + ": must be " + describe_option_range(o) + ", got " +
+                                std::to_string(v));
+}
+
 // Checks what a component declares at registration: std::invalid_argument
 // naming the component and the option.
 inline void check_option_infos(const std::string& component, const std::vector<OptionInfo>& infos) {
@@ -83,9 +90,7 @@ class ComponentOptions {
       const std::string field = component_ + "." + o.name;
       const auto it = values.find(field);
       const int64_t v = it == values.end() ? o.default_value : it->second;
-      if (!option_in_range(o, v))
-        throw std::invalid_argument(field + ": must be " + describe_option_range(o) + ", got " +
-                                    std::to_string(v));
+      check_option_value(field, o, v);
       values_.emplace_back(o.name, v);
     }
   }
@@ -101,7 +106,6 @@ class ComponentOptions {
                            "', which it did not declare when it was registered");
   }
   unsigned get_unsigned(const std::string& name) const { return static_cast<unsigned>(get(name)); }
-  const std::vector<std::pair<std::string, int64_t>>& values() const { return values_; }
 
  private:
   std::string component_;

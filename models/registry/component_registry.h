@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -32,6 +33,30 @@ inline std::atomic<uint64_t>& registration_generation() {
   static std::atomic<uint64_t> generation{0};
   return generation;
 }
+
+// A table derived from the registries (the configuration's fields, the
+// statistics), built on first use and again after any registration. Earlier
+// tables are kept, so a reference handed out stays valid. Thread-safe.
+template <typename Table>
+class DerivedFromRegistries {
+ public:
+  explicit DerivedFromRegistries(Table (*build)()) : build_(build) {}
+  const Table& get() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const uint64_t generation = registration_generation().load();
+    if (tables_.empty() || generation != built_at_) {
+      tables_.push_back(std::make_unique<const Table>(build_()));
+      built_at_ = generation;
+    }
+    return *tables_.back();
+  }
+
+ private:
+  Table (*build_)();
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<const Table>> tables_;
+  uint64_t built_at_ = 0;
+};
 
 template <typename Factory>
 class ComponentRegistry {

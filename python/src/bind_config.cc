@@ -50,10 +50,15 @@ void bind_config(py::module_& m) {
       },
       "(name, description) of every preset.");
   m.def(
-      "read_config_document",
-      [](const std::string& path) { return read_config_document(path).dump(); }, py::arg("path"),
-      "The JSON text of a configuration file's document (JSON or YAML, as the C++ API reads "
-      "it); ValueError names the file (and line:column for YAML).");
+      "read_config_file",
+      [](const std::string& path, const std::string& default_preset) {
+        const ConfigDocument d =
+            split_config_document(read_config_document(path), path, default_preset);
+        return py::make_tuple(d.preset, d.overrides.dump());
+      },
+      py::arg("path"), py::arg("default_preset"),
+      "(preset, JSON text of the fields) of a configuration file (JSON or YAML), read as the C++ "
+      "API's load_config_file reads it; ValueError names the file (and line:column for YAML).");
   m.def(
       "make_config",
       [](const std::string& preset_name, const std::string& overrides_json) {

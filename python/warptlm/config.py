@@ -118,17 +118,9 @@ class Platform:
         ``load_config_file`` reads it. ValueError names the file (and the field,
         or line:column)."""
         path = os.fspath(path)
-        document = json.loads(_core.read_config_document(path))
-        if not isinstance(document, dict):
-            kind = "array" if isinstance(document, list) else type(document).__name__
-            if document is None or isinstance(document, (str, int, float, bool)):
-                kind = {type(None): "null", str: "string", bool: "boolean"}.get(type(document), "number")
-            raise ValueError(f"{path}: a configuration must be an object of fields, got {kind}")
-        preset = document.pop("preset", default_preset)
-        if not isinstance(preset, str):
-            raise ValueError(f"{path}: preset: must be a preset name, got {json.dumps(preset)}")
+        preset, fields = _core.read_config_file(path, default_preset)
         try:
-            return cls(preset, **document)
+            return cls(preset, **json.loads(fields))
         except ValueError as e:
             raise ValueError(f"{path}: {e}") from None
 
