@@ -28,6 +28,7 @@ constexpr uint32_t kLaunchCyclesLo = 0x18;
 constexpr uint32_t kLaunchCyclesHi = 0x1C;
 constexpr uint32_t kIrqEnable = 0x20;
 constexpr uint32_t kIrqStatus = 0x24;
+constexpr uint32_t kErrorTextLen = 0x28;
 constexpr uint32_t kProgram = 0x40;
 constexpr uint32_t kKernel = 0x44;
 constexpr uint32_t kGridX = 0x48;
@@ -40,11 +41,34 @@ constexpr uint32_t kParamAddrLo = 0x60;
 constexpr uint32_t kParamAddrHi = 0x64;
 constexpr uint32_t kDynShared = 0x68;
 constexpr uint32_t kLaunch = 0x80;
-constexpr uint32_t kWindowBytes = 0x100;  // accesses beyond the window are address errors
+constexpr uint32_t kCommand = 0x84;
+constexpr uint32_t kReset = 0x88;
+constexpr uint32_t kImageAddrLo = 0x90;
+constexpr uint32_t kImageAddrHi = 0x94;
+constexpr uint32_t kImageSize = 0x98;
+constexpr uint32_t kGlobalsAddrLo = 0x9C;
+constexpr uint32_t kGlobalsAddrHi = 0xA0;
+constexpr uint32_t kNameAddrLo = 0xA4;
+constexpr uint32_t kNameAddrHi = 0xA8;
+constexpr uint32_t kNameSize = 0xAC;
+constexpr uint32_t kKernelIndex = 0xB0;
+constexpr uint32_t kKernelCount = 0xB4;
+// The text of the last error (Gpu::last_error()), NUL-terminated, cut to
+// kErrorTextBytes - 1 bytes; read-only.
+constexpr uint32_t kErrorText = 0x800;
+constexpr uint32_t kErrorTextBytes = 0x800;
+constexpr uint32_t kWindowBytes = 0x1000;  // accesses beyond the window are address errors
 }  // namespace reg
 
 constexpr uint32_t kGpuId = 0x57544C4D;       // "WTLM" in ASCII
-constexpr uint32_t kGpuVersion = 0x00010000;  // register map 1.0 (major << 16 | minor)
+constexpr uint32_t kGpuVersion = 0x00010001;  // register map 1.1 (major << 16 | minor)
+
+// COMMAND values: synchronous commands, done when the write returns.
+enum class GpuCommand : uint32_t {
+  Load = 1,           // parse the PTX image at IMAGE_ADDR (IMAGE_SIZE bytes): PROGRAM = its handle
+  KernelByIndex = 2,  // KERNEL = entry PC of kernel KERNEL_INDEX of PROGRAM
+  KernelByName = 3,   // KERNEL = entry PC of the kernel named by NAME_SIZE bytes at NAME_ADDR
+};
 
 // IRQ_STATUS / IRQ_ENABLE bits.
 constexpr uint32_t kIrqDone = 1u << 0;   // a launch completed normally
@@ -66,6 +90,8 @@ enum class GpuError : uint32_t {
   Faulted = 9,       // an earlier kernel fault left the GPU unusable (sticky, as CUDA's)
   KernelFault = 10,  // the kernel faulted (Gpu::fault() has the details)
   ThreadLocal = 11,  // a thread needs more local memory than the per-thread limit (512 KiB)
+  BadImage = 12,     // LOAD: the image cannot be read, parsed or finalised, or its globals placed
+  BadCommand = 13,   // COMMAND was written with a value that is no command
 };
 
 const char* gpu_status_name(GpuStatus status);  // "idle", "running", ...
@@ -93,6 +119,8 @@ class ControlRegisters {
     std::function<uint64_t()> cycles;  // core cycles since reset, read live
     std::function<void()> doorbell;    // LAUNCH written with 1 while no launch runs
     std::function<void(bool)> irq;     // the interrupt level (IRQ_STATUS & IRQ_ENABLE != 0) changed
+    std::function<void(uint32_t)> command;  // COMMAND written while no launch runs
+    std::function<void()> reset;            // RESET written with 1 (at any time)
   };
   // Throws std::invalid_argument naming the hook when one is empty.
   explicit ControlRegisters(Hooks hooks);
@@ -101,25 +129,32 @@ class ControlRegisters {
   // Sets the payload's response status; never throws for a bad access.
   void transport(tlm::tlm_generic_payload& payload);
   // The transport_dbg body: a debugger's view, without side effects. Reads
-  // any bytes of the window (live CYCLE without latching it, holes and LAUNCH
-  // as 0); writes change only the launch registers (PROGRAM .. DYN_SHARED)
-  // while no launch runs, never the doorbell, IRQ_ENABLE or IRQ_STATUS (which
-  // would move the irq line) or a read-only register. Returns the bytes
-  // transferred: up to the window's end for reads, the launch registers'
-  // bytes written for writes. Byte enables and streaming width are ignored,
+  // any bytes of the window (live CYCLE without latching it, holes and the
+  // write-only registers as 0); writes change only the plain RW registers
+  // (PROGRAM .. DYN_SHARED, the image, globals and name addresses, KERNEL_INDEX)
+  // while no launch runs, never LAUNCH, COMMAND or RESET, IRQ_ENABLE or
+  // IRQ_STATUS (which would move the irq line) or a read-only register.
+  // Returns the bytes transferred: up to the window's end for reads, the RW
+  // registers' bytes written for writes. Byte enables and streaming width are ignored,
   // as TLM-2.0 specifies for debug transport.
   unsigned debug_transport(tlm::tlm_generic_payload& payload);
   // One 32-bit access at `offset`; the response transport() would give.
   tlm::tlm_response_status read(uint64_t offset, uint32_t& value);
   tlm::tlm_response_status write(uint64_t offset, uint32_t value);
 
-  // The launch registers as last written.
+  // The registers as last written.
   uint32_t program() const { return word(reg::kProgram); }
   uint32_t kernel() const { return word(reg::kKernel); }
   Dim3 grid() const;
   Dim3 block() const;
   uint64_t param_address() const;
   uint32_t dynamic_shared() const { return word(reg::kDynShared); }
+  uint64_t image_address() const { return pair(reg::kImageAddrLo); }
+  uint32_t image_size() const { return word(reg::kImageSize); }
+  uint64_t globals_address() const { return pair(reg::kGlobalsAddrLo); }
+  uint64_t name_address() const { return pair(reg::kNameAddrLo); }
+  uint32_t name_size() const { return word(reg::kNameSize); }
+  uint32_t kernel_index() const { return word(reg::kKernelIndex); }
 
   GpuStatus status() const { return static_cast<GpuStatus>(word(reg::kStatus)); }
   GpuError error() const { return static_cast<GpuError>(word(reg::kError)); }
@@ -130,16 +165,33 @@ class ControlRegisters {
   // launch, and the IRQ_STATUS bit it earns (Done: kIrqDone, else kIrqError).
   void begin_launch();
   void end_launch(GpuStatus status, GpuError error, uint64_t launch_cycles);
+  // A command's outcome: STATUS done or launch error (refused), ERROR; a
+  // refusal sets IRQ_STATUS's error bit, a success no bit (the command was
+  // synchronous: its register write returned after it).
+  void end_command(GpuError error);
+  // A command's results: PROGRAM, KERNEL and KERNEL_COUNT as it found them.
+  void set_selection(uint32_t program, uint32_t kernel, uint32_t kernel_count);
+  // The ERROR_TEXT window's content (cut to kErrorTextBytes - 1 bytes).
+  void set_error_text(const std::string& text);
+  // Every register to its reset value, the latched CYCLE_HI and the error
+  // text cleared; the irq hook hears of a falling level.
+  void reset();
 
  private:
-  static constexpr unsigned kWords = reg::kWindowBytes / 4;
+  static constexpr unsigned kWords = reg::kErrorText / 4;  // the words below the text window
   uint32_t word(uint32_t offset) const { return words_[offset / 4]; }
+  uint64_t pair(uint32_t lo) const { return uint64_t(word(lo + 4)) << 32 | word(lo); }
+  // The RegisterInfo index at a 4-aligned offset in the window, -1 for a hole.
+  int register_at(uint64_t offset) const;
+  uint32_t text_word(uint32_t offset) const;  // 4 bytes of the ERROR_TEXT window
+  void reset_words();
   void set_irq_status(uint32_t value);
 
   Hooks hooks_;
   std::array<uint32_t, kWords> words_{};
   std::array<int16_t, kWords> info_{};  // index into control_register_map(), -1: no register
   uint32_t cycle_hi_latch_ = 0;         // CYCLE_HI as of the last CYCLE_LO read
+  std::string error_text_;              // ERROR_TEXT's bytes (no NUL)
 };
 
 }  // namespace warptlm

@@ -39,11 +39,13 @@ Gpu::Gpu(sc_core::sc_module_name name, const PlatformConfig& config)
       control("control"),
       memory("memory"),
       irq("irq"),
+      rst("rst"),
       config_(checked(config)),
       cycle_(core_clock_period(config_)),
-      regs_(ControlRegisters::Hooks{
-          [this] { return cycles(); }, [this] { doorbell(); },
-          [this](bool) { outputs_changed_.notify(sc_core::SC_ZERO_TIME); }}),
+      regs_(
+          ControlRegisters::Hooks{[this] { return cycles(); }, [this] { doorbell(); },
+                                  [this](bool) { outputs_changed_.notify(sc_core::SC_ZERO_TIME); },
+                                  [this](uint32_t value) { command(value); }, [this] { reset(); }}),
       wakeups_("wakeups"),
       sm_clock_(wakeups_),
       distributor_("distributor", config_, cycle_),
@@ -63,6 +65,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const PlatformConfig& config)
           }),
       port_("memory_port", config_.memory.l2.slices, config_.memory.port_protocol, cycle_),
       irq_internal_("irq_internal"),
+      rst_internal_("rst_internal"),
       irq_level_("irq_level"),
       status_signal_("status"),
       running_signal_("running") {
@@ -97,6 +100,9 @@ Gpu::Gpu(sc_core::sc_module_name name, const PlatformConfig& config)
   SC_METHOD(drive_outputs);
   sensitive << outputs_changed_;
   dont_initialize();
+  SC_METHOD(on_rst);
+  sensitive << rst.pos();
+  dont_initialize();
 }
 
 Gpu::~Gpu() = default;
@@ -109,7 +115,31 @@ void Gpu::before_end_of_elaboration() {
     dram_->use_wakeups(wakeups_);  // the last rank
   }
   if (irq.bind_count() == 0) irq.bind(irq_internal_);
+  if (rst.bind_count() == 0) rst.bind(rst_internal_);
 }
+
+void Gpu::on_rst() { reset(); }
+
+void Gpu::reset() {
+  ++resets_;
+  const bool was_running = distributor_.running();
+  distributor_.reset();
+  for (StreamingMultiprocessor& sm : sms_) sm.reset();
+  faulted_ = false;
+  fault_.reset();
+  last_error_.clear();
+  regs_.reset();
+  reset_cycle_ = cycles_at(sc_core::sc_time_stamp());
+  outputs_changed_.notify(sc_core::SC_ZERO_TIME);
+  if (was_running) launch_finished_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Gpu::set_error(const std::string& message) {
+  last_error_ = message;
+  regs_.set_error_text(message);
+}
+
+void Gpu::warn(const std::string& message) const { SC_REPORT_WARNING(name(), message.c_str()); }
 
 bool Gpu::BoundMemory::read(uint64_t addr, void* dst, uint64_t size) const {
   return size <= UINT32_MAX && port_->debug_read(addr, dst, static_cast<unsigned>(size));
@@ -171,7 +201,7 @@ unsigned Gpu::transport_dbg(tlm::tlm_generic_payload& payload) {
 
 uint64_t Gpu::cycles_at(sc_core::sc_time t) const { return t.value() / cycle_.value(); }
 
-uint64_t Gpu::cycles() const { return cycles_at(sc_core::sc_time_stamp()); }
+uint64_t Gpu::cycles() const { return cycles_at(sc_core::sc_time_stamp()) - reset_cycle_; }
 
 void Gpu::set_trace(TraceSink* trace) {
   for (StreamingMultiprocessor& sm : sms_) sm.set_trace(trace);

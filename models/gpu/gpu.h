@@ -49,6 +49,9 @@ class Gpu : public sc_core::sc_module {
   tlm_utils::simple_target_socket<Gpu> control;  // the registers (control_registers.h)
   tlm::tlm_initiator_socket<> memory;            // all global-memory traffic leaves here
   sc_core::sc_out<bool> irq;  // IRQ_STATUS & IRQ_ENABLE != 0; bound internally if left unbound
+  // Active high: a rising edge resets the GPU as reset() does. Optional: bound
+  // internally (and never raised) if the platform leaves it unbound.
+  sc_core::sc_in<bool> rst;
 
   // Host side (like cuModuleLoad): keeps a copy of `program`, places its
   // .global variables, keeps its .const bank, and returns the handle for
@@ -63,6 +66,16 @@ class Gpu : public sc_core::sc_module {
   uint32_t load_program(const Program& program, uint64_t globals_address = 0);
   // The loaded program behind `handle`; nullptr when there is none.
   const Program* program(uint32_t handle) const;
+
+  // Back to the reset state, at any time (what the RESET register and a
+  // rising edge of `rst` do; docs/gpu-registers.md "Reset"): a running launch
+  // is abandoned (no interrupt; launch_finished_event() is notified), the SMs
+  // drop their CTAs and L1 contents and ignore the answers to requests they
+  // sent before, every register returns to its reset value (irq low, CYCLE
+  // from 0), a kernel fault is forgotten. Loaded programs and their handles
+  // stay; statistics keep counting across resets.
+  void reset();
+  uint64_t resets() const { return resets_; }
 
   // The backing store of the default DRAM model and, with it, the functional
   // view of global memory the SMs execute against; the host allocates and
@@ -118,6 +131,16 @@ class Gpu : public sc_core::sc_module {
   unsigned transport_dbg(tlm::tlm_generic_payload& payload);  // no side effects
   void doorbell();  // gpu_launch.cc: validate the registers and start a launch
   void refuse(GpuError error, const std::string& message);
+  // gpu_commands.cc: the COMMAND register's commands, each ending in
+  // ControlRegisters::end_command.
+  void command(uint32_t value);
+  void load_image();
+  void select_kernel_by_index();
+  void select_kernel_by_name();
+  void refuse_command(GpuError error, const std::string& message);
+  void set_error(const std::string& message);   // last_error_ and the ERROR_TEXT window
+  void warn(const std::string& message) const;  // a SystemC warning naming this instance
+  void on_rst();
   void on_finished();    // the distributor ended the launch
   void drive_outputs();  // the one writer of irq and the trace signals
   uint64_t cycles_at(sc_core::sc_time t) const;
@@ -141,12 +164,16 @@ class Gpu : public sc_core::sc_module {
   KernelMemory launch_memory_;
   KernelLaunch launch_;
   uint64_t launch_start_cycle_ = 0, last_launch_cycles_ = 0, busy_cycles_ = 0;
+  uint64_t reset_cycle_ = 0;  // cycles_at() of the last reset: CYCLE counts from there
+  uint64_t resets_ = 0;
   std::optional<KernelFault> fault_;
   std::string last_error_;
-  bool faulted_ = false;  // sticky: a kernel fault leaves SMs in an unknown state
+  bool faulted_ = false;      // sticky until a reset: a kernel fault leaves SMs in an unknown state
+  std::string sticky_fault_;  // the message of the fault that set faulted_
 
   sc_core::sc_event launch_finished_, outputs_changed_;
   sc_core::sc_signal<bool> irq_internal_;  // irq's channel when the platform binds none
+  sc_core::sc_signal<bool> rst_internal_;  // rst's channel when the platform binds none
   sc_core::sc_signal<bool> irq_level_;     // mirrors irq, for the VCD
   sc_core::sc_signal<uint32_t> status_signal_;
   sc_core::sc_signal<bool> running_signal_;

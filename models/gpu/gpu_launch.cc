@@ -53,7 +53,8 @@ std::string geometry_problem(const Dim3& grid, const Dim3& block, GpuError* erro
 }  // namespace
 
 void Gpu::refuse(GpuError error, const std::string& message) {
-  last_error_ = message;
+  set_error(message);
+  warn(message);
   fault_.reset();
   last_launch_cycles_ = 0;
   regs_.end_launch(GpuStatus::LaunchError, error, 0);
@@ -65,8 +66,8 @@ void Gpu::doorbell() {
   if (faulted_)
     return refuse(GpuError::Faulted,
                   "launch: the GPU is unusable after the kernel fault of launch " +
-                      std::to_string(launch_.id) + " (" + fault_->what() +
-                      "); build a new platform");
+                      std::to_string(launch_.id) + " (" + sticky_fault_ +
+                      "); reset it (the RESET register or the rst input)");
   const uint32_t handle = regs_.program();
   if (handle == 0 || handle > programs_.size())
     return refuse(
@@ -142,7 +143,7 @@ void Gpu::doorbell() {
   }
 
   ++launch_.id;  // counts started launches only
-  last_error_.clear();
+  set_error("");
   fault_.reset();
   regs_.begin_launch();
   launch_start_cycle_ = cycles();
@@ -157,7 +158,9 @@ void Gpu::on_finished() {
   if (distributor_.fault()) {
     fault_ = distributor_.fault();
     faulted_ = true;
-    last_error_ = fault_->what();
+    sticky_fault_ = fault_->what();
+    set_error(sticky_fault_);
+    warn(last_error_);
     regs_.end_launch(GpuStatus::Fault, GpuError::KernelFault, c);
   } else {
     regs_.end_launch(GpuStatus::Done, GpuError::None, c);

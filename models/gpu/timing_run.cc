@@ -90,6 +90,9 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
                                           sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_, sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
+  // A refused launch or a fault is this function's exception; the GPU's own
+  // warning about it would say the same twice.
+  sc_core::sc_report_handler::set_actions(gpu.name(), sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
   sc_core::sc_trace_file* vcd = nullptr;
   if (!options.vcd_path.empty()) {
     vcd = sc_core::sc_create_vcd_trace_file(vcd_base(options.vcd_path).c_str());

@@ -229,6 +229,24 @@ void WorkgroupDistributor::finish() {
   finished_.notify(sc_core::SC_ZERO_TIME);
 }
 
+void WorkgroupDistributor::reset() {
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  for (SmState& s : sms_) account(s, now);
+  if (running_) busy_time_ += now - launch_start_;
+  running_ = false;
+  finished_.cancel();
+  for (SmState& s : sms_) {
+    s.ctas = s.warps = 0;
+    s.registers = s.shared = 0;
+  }
+  launch_ = nullptr;
+  next_cta_ = total_ctas_ = retired_ = 0;
+  flush_requested_ = false;
+  flushes_pending_ = 0;
+  fault_.reset();
+  publish_.notify(sc_core::SC_ZERO_TIME);
+}
+
 void WorkgroupDistributor::publish() {
   for (size_t i = 0; i < sms_.size(); ++i)
     if (resident_signals_[i].read() != sms_[i].ctas) resident_signals_[i].write(sms_[i].ctas);

@@ -65,6 +65,10 @@ class WorkgroupDistributor : public sc_core::sc_module,
   void start(const KernelLaunch& launch);
 
   bool running() const { return running_; }
+  // The GPU's reset: a running launch is abandoned (finished_event() is not
+  // notified for it), every SM's resources count as free (the SMs drop their
+  // CTAs in the same reset), a pending flush is forgotten. Statistics stay.
+  void reset();
   // Notified (delta) when the launch ends: every CTA retired (and, with a
   // write-back L1, every SM's flush answered), or a fault.
   const sc_core::sc_event& finished_event() const { return finished_; }

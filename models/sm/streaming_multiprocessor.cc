@@ -1,5 +1,6 @@
 #include "sm/streaming_multiprocessor.h"
 
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,7 +20,7 @@ namespace warptlm {
 // the responses until the next tick.
 struct StreamingMultiprocessor::Impl {
   Impl(StreamingMultiprocessor& sm, const PlatformConfig& config)
-      : sm(sm), core(sm.id(), config), pool(config.memory.l1.line) {
+      : sm(sm), config(config), core(sm.id(), config), pool(config.memory.l1.line) {
     period = sc_core::sc_time(1000.0 / config.sm.clock_mhz, sc_core::SC_NS);
     ticks = period.value();
     if (ticks == 0)
@@ -54,9 +55,15 @@ struct StreamingMultiprocessor::Impl {
   size_t sent = 0;                // requests of core.outbox() already sent
   size_t applied = 0;             // arrivals[0, applied) are applied
   std::vector<Arrival> arrivals;  // in arrival order; reused, so warm ticks allocate nothing
+  uint32_t epoch = 0;             // resets so far: requests carry it, stale answers are dropped
   SmCore::TickResult result;
   StreamingMultiprocessor& sm;
+  const PlatformConfig& config;
   SmCore core;
+  // The statistics of the cores before the last reset.
+  SmStats earlier_stats;
+  RunStats earlier_run;
+  TraceSink* trace = nullptr;
   PayloadPool pool;
   sc_core::sc_time period;
   sc_core::sc_event wake;
@@ -79,9 +86,40 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, u
 
 StreamingMultiprocessor::~StreamingMultiprocessor() = default;
 
-void StreamingMultiprocessor::set_trace(TraceSink* trace) { impl_->core.set_trace(trace); }
-const SmStats& StreamingMultiprocessor::stats() const { return impl_->core.stats(); }
-RunStats StreamingMultiprocessor::run_stats() const { return impl_->core.run_stats(); }
+void StreamingMultiprocessor::set_trace(TraceSink* trace) {
+  impl_->trace = trace;
+  impl_->core.set_trace(trace);
+}
+
+SmStats StreamingMultiprocessor::stats() const {
+  SmStats s = impl_->earlier_stats;
+  s.add(impl_->core.stats());
+  return s;
+}
+
+RunStats StreamingMultiprocessor::run_stats() const {
+  RunStats r = impl_->earlier_run;
+  r.add(impl_->core.run_stats());
+  return r;
+}
+
+void StreamingMultiprocessor::reset() {
+  Impl& m = *impl_;
+  m.earlier_stats.add(m.core.stats());
+  m.earlier_run.add(m.core.run_stats());
+  // A fresh core is the reset state by construction; its constructor already
+  // succeeded once with this configuration.
+  m.core.~SmCore();
+  new (&m.core) SmCore(id_, m.config);
+  m.core.set_trace(m.trace);
+  ++m.epoch;
+  m.faulted = false;
+  m.sent = 0;  // the old outbox went with the old core
+  m.arrivals.clear();
+  m.applied = 0;
+  m.result.retired.clear();
+  // request_open stays: a request still awaiting END_REQ gets it.
+}
 bool StreamingMultiprocessor::idle() const { return impl_->core.idle(); }
 uint64_t StreamingMultiprocessor::stalls_avoided_by_lane_masks() const {
   return impl_->core.stalls_avoided_by_lane_masks();
@@ -203,6 +241,7 @@ void StreamingMultiprocessor::send() {
     ext->warp = r.warp;
     ext->pc = r.pc;
     ext->tag = r.tag;
+    ext->epoch = m.epoch;
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     m.request_open = true;
@@ -254,8 +293,8 @@ tlm::tlm_sync_enum StreamingMultiprocessor::memory_bw(tlm::tlm_generic_payload& 
 
 void StreamingMultiprocessor::finish(tlm::tlm_generic_payload& gp) {
   Impl& m = *impl_;
-  if (m.faulted) return;
-  const GpuExtension* ext = gpu_extension(gp);  // our own payload: no lookup
+  const GpuExtension* ext = gpu_extension(gp);     // our own payload: no lookup
+  if (m.faulted || ext->epoch != m.epoch) return;  // frozen, or sent before a reset
   if (ext->kind != AccessKind::Writeback) {
     // Kept for the first tick strictly after now: whether a response arriving
     // at an edge is seen by that edge's tick must not depend on which same-time

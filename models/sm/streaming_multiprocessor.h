@@ -42,9 +42,15 @@ class StreamingMultiprocessor : public sc_core::sc_module, private SmClock::Memb
   unsigned id() const { return id_; }
   // Optional: every issued warp instruction with its cycle (sm = id()).
   void set_trace(TraceSink* trace);
-  const SmStats& stats() const;
+  // Over the whole simulation, across resets.
+  SmStats stats() const;
   // Instruction counts as the functional executor reports them (RunStats).
   RunStats run_stats() const;
+  // The GPU's reset: the SM drops its CTAs, warps and cache contents (a
+  // fresh core) and ignores the answers to the requests it sent before; a
+  // request awaiting END_REQ still gets it (the base protocol's rules).
+  // Statistics keep counting.
+  void reset();
   // Issues a per-warp scoreboard would have blocked but lane masks allowed.
   uint64_t stalls_avoided_by_lane_masks() const;
   // Whether the SM holds no CTA.

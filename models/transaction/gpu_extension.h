@@ -20,6 +20,10 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   uint32_t warp = 0;  // global warp id
   Pc pc = 0;          // issuing instruction
   uint64_t tag = 0;   // the originator's id for the request, untouched by everyone else
+  // The originator's generation when it sent the request (an SM counts its
+  // resets: an answer to a request sent before one is dropped); untouched by
+  // everyone else.
+  uint32_t epoch = 0;
 
   // Back to the defaults above (the payload pool reuses one extension per payload).
   void reset() { *this = GpuExtension(); }

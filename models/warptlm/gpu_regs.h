@@ -20,6 +20,7 @@
 #define WARPTLM_REG_LAUNCH_CYCLES_HI 0x1Cu /* RO: ... high */
 #define WARPTLM_REG_IRQ_ENABLE 0x20u       /* RW: WARPTLM_IRQ_* bits that raise the irq line */
 #define WARPTLM_REG_IRQ_STATUS 0x24u       /* W1C: pending WARPTLM_IRQ_* bits */
+#define WARPTLM_REG_ERROR_TEXT_LEN 0x28u   /* RO: bytes of text in the ERROR_TEXT window */
 #define WARPTLM_REG_PROGRAM 0x40u          /* RW: program handle */
 #define WARPTLM_REG_KERNEL 0x44u           /* RW: entry PC of a kernel of PROGRAM */
 #define WARPTLM_REG_GRID_X 0x48u           /* RW: grid dimensions in CTAs */
@@ -30,25 +31,46 @@
 #define WARPTLM_REG_BLOCK_Z 0x5Cu
 #define WARPTLM_REG_PARAM_ADDR_LO 0x60u /* RW: device address of the parameter buffer */
 #define WARPTLM_REG_PARAM_ADDR_HI 0x64u
-#define WARPTLM_REG_DYN_SHARED 0x68u /* RW: dynamic shared memory per CTA, bytes */
-#define WARPTLM_REG_LAUNCH 0x80u     /* WO: write WARPTLM_LAUNCH_GO to launch */
+#define WARPTLM_REG_DYN_SHARED 0x68u    /* RW: dynamic shared memory per CTA, bytes */
+#define WARPTLM_REG_LAUNCH 0x80u        /* WO: write WARPTLM_LAUNCH_GO to launch */
+#define WARPTLM_REG_COMMAND 0x84u       /* WO: a WARPTLM_COMMAND_*, done when the write returns */
+#define WARPTLM_REG_RESET 0x88u         /* WO: write WARPTLM_RESET_GO to reset the GPU */
+#define WARPTLM_REG_IMAGE_ADDR_LO 0x90u /* RW: device address of the PTX text to load */
+#define WARPTLM_REG_IMAGE_ADDR_HI 0x94u
+#define WARPTLM_REG_IMAGE_SIZE 0x98u      /* RW: its length in bytes */
+#define WARPTLM_REG_GLOBALS_ADDR_LO 0x9Cu /* RW: where a bound memory gets the .global variables \
+                                           */
+#define WARPTLM_REG_GLOBALS_ADDR_HI 0xA0u
+#define WARPTLM_REG_NAME_ADDR_LO 0xA4u /* RW: device address of a kernel name */
+#define WARPTLM_REG_NAME_ADDR_HI 0xA8u
+#define WARPTLM_REG_NAME_SIZE 0xACu    /* RW: its length in bytes */
+#define WARPTLM_REG_KERNEL_INDEX 0xB0u /* RW: kernel index for WARPTLM_COMMAND_KERNEL_BY_INDEX */
+#define WARPTLM_REG_KERNEL_COUNT 0xB4u /* RO: kernels of the program last loaded or searched */
+#define WARPTLM_REG_ERROR_TEXT 0x800u  /* RO: the last error's message, NUL-terminated */
 
-#define WARPTLM_REG_WINDOW_BYTES 0x100u /* accesses beyond it are address errors */
+#define WARPTLM_ERROR_TEXT_BYTES 0x800u  /* size of the ERROR_TEXT window */
+#define WARPTLM_REG_WINDOW_BYTES 0x1000u /* accesses beyond it are address errors */
 
 /* Values. */
 #define WARPTLM_GPU_ID 0x57544C4Du      /* "WTLM" */
-#define WARPTLM_GPU_VERSION 0x00010000u /* register map 1.0 */
+#define WARPTLM_GPU_VERSION 0x00010001u /* register map 1.1 */
 #define WARPTLM_LAUNCH_GO 1u
+#define WARPTLM_RESET_GO 1u
+
+/* COMMAND values. */
+#define WARPTLM_COMMAND_LOAD 1u            /* PROGRAM = handle of the image's program */
+#define WARPTLM_COMMAND_KERNEL_BY_INDEX 2u /* KERNEL = entry of kernel KERNEL_INDEX */
+#define WARPTLM_COMMAND_KERNEL_BY_NAME 3u  /* KERNEL = entry of the kernel named at NAME_ADDR */
 
 /* IRQ_ENABLE / IRQ_STATUS bits. */
 #define WARPTLM_IRQ_DONE 0x1u  /* a launch completed normally */
-#define WARPTLM_IRQ_ERROR 0x2u /* a launch was refused or ended in a kernel fault */
+#define WARPTLM_IRQ_ERROR 0x2u /* a launch or command was refused, or a kernel faulted */
 
 /* STATUS. */
 #define WARPTLM_STATUS_IDLE 0u
 #define WARPTLM_STATUS_RUNNING 1u
 #define WARPTLM_STATUS_DONE 2u
-#define WARPTLM_STATUS_LAUNCH_ERROR 3u
+#define WARPTLM_STATUS_LAUNCH_ERROR 3u /* the last launch or command was refused */
 #define WARPTLM_STATUS_FAULT 4u
 
 /* ERROR. */
@@ -64,5 +86,7 @@
 #define WARPTLM_ERROR_FAULTED 9u       /* an earlier kernel fault left the GPU unusable */
 #define WARPTLM_ERROR_KERNEL_FAULT 10u /* the kernel faulted */
 #define WARPTLM_ERROR_THREAD_LOCAL 11u /* a thread needs more local memory than the limit */
+#define WARPTLM_ERROR_BAD_IMAGE 12u    /* LOAD: the image cannot be read, parsed or placed */
+#define WARPTLM_ERROR_BAD_COMMAND 13u  /* COMMAND got a value that is no command */
 
 #endif /* WARPTLM_GPU_REGS_H */

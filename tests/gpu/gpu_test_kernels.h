@@ -129,6 +129,34 @@ DONE:
 }
 )";
 
+// spin: every thread adds 1 to buf[tid.x] n times, a load and a store per
+// round: a long kernel with memory traffic in flight at any moment.
+inline const char* const kSpinKernel = R"(.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry spin(.param .u64 buf, .param .u32 n)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [buf];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, 0;
+  mov.u32 %r3, %tid.x;
+  mul.wide.u32 %rd2, %r3, 4;
+  add.s64 %rd3, %rd1, %rd2;
+LOOP:
+  ld.global.u32 %r4, [%rd3];
+  add.u32 %r4, %r4, 1;
+  st.global.u32 [%rd3], %r4;
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, %r1;
+  @%p1 bra LOOP;
+  ret;
+}
+)";
+
 inline Program program_of(const char* ptx) { return finalize(parse_ptx(ptx)); }
 
 inline HostBuffer u32_buffer(const std::string& name, const std::vector<uint32_t>& values) {

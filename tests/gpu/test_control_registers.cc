@@ -1,5 +1,6 @@
 // The control register map and its decode: reset values, access types, bad
-// accesses, the CYCLE latch, IRQ enable/acknowledge and the doorbell.
+// accesses, the CYCLE latch, IRQ enable/acknowledge, the doorbell, commands,
+// the reset register and the error text window.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -11,11 +12,13 @@ namespace {
 
 struct Bench {
   uint64_t now = 0;
-  int doorbells = 0;
+  int doorbells = 0, resets = 0;
+  std::vector<uint32_t> commands;
   std::vector<bool> irq_edges;
-  ControlRegisters regs{
-      ControlRegisters::Hooks{[this] { return now; }, [this] { ++doorbells; },
-                              [this](bool level) { irq_edges.push_back(level); }}};
+  ControlRegisters regs{ControlRegisters::Hooks{[this] { return now; }, [this] { ++doorbells; },
+                                                [this](bool level) { irq_edges.push_back(level); },
+                                                [this](uint32_t c) { commands.push_back(c); },
+                                                [this] { ++resets; }}};
 
   uint32_t read(uint32_t offset) {
     uint32_t v = 0xDEADBEEF;
@@ -47,7 +50,7 @@ tlm::tlm_response_status transport(ControlRegisters& regs, tlm::tlm_command cmd,
 TEST(ControlRegisters, ResetValuesMatchTheMap) {
   Bench b;
   EXPECT_EQ(b.read(reg::kId), 0x57544C4Du);
-  EXPECT_EQ(b.read(reg::kVersion), 0x00010000u);
+  EXPECT_EQ(b.read(reg::kVersion), 0x00010001u);
   EXPECT_EQ(b.read(reg::kStatus), 0u);  // idle
   EXPECT_EQ(b.read(reg::kError), 0u);
   for (uint32_t r :
@@ -61,7 +64,7 @@ TEST(ControlRegisters, ResetValuesMatchTheMap) {
       EXPECT_EQ(b.read(r.offset), r.reset) << r.name;
     }
   }
-  EXPECT_EQ(control_register_map().size(), 22u);
+  EXPECT_EQ(control_register_map().size(), 36u);
   EXPECT_EQ(control_register("DYN_SHARED").offset, 0x68u);
   EXPECT_EQ(control_register("IRQ_STATUS").access, RegAccess::W1C);
   try {
@@ -108,10 +111,13 @@ TEST(ControlRegisters, BadAccessesGetErrorResponsesNotCrashes) {
   using tlm::TLM_READ_COMMAND;
   using tlm::TLM_WRITE_COMMAND;
   // Unmapped words inside the window, a misaligned address, past the window.
-  EXPECT_EQ(transport(b.regs, TLM_READ_COMMAND, 0x28, data, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
-  EXPECT_EQ(transport(b.regs, TLM_WRITE_COMMAND, 0x84, data, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(transport(b.regs, TLM_READ_COMMAND, 0x2C, data, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(transport(b.regs, TLM_WRITE_COMMAND, 0x8C, data, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
   EXPECT_EQ(transport(b.regs, TLM_READ_COMMAND, 0x4A, data, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
   EXPECT_EQ(transport(b.regs, TLM_READ_COMMAND, 0x100, data, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(transport(b.regs, TLM_READ_COMMAND, 0x7FC, data, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(transport(b.regs, TLM_READ_COMMAND, 0x1000, data, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(transport(b.regs, TLM_READ_COMMAND, 0x802, data, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
   EXPECT_EQ(transport(b.regs, TLM_READ_COMMAND, ~0ull - 3, data, 4),
             tlm::TLM_ADDRESS_ERROR_RESPONSE);
   // Anything but one whole word: 8-byte, 2-byte, streamed.
@@ -204,12 +210,20 @@ TEST(ControlRegisters, IrqIsStatusAndEnableWithWriteOneToClear) {
 }
 
 TEST(ControlRegisters, HooksMustBeSet) {
-  ControlRegisters::Hooks h{[] { return uint64_t(0); }, [] {}, nullptr};
+  ControlRegisters::Hooks h{[] { return uint64_t(0); }, [] {}, nullptr, [](uint32_t) {}, [] {}};
   try {
     ControlRegisters r(h);
     FAIL() << "no exception";
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "hooks.irq: must be set");
+  }
+  h.irq = [](bool) {};
+  h.reset = nullptr;
+  try {
+    ControlRegisters r(h);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "hooks.reset: must be set");
   }
 }
 
@@ -267,9 +281,14 @@ TEST(ControlRegisters, DebugWritesSetLaunchRegistersOnlyWithoutSideEffects) {
   // A word of 1s over LAUNCH, IRQ_STATUS, IRQ_ENABLE and ID: nothing written,
   // no doorbell, the pending interrupt stays.
   uint8_t ones[4] = {1, 0, 0, 0};
-  for (uint32_t offset : {reg::kLaunch, reg::kIrqStatus, reg::kIrqEnable, reg::kId})
+  for (uint32_t offset : {reg::kLaunch, reg::kCommand, reg::kReset, reg::kIrqStatus,
+                          reg::kIrqEnable, reg::kId, reg::kKernelCount, reg::kErrorText})
     EXPECT_EQ(debug(b.regs, tlm::TLM_WRITE_COMMAND, offset, ones, 4), 0u) << offset;
   EXPECT_EQ(b.doorbells, 0);
+  EXPECT_EQ(b.resets, 0);
+  EXPECT_TRUE(b.commands.empty());
+  EXPECT_EQ(debug(b.regs, tlm::TLM_WRITE_COMMAND, reg::kImageSize, ones, 4), 4u);
+  EXPECT_EQ(b.regs.image_size(), 1u);
   EXPECT_EQ(b.read(reg::kIrqStatus), kIrqDone);
   EXPECT_EQ(b.read(reg::kIrqEnable), kIrqMask);
   EXPECT_EQ(b.read(reg::kId), kGpuId);
@@ -282,6 +301,81 @@ TEST(ControlRegisters, DebugWritesSetLaunchRegistersOnlyWithoutSideEffects) {
   b.regs.begin_launch();
   EXPECT_EQ(debug(b.regs, tlm::TLM_WRITE_COMMAND, reg::kGridX, grid, 4), 0u);
   EXPECT_EQ(b.irq_edges, (std::vector<bool>{true}));
+}
+
+TEST(ControlRegisters, CommandsGoToTheHookAndEndWithStatusAndError) {
+  Bench b;
+  b.write(reg::kIrqEnable, kIrqMask);
+  b.write(reg::kCommand, 7);  // any value reaches the owner, which judges it
+  b.write(reg::kCommand, 1);
+  EXPECT_EQ(b.commands, (std::vector<uint32_t>{7, 1}));
+  EXPECT_EQ(b.read(reg::kCommand), 0u);  // write-only
+  b.regs.set_selection(3, 0x40, 2);
+  b.regs.end_command(GpuError::None);
+  EXPECT_EQ(b.read(reg::kStatus), uint32_t(GpuStatus::Done));
+  EXPECT_EQ(b.read(reg::kProgram), 3u);
+  EXPECT_EQ(b.read(reg::kKernel), 0x40u);
+  EXPECT_EQ(b.read(reg::kKernelCount), 2u);
+  EXPECT_EQ(b.read(reg::kIrqStatus), 0u);  // a command that succeeded raises nothing
+  EXPECT_EQ(b.regs.write(reg::kKernelCount, 1), tlm::TLM_COMMAND_ERROR_RESPONSE);
+  b.regs.end_command(GpuError::BadImage);
+  EXPECT_EQ(b.read(reg::kStatus), uint32_t(GpuStatus::LaunchError));
+  EXPECT_EQ(b.read(reg::kError), uint32_t(GpuError::BadImage));
+  EXPECT_EQ(b.read(reg::kIrqStatus), kIrqError);
+  EXPECT_EQ(b.irq_edges, (std::vector<bool>{true}));
+  // While a launch runs, COMMAND and the command registers refuse writes.
+  b.regs.begin_launch();
+  EXPECT_EQ(b.regs.write(reg::kCommand, 1), tlm::TLM_COMMAND_ERROR_RESPONSE);
+  EXPECT_EQ(b.regs.write(reg::kImageAddrLo, 1), tlm::TLM_COMMAND_ERROR_RESPONSE);
+  EXPECT_EQ(b.commands.size(), 2u);
+}
+
+TEST(ControlRegisters, ResetIsAcceptedAlwaysAndRestoresEveryRegister) {
+  Bench b;
+  b.write(reg::kIrqEnable, kIrqMask);
+  b.write(reg::kGridX, 9);
+  b.write(reg::kImageSize, 100);
+  b.regs.set_error_text("boom");
+  b.now = uint64_t(3) << 32;
+  b.read(reg::kCycleLo);  // latches 3
+  b.regs.begin_launch();
+  b.write(reg::kReset, 2);  // other values are ignored
+  EXPECT_EQ(b.resets, 0);
+  b.write(reg::kReset, 1);  // accepted while a launch runs
+  EXPECT_EQ(b.resets, 1);
+  b.regs.end_launch(GpuStatus::Done, GpuError::None, 5);  // irq high
+  b.regs.reset();                                         // what the owner's reset hook does
+  for (const RegisterInfo& r : control_register_map()) {
+    if (r.offset != reg::kCycleLo) {
+      EXPECT_EQ(b.read(r.offset), r.reset) << r.name;
+    }
+  }
+  EXPECT_EQ(b.read(reg::kErrorTextLen), 0u);
+  EXPECT_EQ(b.irq_edges, (std::vector<bool>{true, false}));
+  b.regs.reset();  // a second reset changes nothing and moves no line
+  EXPECT_EQ(b.irq_edges, (std::vector<bool>{true, false}));
+}
+
+TEST(ControlRegisters, ErrorTextWindowHoldsTheMessageNulTerminated) {
+  Bench b;
+  b.regs.set_error_text("load: image@0x10000:3:7: unknown opcode");
+  const std::string expected = "load: image@0x10000:3:7: unknown opcode";
+  EXPECT_EQ(b.read(reg::kErrorTextLen), expected.size());
+  std::string text;
+  for (uint32_t offset = reg::kErrorText; offset < reg::kWindowBytes; offset += 4) {
+    const uint32_t w = b.read(offset);
+    for (int i = 0; i < 4; ++i) text += static_cast<char>(w >> (8 * i));
+  }
+  EXPECT_EQ(text.substr(0, text.find('\0')), expected);
+  EXPECT_EQ(b.regs.write(reg::kErrorText, 0), tlm::TLM_COMMAND_ERROR_RESPONSE);
+  // A longer text is cut so that the window keeps its NUL.
+  b.regs.set_error_text(std::string(5000, 'x'));
+  EXPECT_EQ(b.read(reg::kErrorTextLen), reg::kErrorTextBytes - 1);
+  EXPECT_EQ(b.read(reg::kWindowBytes - 4), 0x00787878u);
+  // Debug reads see the text too.
+  uint8_t bytes[4];
+  EXPECT_EQ(debug(b.regs, tlm::TLM_READ_COMMAND, reg::kErrorText + 1, bytes, 4), 4u);
+  EXPECT_EQ(bytes[0], 'x');
 }
 
 }  // namespace

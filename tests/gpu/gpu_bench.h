@@ -1,0 +1,109 @@
+// The Gpu test bench shared by the Gpu tests: the small preset's GPU with a
+// scripted host on its control socket, the add kernel's buffers in the
+// default store or in a foreign memory, and that foreign memory.
+#pragma once
+
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstring>
+#include <functional>
+
+#include "common/tlm_memory_target.h"
+#include "gpu/gpu.h"
+#include "gpu_test_kernels.h"
+#include "script_host.h"
+
+namespace warptlm::testing {
+
+// A platform: the small preset's GPU, its irq on a signal, a scripted host.
+struct Bench {
+  explicit Bench(std::function<void(ScriptHost&)> script, PlatformConfig config = preset("small"))
+      : gpu("gpu", config), irq("irq"), host("host", std::move(script)) {
+    gpu.irq.bind(irq);
+    host.socket.bind(gpu.control);
+  }
+  Gpu gpu;
+  sc_core::sc_signal<bool> irq;
+  ScriptHost host;
+};
+
+// Lets the irq output follow the registers (two delta cycles).
+inline void settle() {
+  sc_core::wait(sc_core::SC_ZERO_TIME);
+  sc_core::wait(sc_core::SC_ZERO_TIME);
+}
+
+inline uint32_t entry(const Gpu& gpu, uint32_t handle, const char* kernel) {
+  return static_cast<uint32_t>(gpu.program(handle)->module.find_function(kernel)->begin);
+}
+
+// The add kernel over 64 threads (2 CTAs of 32): out[i] = in[i] + value.
+struct AddBuffers {
+  uint64_t in = 0, out = 0, params = 0;
+};
+
+inline AddBuffers setup_add(Gpu& gpu, uint32_t value) {
+  DeviceMemory& mem = gpu.default_store();
+  AddBuffers a;
+  a.in = mem.allocate(64 * 4, "in");
+  a.out = mem.allocate(64 * 4, "out");
+  for (uint32_t i = 0; i < 64; ++i) {
+    uint32_t v = 1000 * i;
+    mem.write(a.in + 4 * i, &v, 4);
+  }
+  // The parameter buffer: in at 0, out at 8, value at 16 (20 bytes).
+  uint8_t params[20];
+  std::memcpy(params, &a.in, 8);
+  std::memcpy(params + 8, &a.out, 8);
+  std::memcpy(params + 16, &value, 4);
+  a.params = mem.allocate(sizeof params, "params");
+  mem.write(a.params, params, sizeof params);
+  return a;
+}
+
+inline void program_add(ScriptHost& host, const Gpu& gpu, uint32_t handle, const AddBuffers& a) {
+  host.set(reg::kProgram, handle);
+  host.set(reg::kKernel, entry(gpu, handle, "add"));
+  host.set(reg::kGridX, 2);
+  host.set(reg::kBlockX, 32);
+  host.set(reg::kParamAddrLo, static_cast<uint32_t>(a.params));
+  host.set(reg::kParamAddrHi, static_cast<uint32_t>(a.params >> 32));
+}
+
+// A platform memory the GPU knows nothing about: b_transport and debug
+// transport only, on a simple_target_socket (which adapts the GPU's
+// nb_transport calls itself), backed by 64 KB at 0x10000.
+struct ForeignMemory : sc_core::sc_module {
+  explicit ForeignMemory(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
+    socket.register_b_transport(this, &ForeignMemory::b_transport);
+    socket.register_transport_dbg(this, &ForeignMemory::transport_dbg);
+  }
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    ++(p.is_read() ? reads : writes);
+    memory.execute(p);
+    if (fail_transactions) p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    delay += sc_core::sc_time(50, sc_core::SC_NS);
+  }
+  unsigned transport_dbg(tlm::tlm_generic_payload& p) { return memory.debug(p); }
+  tlm_utils::simple_target_socket<ForeignMemory> socket;
+  TestMemory memory{0x10000, 0x10000};
+  uint64_t reads = 0, writes = 0;
+  bool fail_transactions = false;  // answer every timing transaction with an error
+};
+
+// The add kernel's buffers placed by the platform in the foreign memory.
+inline AddBuffers setup_add_in(TestMemory& mem, uint32_t value) {
+  AddBuffers a{0x10000, 0x10400, 0x10800};
+  for (uint32_t i = 0; i < 64; ++i) {
+    uint32_t v = 1000 * i;
+    mem.write(a.in + 4 * i, &v, 4);
+  }
+  uint8_t params[20];
+  std::memcpy(params, &a.in, 8);
+  std::memcpy(params + 8, &a.out, 8);
+  std::memcpy(params + 16, &value, 4);
+  mem.write(a.params, params, sizeof params);
+  return a;
+}
+
+}  // namespace warptlm::testing
