@@ -122,6 +122,16 @@ std::vector<FieldInfo> build_fields() {
       int_field("quantum", 1, 1 << 20, false, true,
                 "functional mode: warp instructions a warp runs before the next warp of its CTA",
                 WARPTLM_ACCESS(quantum)));
+  f.push_back(string_field("coding_style", coding_style_names, false,
+                           "the GPU's TLM coding style: 'at' (approximately timed: cycle-level SMs "
+                           "and memory hierarchy) or 'lt' (loosely timed: functional execution "
+                           "ahead of SystemC time under a quantum keeper, for virtual prototypes)",
+                           WARPTLM_ACCESS(coding_style)));
+  f.push_back(
+      int_field("lt.quantum_ns", 0, int64_t(1) << 40, false, false,
+                "coding_style lt: how far, in ns, the kernel runs ahead of SystemC time before it "
+                "synchronises (0: after every warp turn)",
+                WARPTLM_ACCESS(lt.quantum_ns)));
   // Per SM.
   f.push_back(int_field("sm.threads", 1, 65536, false, false, "resident threads per SM",
                         WARPTLM_ACCESS(sm.threads)));
@@ -204,6 +214,11 @@ std::vector<FieldInfo> build_fields() {
                            "protocol of the GPU's memory socket: 'at' (nb_transport) or 'lt' "
                            "(b_transport, for targets that offer only that)",
                            WARPTLM_ACCESS(memory.port_protocol)));
+  f.push_back(typed_field(
+      "memory.dmi", FieldType::Bool, 0, 0,
+      "functional accesses to a bound memory use DMI when the target grants "
+      "it (false: always debug transport in coding style at, b_transport in coding style lt)",
+      WARPTLM_ACCESS(memory.dmi)));
   // Memory hierarchy: L1 per SM, L2 in slices, DRAM channels.
   f.push_back(int_field("memory.l1.size", 0, 1 << 24, false, false,
                         "L1 data cache per SM, bytes (0: none)", WARPTLM_ACCESS(memory.l1.size)));

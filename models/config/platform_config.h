@@ -92,9 +92,19 @@ struct MemoryConfig {
   unsigned interconnect_latency = 8;  // SM <-> L2 slice, cycles each way
   std::string port_protocol =
       "at";  // how the GPU talks to bound memory: "at" or "lt" (b_transport)
+  // The GPU's functional accesses to a bound memory use DMI when the target
+  // grants it (else debug transport in coding style "at", b_transport in "lt").
+  bool dmi = true;
   CacheConfig l1{32 * 1024, 8, 64, 32, 45, 1, "write_through", true};
   CacheConfig l2{1024 * 1024, 64, 64, 32, 300, 8, "write_back", true};
   DramConfig dram;
+};
+
+// The loosely-timed GPU (coding_style "lt"; docs/lt-mode.md).
+struct LtConfig {
+  // The GPU's own global quantum: how far its kernel runs ahead of SystemC
+  // time before it synchronises (0: after every warp turn).
+  uint64_t quantum_ns = 100000;
 };
 
 // Defaults are the `fermi` preset (SLP paper, Table 2).
@@ -115,6 +125,12 @@ struct PlatformConfig {
   uint64_t instruction_budget = 0;  // 0: automatic (launch_budget())
   uint64_t watchdog = 1ull << 20;   // ExecConfig::watchdog; 0: off
   unsigned quantum = 64;            // functional mode: warp instructions per warp turn
+  // The TLM coding style of the GPU. "at" (approximately timed): the
+  // cycle-level SMs and memory hierarchy (performance studies); "lt" (loosely
+  // timed): the kernel runs functionally ahead of SystemC time under a
+  // quantum keeper (virtual prototypes; docs/lt-mode.md).
+  std::string coding_style = "at";
+  LtConfig lt;
   SmConfig sm;
   MemoryConfig memory;
 

@@ -22,6 +22,7 @@ std::vector<std::string> permutation_names() { return lane_permutation_names(); 
 
 std::vector<std::string> dram_scheduler_names() { return dram_scheduler_registry_names(); }
 
+std::vector<std::string> coding_style_names() { return {"at", "lt"}; }
 std::vector<std::string> port_protocol_names() { return {"at", "lt"}; }
 
 std::vector<std::string> write_policy_names() { return {"write_back", "write_through"}; }

@@ -8,141 +8,12 @@
 
 #include "compaction/compactability.h"
 #include "compaction/lane_permutation.h"
-#include "exec/compacting_cta_runner.h"
-#include "exec/cta_barriers.h"
 #include "exec/cta_memory.h"
+#include "exec/grid_runner.h"
 #include "exec/kernel_args.h"
-#include "exec/warp.h"
-#include "exec/warp_environment.h"
-#include "exec/warp_issuer.h"
 #include "memory/device_memory.h"
 
 namespace warptlm {
-namespace {
-
-class GridRunner {
- public:
-  GridRunner(const Program& program, const Function& kernel, KernelMemory& mem,
-             const LaunchSpec& launch, const ExecConfig& config, TraceSink* trace,
-             CompactionAnalysis* analysis)
-      : layouts_(program.module, config.warp_size),
-        issuer_(
-            program, kernel, mem, layouts_, config.reconvergence,
-            launch_budget(config.instruction_budget, launch.grid, launch.block, config.warp_size),
-            config.watchdog, config.options),
-        module_(program.module),
-        mem_(mem),
-        launch_(launch),
-        config_(config),
-        trace_(trace) {
-    // Compaction and the analysis run each CTA in lockstep; one unit for the
-    // run (CAPRI: one table).
-    unit_ = make_compaction_unit(config.compaction, config.compaction_setup());
-    if (unit_ || analysis)
-      lockstep_ =
-          std::make_unique<CompactingCtaRunner>(issuer_, mem, config, unit_.get(), trace, analysis);
-  }
-
-  RunStats run() {
-    stats_.warp_size = config_.warp_size;
-    stats_.simd_width = config_.simd_width;
-    const Dim3& g = launch_.grid;
-    for (uint32_t z = 0; z < g.z; ++z)
-      for (uint32_t y = 0; y < g.y; ++y)
-        for (uint32_t x = 0; x < g.x; ++x) run_cta({x, y, z});
-    return stats_;
-  }
-
- private:
-  void run_cta(const Dim3& ctaid);
-  void step(Warp& w);
-
-  RegisterLayouts layouts_;  // before issuer_, which keeps a reference
-  WarpIssuer issuer_;
-  const Module& module_;
-  KernelMemory& mem_;
-  const LaunchSpec& launch_;
-  const ExecConfig& config_;
-  TraceSink* trace_;
-  std::unique_ptr<CompactionUnit> unit_;
-  std::unique_ptr<CompactingCtaRunner> lockstep_;
-  uint32_t warp_base_ = 0;  // global id of the current CTA's warp 0, for the trace
-  RunStats stats_;
-  CtaContext cta_;
-  std::vector<Warp> warps_;
-  std::vector<Warp*> warp_ptrs_;
-  CtaBarriers barriers_;
-  std::vector<Path> paths_;
-};
-
-void GridRunner::step(Warp& w) {
-  paths_.clear();
-  w.simt->issuable(paths_);
-  // The functional executor issues the scheme's first issuable path: a scheme
-  // lists its paths in the order it prefers them (the timing model's
-  // schedulers may pick others).
-  const Path p = paths_.front();
-  if (p.mask & w.barrier_lanes) {
-    w.at_barrier = true;  // released when the barrier completes
-    return;
-  }
-  FunctionalWarpEnvironment env(module_, mem_, cta_);
-  env.bind(&w);
-  stats_.note_issuable(paths_.size());
-  IssueResult r = issuer_.issue(w, p, cta_, env, stats_);
-  if (trace_)
-    trace_->issued(
-        TraceRecord{stats_.warp_instructions - 1, 0, warp_base_ + w.index, p.split, p.pc, p.mask});
-  if (r.outcome.control == Control::Barrier && r.outcome.executed)
-    barriers_.arrive(w, r.outcome, p.pc, warp_ptrs_, launch_.block.count(), issuer_, cta_);
-}
-
-void GridRunner::run_cta(const Dim3& ctaid) {
-  const unsigned ws = config_.warp_size;
-  const Dim3& b = launch_.block;
-  const uint64_t threads = b.count();
-  cta_.ctaid = ctaid;
-  cta_.ntid = b;
-  cta_.nctaid = launch_.grid;
-  cta_.warps = static_cast<unsigned>((threads + ws - 1) / ws);
-  const Dim3& g = launch_.grid;
-  warp_base_ = static_cast<uint32_t>(
-      (ctaid.x + uint64_t(ctaid.y) * g.x + uint64_t(ctaid.z) * g.x * g.y) * cta_.warps);
-  cta_.shared.assign(module_.shared_static_size + launch_.shared_bytes, 0);
-  barriers_.reset();
-  warps_.resize(cta_.warps);  // start_warp() reinitialises a warp of the last CTA
-  warp_ptrs_.clear();
-  for (unsigned wi = 0; wi < cta_.warps; ++wi) {
-    issuer_.start_warp(warps_[wi], wi, b);
-    warp_ptrs_.push_back(&warps_[wi]);
-  }
-  ++stats_.ctas;
-  stats_.warps += cta_.warps;
-  if (lockstep_) {
-    lockstep_->run(warps_, cta_, warp_base_, stats_);
-    return;
-  }
-
-  for (;;) {
-    bool progress = false, all_done = true;
-    for (Warp& w : warps_) {
-      if (w.finished()) continue;
-      all_done = false;
-      for (unsigned q = 0; q < config_.quantum && !w.at_barrier && !w.finished(); ++q) {
-        step(w);
-        progress = true;
-      }
-    }
-    if (all_done) {
-      for (Warp& w : warps_) WarpIssuer::add_counters(w, stats_);
-      return;
-    }
-    // Every live warp waits at a barrier that cannot complete.
-    if (!progress) CtaBarriers::deadlock(warp_ptrs_, threads, issuer_, cta_);
-  }
-}
-
-}  // namespace
 
 // A scheme that compares paths only at Reconverge markers never reconverges on
 // a program finalized without them (right values, meaningless statistics).
@@ -301,7 +172,9 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
   mem.params = build_param_buffer(module, *kernel, launch, addresses);
 
   if (analysis) analysis->reset(config.warp_size, config.seed);
-  GridRunner runner(program, *kernel, mem, launch, config, trace, analysis);
+  GridRunner runner(program, *kernel, mem,
+                    GridShape{launch.grid, launch.block, launch.shared_bytes}, config, trace,
+                    analysis);
   RunStats stats = runner.run();
   for (size_t i = 0; i < launch.buffers.size(); ++i)
     global.read(addresses[i], launch.buffers[i].bytes.data(), launch.buffers[i].bytes.size());

@@ -196,8 +196,13 @@ void FunctionalWarpEnvironment::each_access(Space space, LaneMask lanes, const u
   GlobalMemory::Block block;
   switch (space) {
     case Space::Global:
-      return each(
-          [&](unsigned lane, uint64_t addr) { access(lane, global_bytes(&block, addr, size)); });
+      return each([&](unsigned lane, uint64_t addr) {
+        uint8_t* bytes = global_bytes(&block, addr, size);
+        access(lane, bytes);
+        // The lane went through read()/write(), which may have waited (a
+        // loosely-timed b_transport) while the memory withdrew its blocks.
+        if (!bytes) block = GlobalMemory::Block{};
+      });
     case Space::Shared:
       return each([&](unsigned lane, uint64_t addr) {
         if (in_range(addr, cta_.shared.size()))

@@ -63,7 +63,9 @@ Gpu::Gpu(sc_core::sc_module_name name, const PlatformConfig& config)
             p.cycle = cycle_;
             return new L2Slice(n, p);
           }),
-      port_("memory_port", config_.memory.l2.slices, config_.memory.port_protocol, cycle_),
+      port_("memory_port", config_.memory.l2.slices, config_.memory.port_protocol, cycle_,
+            config_.memory.dmi),
+      bound_memory_(port_, config_.coding_style == "lt"),
       irq_internal_("irq_internal"),
       rst_internal_("rst_internal"),
       irq_level_("irq_level"),
@@ -93,9 +95,12 @@ Gpu::Gpu(sc_core::sc_module_name name, const PlatformConfig& config)
   for (L2Slice& slice : l2_) slice.use_wakeups(wakeups_);
   port_.use_wakeups(wakeups_);
 
+  if (config_.coding_style == "lt") lt_ = std::make_unique<LtRunner>("lt", config_, cycle_, &bound_memory_);
+
   SC_HAS_PROCESS(Gpu);
   SC_METHOD(on_finished);
   sensitive << distributor_.finished_event();
+  if (lt_) sensitive << lt_->finished_event();
   dont_initialize();
   SC_METHOD(drive_outputs);
   sensitive << outputs_changed_;
@@ -122,8 +127,9 @@ void Gpu::on_rst() { reset(); }
 
 void Gpu::reset() {
   ++resets_;
-  const bool was_running = distributor_.running();
+  const bool was_running = distributor_.running() || (lt_ && lt_->running());
   distributor_.reset();
+  if (lt_) lt_->abandon();
   for (StreamingMultiprocessor& sm : sms_) sm.reset();
   faulted_ = false;
   fault_.reset();
@@ -140,18 +146,6 @@ void Gpu::set_error(const std::string& message) {
 }
 
 void Gpu::warn(const std::string& message) const { SC_REPORT_WARNING(name(), message.c_str()); }
-
-bool Gpu::BoundMemory::read(uint64_t addr, void* dst, uint64_t size) const {
-  return size <= UINT32_MAX && port_->debug_read(addr, dst, static_cast<unsigned>(size));
-}
-
-bool Gpu::BoundMemory::write(uint64_t addr, const void* src, uint64_t size) {
-  return size <= UINT32_MAX && port_->debug_write(addr, src, static_cast<unsigned>(size));
-}
-
-std::string Gpu::BoundMemory::describe(uint64_t) const {
-  return "the memory bound to the GPU's memory socket refused the debug access";
-}
 
 bool Gpu::memory_bound_outside() {
   // Before elaboration ends, dram_ is not made yet: a binding decides.
@@ -204,6 +198,7 @@ uint64_t Gpu::cycles_at(sc_core::sc_time t) const { return t.value() / cycle_.va
 uint64_t Gpu::cycles() const { return cycles_at(sc_core::sc_time_stamp()) - reset_cycle_; }
 
 void Gpu::set_trace(TraceSink* trace) {
+  if (lt_) lt_->set_trace(trace);
   for (StreamingMultiprocessor& sm : sms_) sm.set_trace(trace);
 }
 

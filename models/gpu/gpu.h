@@ -22,7 +22,9 @@
 #include "exec/functional_executor.h"
 #include "exec/run_stats.h"
 #include "frontend/program.h"
+#include "gpu/bound_memory.h"
 #include "gpu/control_registers.h"
+#include "gpu/lt_runner.h"
 #include "gpu/workgroup_distributor.h"
 #include "interconnect/interconnect.h"
 #include "interconnect/memory_port.h"
@@ -111,18 +113,6 @@ class Gpu : public sc_core::sc_module {
     std::vector<uint8_t> constants;
     bool globals_written = false;  // initial .global values are in memory
   };
-  // The bound memory as the SMs' functional view: debug transport through
-  // the memory port (no simulated time, as execute-at-issue needs).
-  class BoundMemory : public GlobalMemory {
-   public:
-    explicit BoundMemory(MemoryPort& port) : port_(&port) {}
-    bool read(uint64_t addr, void* dst, uint64_t size) const override;
-    bool write(uint64_t addr, const void* src, uint64_t size) override;
-    std::string describe(uint64_t addr) const override;
-
-   private:
-    MemoryPort* port_;
-  };
   GlobalMemory& functional_memory();
   bool memory_bound_outside();  // bind_count() is not const in SystemC
 
@@ -158,7 +148,8 @@ class Gpu : public sc_core::sc_module {
   sc_core::sc_vector<L2Slice> l2_;
   MemoryPort port_;
   std::unique_ptr<DramModel> dram_;  // made in before_end_of_elaboration when `memory` is unbound
-  BoundMemory bound_memory_{port_};
+  BoundMemory bound_memory_;
+  std::unique_ptr<LtRunner> lt_;  // coding style "lt": runs the launches instead of the SMs
 
   std::vector<std::unique_ptr<LoadedProgram>> programs_;
   KernelMemory launch_memory_;

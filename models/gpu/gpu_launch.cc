@@ -147,7 +147,10 @@ void Gpu::doorbell() {
   fault_.reset();
   regs_.begin_launch();
   launch_start_cycle_ = cycles();
-  distributor_.start(launch_);
+  if (lt_)
+    lt_->start(launch_);
+  else
+    distributor_.start(launch_);
   outputs_changed_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -155,8 +158,9 @@ void Gpu::on_finished() {
   const uint64_t c = cycles() - launch_start_cycle_;
   last_launch_cycles_ = c;
   busy_cycles_ += c;
-  if (distributor_.fault()) {
-    fault_ = distributor_.fault();
+  const std::optional<KernelFault>& fault = lt_ ? lt_->fault() : distributor_.fault();
+  if (fault) {
+    fault_ = fault;
     faulted_ = true;
     sticky_fault_ = fault_->what();
     set_error(sticky_fault_);

@@ -82,6 +82,7 @@ nlohmann::json dram_json(const DramStats& s) {
 
 RunStats Gpu::run_stats() const {
   RunStats total;
+  if (lt_) total.add(lt_->run_stats());
   for (const StreamingMultiprocessor& sm : sms_) total.add(sm.run_stats());
   total.warp_size = config_.warp_size;
   total.simd_width = config_.simd_width;
@@ -97,17 +98,19 @@ nlohmann::json Gpu::stats() const {
     total.add(sm.stats());
     active_cycles += sm.stats().cycles;
   }
-  const uint64_t launches = distributor_.stats().launches;
+  // Mode lt: the runner's counts (the SMs hold nothing).
+  const uint64_t launches = lt_ ? lt_->stats().launches : distributor_.stats().launches;
+  const uint64_t warp_instructions = lt_ ? run.warp_instructions : total.warp_instructions;
   j["launches"] = launches;
   j["cycles"] = last_launch_cycles_;
   j["busy_cycles"] = busy_cycles_;
-  j["warp_instructions"] = total.warp_instructions;
-  j["thread_instructions"] = total.thread_instructions;
-  j["ctas"] = total.ctas;
-  j["warps"] = total.warps;
+  j["warp_instructions"] = warp_instructions;
+  j["thread_instructions"] = lt_ ? run.thread_instructions : total.thread_instructions;
+  j["ctas"] = lt_ ? run.ctas : total.ctas;
+  j["warps"] = lt_ ? run.warps : total.warps;
   j["branches"] = run.branches;
   j["divergent_branches"] = run.divergent_branches;
-  j["ipc"] = busy_cycles_ ? double(total.warp_instructions) / double(busy_cycles_) : 0.0;
+  j["ipc"] = busy_cycles_ ? double(warp_instructions) / double(busy_cycles_) : 0.0;
   // One definition for both modes (RunStats); the SMs' issue counts are the run's.
   j["simd_utilisation"] = run.simd_utilisation();
   j["activity_factor"] = run.activity_factor();
@@ -129,6 +132,8 @@ nlohmann::json Gpu::stats() const {
   put(j, "l2.", l2);
   put(j, "memory_port.", port_.stats().to_json());
   if (dram_) put(j, "dram.", dram_json(dram_->stats()));
+  // Present in both coding styles (zeros in at), as the SMs' are in coding style lt.
+  put(j, "lt.", lt_ ? lt_->stats().to_json() : LtStats().to_json());
   return j;
 }
 

@@ -6,6 +6,7 @@
 
 #include "dram/dram_stats.h"
 #include "exec/run_stats.h"
+#include "gpu/lt_runner.h"
 #include "gpu/workgroup_distributor.h"
 #include "interconnect/interconnect.h"
 #include "interconnect/memory_port.h"
@@ -65,6 +66,7 @@ std::vector<Statistic> build() {
   add(v, "l2.", L2Stats::infos(), true);
   add(v, "memory_port.", MemoryPortStats::infos(), true);
   add(v, "dram.", DramStats::infos(), true);
+  add(v, "lt.", LtStats::infos(), true);
   std::vector<StatInfo> per_sm = SmStats::infos();
   for (StatInfo& i : per_sm) i.meaning += " (SM N)";
   add(v, "sm<N>.", per_sm, true, true);

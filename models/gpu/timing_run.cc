@@ -52,10 +52,23 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
   } else {
     gpu.set_trace(trace);
   }
-  const uint32_t handle = gpu.load_program(program);  // throws for missing reconvergence markers
+  // The host's cudaMalloc + cudaMemcpy: straight into the GPU's device
+  // memory, or into the platform memory bound in its place.
+  DeviceMemory platform_store;
+  std::unique_ptr<TlmMemory> platform_memory;
+  uint64_t globals_address = 0;
+  if (options.tlm_memory) {
+    platform_memory =
+        std::make_unique<TlmMemory>("memory", platform_store, options.tlm_memory_params);
+    gpu.memory.bind(platform_memory->socket);
+    if (module.global_data_size)
+      globals_address =
+          platform_store.allocate(module.global_data_size, "module .global variables");
+  }
+  DeviceMemory& store = options.tlm_memory ? platform_store : gpu.default_store();
+  // Throws for missing reconvergence markers.
+  const uint32_t handle = gpu.load_program(program, globals_address);
 
-  // The host's cudaMalloc + cudaMemcpy: straight into the GPU's device memory.
-  DeviceMemory& store = gpu.default_store();
   std::vector<uint64_t> addresses;
   for (const HostBuffer& b : launch.buffers) {
     uint64_t a = store.allocate(b.bytes.size(), b.name);

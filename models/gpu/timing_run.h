@@ -11,6 +11,7 @@
 #include "exec/run_stats.h"
 #include "exec/trace.h"
 #include "frontend/program.h"
+#include "memory/tlm/tlm_memory.h"
 
 namespace warptlm {
 
@@ -22,6 +23,12 @@ struct TimingOptions {
   // track per warp, a slice per issued instruction.
   std::string timeline_path;
   uint64_t timeline_max_events = 5'000'000;  // beyond: dropped and counted in the file
+  // Bind a plain TLM memory (memory/tlm/tlm_memory.h) to the GPU's memory
+  // socket instead of its DRAM model: the buffers, the parameters and the
+  // module's .global variables live there, and the GPU is a bus master of
+  // someone else's memory (DMI as memory.dmi allows).
+  bool tlm_memory = false;
+  TlmMemoryParams tlm_memory_params;
 };
 
 // Builds the platform, loads `program`, copies launch.buffers into device

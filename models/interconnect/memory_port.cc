@@ -18,13 +18,25 @@ nlohmann::json MemoryPortStats::to_json() const {
           {"refresh_failures", refresh_failures},
           {"request_stall_cycles", request_stall_cycles},
           {"response_stall_cycles", response_stall_cycles},
-          {"debug_reads", debug_reads},
-          {"debug_writes", debug_writes}};
+          {"debug_reads", functional.debug_reads},
+          {"debug_writes", functional.debug_writes},
+          {"dmi_reads", functional.dmi_reads},
+          {"dmi_writes", functional.dmi_writes},
+          {"blocking_reads", functional.blocking_reads},
+          {"blocking_writes", functional.blocking_writes},
+          {"dmi_grants", functional.dmi_grants},
+          {"dmi_refusals", functional.dmi_refusals},
+          {"dmi_invalidations", functional.dmi_invalidations}};
 }
 
 MemoryPort::MemoryPort(sc_core::sc_module_name name, unsigned inputs, const std::string& protocol,
-                       sc_time cycle)
-    : sc_module(name), in("in"), out("out"), inputs_(inputs), protocol_(protocol) {
+                       sc_time cycle, bool dmi)
+    : sc_module(name),
+      in("in"),
+      out("out"),
+      inputs_(inputs),
+      protocol_(protocol),
+      functional_(out, dmi) {
   if (inputs == 0) throw std::invalid_argument("memory port inputs must be at least 1");
   if (protocol != "at" && protocol != "lt")
     throw std::invalid_argument("memory port protocol must be \"at\" or \"lt\", not \"" + protocol +
@@ -91,7 +103,9 @@ void MemoryPort::use_wakeups(WakeupScheduler& wakeups) {
 void MemoryPort::refresh(tlm::tlm_generic_payload& p) {
   if (!p.is_write()) return;
   const unsigned n = p.get_data_length();
-  if (debug(tlm::TLM_READ_COMMAND, p.get_address(), p.get_data_ptr(), n) == n)
+  // DMI or debug transport: never b_transport, which would put a second
+  // transaction on the socket for each write.
+  if (functional_.peek(p.get_address(), p.get_data_ptr(), n))
     ++stats_.writes_refreshed;
   else
     ++stats_.refresh_failures;
@@ -109,35 +123,15 @@ unsigned MemoryPort::transport_dbg(int, tlm::tlm_generic_payload& p) {
 // No DMI: a direct pointer would bypass the timing of every access through it.
 bool MemoryPort::get_direct_mem_ptr(int, tlm::tlm_generic_payload&, tlm::tlm_dmi&) { return false; }
 
-void MemoryPort::invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) {}
-
-unsigned MemoryPort::debug(tlm::tlm_command command, uint64_t address, unsigned char* data,
-                           unsigned bytes) {
-  tlm::tlm_generic_payload p;  // debug transport may use a payload without a memory manager
-  p.set_command(command);
-  p.set_address(address);
-  p.set_data_ptr(data);
-  p.set_data_length(bytes);
-  p.set_streaming_width(bytes);
-  return out->transport_dbg(p);
-}
-
-bool MemoryPort::debug_read(uint64_t address, void* dst, unsigned bytes) {
-  ++stats_.debug_reads;
-  return debug(tlm::TLM_READ_COMMAND, address, static_cast<unsigned char*>(dst), bytes) == bytes;
-}
-
-bool MemoryPort::debug_write(uint64_t address, const void* src, unsigned bytes) {
-  ++stats_.debug_writes;
-  // The payload's data pointer is not const, but a debug write only reads it.
-  return debug(tlm::TLM_WRITE_COMMAND, address, static_cast<unsigned char*>(const_cast<void*>(src)),
-               bytes) == bytes;
+void MemoryPort::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
+  functional_.invalidate(start, end);
 }
 
 const MemoryPortStats& MemoryPort::stats() const {
   stats_.request_stall_cycles = to_memory_->wait_cycles();
   stats_.response_stall_cycles = 0;
   for (const auto& s : to_input_) stats_.response_stall_cycles += s->wait_cycles();
+  stats_.functional = functional_.stats();
   return stats_;
 }
 
@@ -147,12 +141,20 @@ const std::vector<StatInfo>& MemoryPortStats::infos() {
       {"writes", "requests", "writes sent to memory"},
       {"responses", "responses", "responses from memory"},
       {"error_responses", "responses", "error responses from memory"},
-      {"writes_refreshed", "requests", "writes whose data was refreshed from memory before leaving"},
+      {"writes_refreshed", "requests",
+       "writes whose data was refreshed from memory before leaving"},
       {"refresh_failures", "requests", "writes whose refresh read failed"},
       {"request_stall_cycles", "cycles", "cycles requests waited for the memory socket"},
       {"response_stall_cycles", "cycles", "cycles responses waited to go back"},
-      {"debug_reads", "requests", "debug (functional) reads"},
-      {"debug_writes", "requests", "debug (functional) writes"},
+      {"debug_reads", "requests", "functional reads by debug transport"},
+      {"debug_writes", "requests", "functional writes by debug transport"},
+      {"dmi_reads", "requests", "functional reads through a DMI pointer"},
+      {"dmi_writes", "requests", "functional writes through a DMI pointer"},
+      {"blocking_reads", "requests", "functional reads by b_transport (coding style lt without DMI)"},
+      {"blocking_writes", "requests", "functional writes by b_transport (coding style lt without DMI)"},
+      {"dmi_grants", "regions", "DMI regions the memory granted"},
+      {"dmi_refusals", "requests", "DMI requests the memory refused"},
+      {"dmi_invalidations", "calls", "invalidate_direct_mem_ptr calls from the memory"},
   };
   return infos;
 }

@@ -3,8 +3,9 @@
 // Requests leave in arrival order (same-time ones in input order), at most one per cycle; responses
 // go back to the slice that sent the request, at most one per cycle per slice. Because the timing
 // model executes instructions at issue, memory already holds the newest data when a timing write
-// travels: each write's data is refreshed from the target (a debug read of the same range) right
-// before it leaves, so a write never puts stale bytes back. Error responses pass back unchanged.
+// travels: each write's data is refreshed from the target (a DMI or debug read of the same range)
+// right before it leaves, so a write never puts stale bytes back. Error responses pass back
+// unchanged.
 #pragma once
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -17,6 +18,7 @@
 #include <tlm>
 #include <vector>
 
+#include "interconnect/target_access.h"
 #include "stats/stat_info.h"
 #include "transaction/request_sender.h"
 #include "transaction/response_sender.h"
@@ -29,11 +31,12 @@ struct MemoryPortStats {
   uint64_t responses = 0;              // responses received from memory
   uint64_t error_responses = 0;        // of which with an error status (passed back unchanged)
   uint64_t writes_refreshed = 0;       // writes whose data was re-read from memory before leaving
-  uint64_t refresh_failures = 0;       // writes the target's debug read could not refresh fully
+  uint64_t refresh_failures = 0;       // writes whose refresh read the target refused
   uint64_t request_stall_cycles = 0;   // cycles requests waited for the single outgoing link
   uint64_t response_stall_cycles = 0;  // cycles responses waited for their slice
-  uint64_t debug_reads = 0;
-  uint64_t debug_writes = 0;
+  // The functional accesses (read(), write()): by DMI, debug transport or
+  // b_transport (interconnect/target_access.h).
+  TargetAccessStats functional;
   nlohmann::json to_json() const;  // flat
   // The keys of its statistics, in order, with unit and meaning ("<N>" stands
   // for an index in per-part keys).
@@ -46,18 +49,29 @@ class MemoryPort : public sc_core::sc_module, private tlm::tlm_bw_transport_if<>
   // registered only b_transport is adapted by that socket itself) or "lt" (the port calls
   // b_transport, from a worker thread per outstanding transaction, honouring the annotated delay),
   // for targets that offer only b_transport on a plain tlm_target_socket.
+  // `dmi`: functional accesses ask the target for DMI (TargetAccess).
   MemoryPort(sc_core::sc_module_name name, unsigned inputs, const std::string& protocol,
-             sc_core::sc_time cycle);
+             sc_core::sc_time cycle, bool dmi = true);
   static constexpr unsigned kRouteSlot = 1;  // its slot in a pooled payload (route_extension.h)
 
   tlm_utils::multi_passthrough_target_socket<MemoryPort> in;  // bind each L2 slice's initiator
   tlm::tlm_initiator_socket<> out;
 
-  // Functional access to memory for execute-at-issue, through transport_dbg on `out` (zero time;
-  // usable once elaboration has bound `out`). False when the target moved fewer bytes than asked
-  // (the caller reports a fault).
-  bool debug_read(uint64_t address, void* dst, unsigned bytes);
-  bool debug_write(uint64_t address, const void* src, unsigned bytes);
+  // Functional access to memory (execute-at-issue, the loosely-timed runner, the registers'
+  // LOAD and parameter reads) on `out`, usable once elaboration has bound it: DMI when granted,
+  // else debug transport (`delay` null: zero time) or b_transport (`delay` set: from a thread,
+  // with the annotated time). False when the target refused (the caller reports a fault).
+  bool read(uint64_t address, void* dst, uint64_t bytes, sc_core::sc_time* delay = nullptr) {
+    return functional_.read(address, dst, bytes, delay);
+  }
+  bool write(uint64_t address, const void* src, uint64_t bytes, sc_core::sc_time* delay = nullptr) {
+    return functional_.write(address, src, bytes, delay);
+  }
+  // A DMI region holding [address, address + bytes) (TargetAccess::direct).
+  bool direct(uint64_t address, uint64_t bytes, uint64_t* base, uint64_t* span,
+              unsigned char** data) {
+    return functional_.direct(address, bytes, base, span, data);
+  }
 
   const std::string& protocol() const { return protocol_; }
   const MemoryPortStats& stats() const;
@@ -79,12 +93,12 @@ class MemoryPort : public sc_core::sc_module, private tlm::tlm_bw_transport_if<>
   void start_of_simulation() override;
   void refresh(tlm::tlm_generic_payload& payload);
   void on_response(tlm::tlm_generic_payload& payload, const sc_core::sc_time& delay);
-  unsigned debug(tlm::tlm_command command, uint64_t address, unsigned char* data, unsigned bytes);
 
   unsigned inputs_;
   std::string protocol_;
   std::unique_ptr<RequestSender> to_memory_;
   std::vector<std::unique_ptr<ResponseSender>> to_input_;
+  TargetAccess functional_;
   mutable MemoryPortStats stats_;  // stall cycles are gathered from the senders when read
 };
 

@@ -113,18 +113,18 @@ TEST(MemoryPort, DebugReadAndWrite) {
     sc_core::sc_start(sc_core::SC_ZERO_TIME);  // finish elaboration
 
     const uint8_t data[6] = {9, 8, 7, 6, 5, 4};
-    EXPECT_TRUE(top.port.debug_write(0x1f0, data, 6));
+    EXPECT_TRUE(top.port.write(0x1f0, data, 6));
     uint8_t got[6] = {};
     EXPECT_TRUE(mem.memory.read(0x1f0, got, 6));
     EXPECT_EQ(got[5], 4);
     uint8_t back[6] = {};
-    EXPECT_TRUE(top.port.debug_read(0x1f0, back, 6));
+    EXPECT_TRUE(top.port.read(0x1f0, back, 6));
     EXPECT_EQ(std::vector<uint8_t>(back, back + 6), std::vector<uint8_t>(data, data + 6));
-    EXPECT_FALSE(top.port.debug_read(0x1fe, back, 4));           // crosses the end of memory
-    EXPECT_FALSE(top.port.debug_write(0x080, data, 4));          // below it
+    EXPECT_FALSE(top.port.read(0x1fe, back, 4));                 // crosses the end of memory
+    EXPECT_FALSE(top.port.write(0x080, data, 4));                // below it
     EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);  // zero time
-    EXPECT_EQ(top.port.stats().debug_reads, 2u);
-    EXPECT_EQ(top.port.stats().debug_writes, 2u);
+    EXPECT_EQ(top.port.stats().functional.debug_reads, 2u);
+    EXPECT_EQ(top.port.stats().functional.debug_writes, 2u);
   });
 }
 

@@ -59,6 +59,16 @@ TEST(Statistics, RegistryMatchesWhatRunsReport) {
                      double(stats.at("thread_instructions").get<uint64_t>()) /
                          double(stats.at("warp_instructions").get<uint64_t>()) / 32.0);
   });
+  // Mode lt reports the same keys, its runner's counted.
+  warptlm::testing::in_child_process([&] {
+    LaunchSpec l = s.make_launch(scenarios::resolve_size(s, "test"), 1);
+    PlatformConfig config = preset("small");
+    config.coding_style = "lt";
+    const nlohmann::json stats = run_timing(program, s.entry, l, config);
+    check_keys(stats, true);
+    EXPECT_EQ(stats.at("lt.launches").get<uint64_t>(), 1u);
+    EXPECT_GT(stats.at("lt.issue_cycles").get<uint64_t>(), 0u);
+  });
 }
 
 TEST(Statistics, OneNameUnitAndMeaningEachApartFromTheConfiguration) {

@@ -1,0 +1,69 @@
+// Runs a launch's CTAs exactly, one at a time in linear order, warp by warp
+// in turns of `quantum` warp instructions (or in lockstep under compaction):
+// the engine of the functional executor and of the GPU's loosely-timed mode,
+// which runs it CTA by CTA and hears of every warp turn to keep its time.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "compaction/compaction_unit.h"
+#include "exec/compacting_cta_runner.h"
+#include "exec/cta_barriers.h"
+#include "exec/cta_memory.h"
+#include "exec/functional_executor.h"
+#include "exec/warp.h"
+#include "exec/warp_issuer.h"
+
+namespace warptlm {
+
+struct GridShape {
+  Dim3 grid, block;
+  uint32_t shared_bytes = 0;  // dynamic shared memory per CTA
+};
+
+class GridRunner {
+ public:
+  // `program`, `kernel`, `memory`, `config` and `trace` must outlive the
+  // runner. Throws std::invalid_argument for an unknown compaction unit.
+  GridRunner(const Program& program, const Function& kernel, KernelMemory& memory,
+             const GridShape& shape, const ExecConfig& config, TraceSink* trace,
+             CompactionAnalysis* analysis);
+
+  // Called after every warp turn (after every CTA in lockstep) with the
+  // statistics so far; it may throw to stop the run there.
+  void set_turn_hook(std::function<void(const RunStats&)> hook) { hook_ = std::move(hook); }
+
+  // Every CTA, in linear order. Throws KernelFault.
+  RunStats run();
+  // CTA `linear` (x fastest, then y, then z). Throws KernelFault.
+  void run_cta(uint64_t linear);
+  uint64_t ctas() const { return shape_.grid.count(); }
+  // The run's statistics so far (warp_size and simd_width set).
+  const RunStats& stats() const { return stats_; }
+
+ private:
+  void step(Warp& w);
+
+  RegisterLayouts layouts_;  // before issuer_, which keeps a reference
+  WarpIssuer issuer_;
+  const Module& module_;
+  KernelMemory& mem_;
+  GridShape shape_;
+  const ExecConfig& config_;
+  TraceSink* trace_;
+  std::function<void(const RunStats&)> hook_;
+  std::unique_ptr<CompactionUnit> unit_;
+  std::unique_ptr<CompactingCtaRunner> lockstep_;
+  uint32_t warp_base_ = 0;  // global id of the current CTA's warp 0, for the trace
+  RunStats stats_;
+  CtaContext cta_;
+  std::vector<Warp> warps_;
+  std::vector<Warp*> warp_ptrs_;
+  CtaBarriers barriers_;
+  std::vector<Path> paths_;
+};
+
+}  // namespace warptlm
