@@ -5,9 +5,9 @@ Runs every built-in scenario (or those named) through `warptlm_bench_vp`, one
 process per run (SystemC elaborates once per process): the functional
 executor; the GPU in mode at (cycle-level) with DMI on and off; and the GPU
 in mode lt with global quanta of 0, 1 us, 100 us and 10 ms, DMI on and off.
-In the at and lt runs a plain TLM memory (memory/tlm/tlm_memory.h: 100 ns per
-b_transport, DMI per allocation, debug transport) is bound to the GPU's
-memory socket and holds every buffer, as a VP's memory would.
+In the at and lt runs a plain TLM memory (memory/tlm/tlm_memory.h: RAM,
+100 ns per b_transport, DMI to all of it, debug transport) is bound to the
+GPU's memory socket and holds every buffer, as a VP's memory would.
 
 Prints warp instructions per host second for the suite (total instructions
 over total seconds, each run's seconds covering elaboration, simulation and

@@ -42,7 +42,11 @@ class BoundMemory : public GlobalMemory {
     return b;
   }
   std::string describe(uint64_t) const override {
-    return "the memory bound to the GPU's memory socket refused the access";
+    if (blocking_) return "the memory bound to the GPU's memory socket refused the access";
+    // What an approximately-timed GPU needs of the memory, said where it fails.
+    return "the memory bound to the GPU's memory socket refused the access: coding style at "
+           "reads and writes at issue through DMI or debug transport, and a memory that serves "
+           "neither there needs coding_style=lt (b_transport)";
   }
 
   // The latency the target annotated (b_transport's delay) since the last

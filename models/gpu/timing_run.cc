@@ -53,26 +53,38 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
     gpu.set_trace(trace);
   }
   // The host's cudaMalloc + cudaMemcpy: straight into the GPU's device
-  // memory, or into the platform memory bound in its place.
-  DeviceMemory platform_store;
+  // memory, or into the platform memory bound in its place (sized for the
+  // buffers, the parameters and the globals, with room for whole lines).
   std::unique_ptr<TlmMemory> platform_memory;
   uint64_t globals_address = 0;
   if (options.tlm_memory) {
-    platform_memory =
-        std::make_unique<TlmMemory>("memory", platform_store, options.tlm_memory_params);
+    TlmMemoryParams p = options.tlm_memory_params;
+    if (p.size == 0) {
+      p.size = 4096 + ((module.global_data_size + 255) & ~uint64_t(255));
+      for (const HostBuffer& b : launch.buffers) p.size += (b.bytes.size() + 255) & ~uint64_t(255);
+      p.size += (kernel.param_buffer_size + 255) & ~uint64_t(255);
+    }
+    platform_memory = std::make_unique<TlmMemory>("memory", p);
     gpu.memory.bind(platform_memory->socket);
     if (module.global_data_size)
       globals_address =
-          platform_store.allocate(module.global_data_size, "module .global variables");
+          platform_memory->allocate(module.global_data_size, "module .global variables");
   }
-  DeviceMemory& store = options.tlm_memory ? platform_store : gpu.default_store();
+  DeviceMemory& store = gpu.default_store();
+  auto allocate = [&](uint64_t bytes, const std::string& name) {
+    return platform_memory ? platform_memory->allocate(bytes, name) : store.allocate(bytes, name);
+  };
+  auto write = [&](uint64_t address, const void* src, uint64_t bytes) {
+    return platform_memory ? platform_memory->write(address, src, bytes)
+                           : store.write(address, src, bytes);
+  };
   // Throws for missing reconvergence markers.
   const uint32_t handle = gpu.load_program(program, globals_address);
 
   std::vector<uint64_t> addresses;
   for (const HostBuffer& b : launch.buffers) {
-    uint64_t a = store.allocate(b.bytes.size(), b.name);
-    store.write(a, b.bytes.data(), b.bytes.size());
+    uint64_t a = allocate(b.bytes.size(), b.name);
+    write(a, b.bytes.data(), b.bytes.size());
     addresses.push_back(a);
   }
   const std::vector<uint8_t> params = build_param_buffer(module, kernel, launch, addresses);
@@ -80,9 +92,11 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
   if (!params.empty()) {
     // Far from the buffers (address_map::kHostParamBase): an overrun of a
     // buffer faults as in run_functional instead of reaching the parameters.
-    param_address =
-        store.allocate_at(address_map::kHostParamBase, params.size(), "kernel parameters");
-    store.write(param_address, params.data(), params.size());
+    // (A platform memory is plain RAM: they follow the buffers there.)
+    param_address = platform_memory ? platform_memory->allocate(params.size(), "kernel parameters")
+                                    : store.allocate_at(address_map::kHostParamBase, params.size(),
+                                                        "kernel parameters");
+    write(param_address, params.data(), params.size());
   }
 
   HostLaunch hl;
@@ -141,7 +155,11 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
                                gpu_status_name(host.status()));
   }
   for (size_t i = 0; i < launch.buffers.size(); ++i)
-    store.read(addresses[i], launch.buffers[i].bytes.data(), launch.buffers[i].bytes.size());
+    if (platform_memory)
+      platform_memory->read(addresses[i], launch.buffers[i].bytes.data(),
+                            launch.buffers[i].bytes.size());
+    else
+      store.read(addresses[i], launch.buffers[i].bytes.data(), launch.buffers[i].bytes.size());
 
   nlohmann::json result = gpu.stats();
   if (stats) *stats = gpu.run_stats();

@@ -26,9 +26,14 @@ struct TimingOptions {
   // Bind a plain TLM memory (memory/tlm/tlm_memory.h) to the GPU's memory
   // socket instead of its DRAM model: the buffers, the parameters and the
   // module's .global variables live there, and the GPU is a bus master of
-  // someone else's memory (DMI as memory.dmi allows).
+  // someone else's memory (DMI as memory.dmi allows). Its size 0: just big
+  // enough. Plain RAM: a buffer overrun that stays inside it is no fault.
   bool tlm_memory = false;
-  TlmMemoryParams tlm_memory_params;
+  TlmMemoryParams tlm_memory_params = [] {
+    TlmMemoryParams p;
+    p.base = uint64_t(1) << 32;  // not at 0, so a null pointer still faults
+    return p;
+  }();
 };
 
 // Builds the platform, loads `program`, copies launch.buffers into device

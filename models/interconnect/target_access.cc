@@ -141,6 +141,12 @@ bool TargetAccess::transport(bool write, uint64_t address, unsigned char* data, 
   }
   ++(write ? counts_->blocking_writes : counts_->blocking_reads);
   (*socket_)->b_transport(p, *delay);
+  // The DMI hint: a refusal remembered for this address no longer holds.
+  if (use_dmi_ && p.is_dmi_allowed())
+    refusals_.erase(
+        std::remove_if(refusals_.begin(), refusals_.end(),
+                       [&](const auto& r) { return address >= r.first && address <= r.second; }),
+        refusals_.end());
   return p.is_response_ok();
 }
 

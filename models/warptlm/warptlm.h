@@ -22,4 +22,5 @@
 #include "gpu/control_registers.h"     // the register map (docs/gpu-registers.md)
 #include "gpu/gpu.h"                   // Gpu: the SystemC/TLM-2.0 top module
 #include "gpu/host_driver.h"           // HostDriver: a minimal host that launches one kernel
+#include "memory/tlm/tlm_memory.h"     // TlmMemory: a plain loosely-timed RAM with DMI
 #include "warptlm_version.h"           // WARPTLM_VERSION_STRING

@@ -67,6 +67,17 @@ void expect_add_output(const GlobalMemory& mem, const AddBuffers& a, uint32_t va
   }
 }
 
+// Launches add (program `handle`) with the interrupts on and expects it done.
+void launch_add_to_completion(ScriptHost& host, Bench& b, uint32_t handle, const AddBuffers& a) {
+  host.set(reg::kIrqEnable, kIrqMask);
+  host.set(reg::kProgram, handle);
+  host.set(reg::kKernel, entry(b.gpu, handle, "add"));
+  add_geometry(host, a);
+  host.set(reg::kLaunch, 1);
+  wait_irq(b);
+  EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done)) << b.gpu.last_error();
+}
+
 // spin's buffer (64 words) and parameters in the default store.
 struct SpinBuffers {
   uint64_t buf = 0, params = 0;
@@ -245,13 +256,7 @@ TEST(GpuReset, ResetMidKernelAbandonsTheLaunchAndTheNextLaunchWorks) {
       EXPECT_EQ(after, before);
       EXPECT_GT(host.read(reg::kCycleLo), 0u);
       // Programs survive the reset; the next launch runs to completion.
-      host.set(reg::kIrqEnable, kIrqMask);
-      host.set(reg::kProgram, kernels);
-      host.set(reg::kKernel, entry(gpu, kernels, "add"));
-      add_geometry(host, buffers);
-      host.set(reg::kLaunch, 1);
-      wait_irq(*b);
-      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done)) << gpu.last_error();
+      launch_add_to_completion(host, *b, kernels, buffers);
       EXPECT_EQ(host.read(reg::kIrqStatus), kIrqDone);
     };
     Bench bench(script);
@@ -296,13 +301,7 @@ TEST(GpuReset, AFaultIsNoLongerStickyAfterAReset) {
       EXPECT_FALSE(b->irq.read());
       EXPECT_FALSE(gpu.fault().has_value());
       EXPECT_EQ(host.read(reg::kErrorTextLen), 0u);
-      host.set(reg::kIrqEnable, kIrqMask);
-      host.set(reg::kProgram, handle);
-      host.set(reg::kKernel, entry(gpu, handle, "add"));
-      add_geometry(host, buffers);
-      host.set(reg::kLaunch, 1);
-      wait_irq(*b);
-      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done)) << gpu.last_error();
+      launch_add_to_completion(host, *b, handle, buffers);
     };
     Bench bench(script);
     b = &bench;
@@ -333,13 +332,7 @@ TEST(GpuReset, TheRstInputResetsOnItsRisingEdge) {
       EXPECT_EQ(gpu.resets(), 1u);  // a level held high is one reset
       rst->write(false);
       settle();
-      host.set(reg::kIrqEnable, kIrqMask);
-      host.set(reg::kProgram, kernels);
-      host.set(reg::kKernel, entry(gpu, kernels, "add"));
-      add_geometry(host, buffers);
-      host.set(reg::kLaunch, 1);
-      wait_irq(*b);
-      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done)) << gpu.last_error();
+      launch_add_to_completion(host, *b, kernels, buffers);
     };
     Bench bench(script);
     b = &bench;
@@ -362,18 +355,11 @@ TEST(GpuReset, ResetsInARowAndWhileIdleAreHarmless) {
     AddBuffers buffers;
     uint32_t handle = 0;
     auto script = [&](ScriptHost& host) {
-      Gpu& gpu = b->gpu;
       for (int i = 0; i < 3; ++i) host.set(reg::kReset, 1);
       sc_core::wait(sc_core::sc_time(1, sc_core::SC_US));
       host.set(reg::kReset, 1);
       EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Idle));
-      host.set(reg::kIrqEnable, kIrqMask);
-      host.set(reg::kProgram, handle);
-      host.set(reg::kKernel, entry(gpu, handle, "add"));
-      add_geometry(host, buffers);
-      host.set(reg::kLaunch, 1);
-      wait_irq(*b);
-      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done)) << gpu.last_error();
+      launch_add_to_completion(host, *b, handle, buffers);
     };
     Bench bench(script);
     b = &bench;
@@ -399,13 +385,7 @@ TEST(GpuReset, ResetMidKernelWithTrafficToAForeignMemory) {
       const uint64_t reads = foreign->reads;
       EXPECT_GT(reads, 0u);
       host.set(reg::kReset, 1);
-      host.set(reg::kIrqEnable, kIrqMask);
-      host.set(reg::kProgram, kernels);
-      host.set(reg::kKernel, entry(gpu, kernels, "add"));
-      add_geometry(host, buffers);
-      host.set(reg::kLaunch, 1);
-      wait_irq(*b);
-      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done)) << gpu.last_error();
+      launch_add_to_completion(host, *b, kernels, buffers);
     };
     Bench bench(script);
     b = &bench;
