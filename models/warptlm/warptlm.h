@@ -12,15 +12,16 @@
 // several.
 #pragma once
 
-#include "config/config_file.h"        // load_config_file, config_from_json
-#include "config/platform_config.h"    // PlatformConfig, preset(), fields, validation
-#include "config/plugins.h"            // load_plugin(): components from shared libraries
-#include "config/version.h"            // warptlm::version()
-#include "exec/functional_executor.h"  // run_functional(): the reference executor
-#include "frontend/program.h"          // finalize(): a parsed module made runnable
-#include "frontend/ptx_parser.h"       // parse_ptx(), parse_ptx_file()
-#include "gpu/control_registers.h"     // the register map (docs/gpu-registers.md)
-#include "gpu/gpu.h"                   // Gpu: the SystemC/TLM-2.0 top module
-#include "gpu/host_driver.h"           // HostDriver: a minimal host that launches one kernel
-#include "memory/tlm/tlm_memory.h"     // TlmMemory: a plain loosely-timed RAM with DMI
-#include "warptlm_version.h"           // WARPTLM_VERSION_STRING
+#include "config/config_file.h"              // load_config_file, config_from_json
+#include "config/platform_config.h"          // PlatformConfig, preset(), fields, validation
+#include "config/plugins.h"                  // load_plugin(): components from shared libraries
+#include "config/version.h"                  // warptlm::version()
+#include "exec/functional_executor.h"        // run_functional(): the reference executor
+#include "frontend/program.h"                // finalize(): a parsed module made runnable
+#include "frontend/ptx_parser.h"             // parse_ptx(), parse_ptx_file()
+#include "gpu/control_registers.h"           // the register map (docs/gpu-registers.md)
+#include "gpu/gpu.h"                         // Gpu: the SystemC/TLM-2.0 top module
+#include "gpu/host_driver.h"                 // HostDriver: a minimal host that launches one kernel
+#include "interconnect/bus_width_adapter.h"  // BusWidthAdapter: the GPU on a 64-bit bus
+#include "memory/tlm/tlm_memory.h"           // TlmMemory: a plain loosely-timed RAM with DMI
+#include "warptlm_version.h"                 // WARPTLM_VERSION_STRING
