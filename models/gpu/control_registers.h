@@ -79,7 +79,7 @@ enum class GpuStatus : uint32_t { Idle = 0, Running = 1, Done = 2, LaunchError =
 
 enum class GpuError : uint32_t {
   None = 0,
-  BadProgram = 1,    // PROGRAM is not a handle load_program returned
+  BadProgram = 1,    // PROGRAM is not a handle of a loaded program
   BadKernel = 2,     // KERNEL is not the entry address of a kernel of that program
   BadGrid = 3,       // a grid dimension is 0 or above the PTX limit
   BadBlock = 4,      // a block dimension is 0 or above the PTX limit
@@ -165,6 +165,10 @@ class ControlRegisters {
   // launch, and the IRQ_STATUS bit it earns (Done: kIrqDone, else kIrqError).
   void begin_launch();
   void end_launch(GpuStatus status, GpuError error, uint64_t launch_cycles);
+  // A command starts: STATUS running, ERROR none. Only an initiator that
+  // reaches the registers while a command waits for memory (a second host,
+  // or one whose memory's b_transport waits) sees it.
+  void begin_command() { begin_launch(); }
   // A command's outcome: STATUS done or launch error (refused), ERROR; a
   // refusal sets IRQ_STATUS's error bit, a success no bit (the command was
   // synchronous: its register write returned after it).

@@ -121,6 +121,8 @@ class Gpu : public sc_core::sc_module {
   unsigned transport_dbg(tlm::tlm_generic_payload& payload);  // no side effects
   void doorbell();  // gpu_launch.cc: validate the registers and start a launch
   void refuse(GpuError error, const std::string& message);
+  // "<what>: PROGRAM = N is not a program handle (...)", for the doorbell and the commands.
+  std::string not_a_handle(const char* what, uint32_t handle) const;
   // gpu_commands.cc: the COMMAND register's commands, each ending in
   // ControlRegisters::end_command.
   void command(uint32_t value);

@@ -41,6 +41,9 @@ void Gpu::refuse_command(GpuError error, const std::string& message) {
 }
 
 void Gpu::command(uint32_t value) {
+  // Busy until the command ends: its memory reads may wait (b_transport), and
+  // a launch or a second command must not start meanwhile.
+  regs_.begin_command();
   switch (static_cast<GpuCommand>(value)) {
     case GpuCommand::Load:
       return load_image();
@@ -63,7 +66,10 @@ void Gpu::load_image() {
                                                   " bytes");
   std::string text(size, '\0');
   GlobalMemory& global = functional_memory();
-  if (!global.read(address, text.data(), size)) {
+  const uint64_t resets = resets_;
+  const bool read = global.read(address, text.data(), size);
+  if (resets_ != resets) return;  // reset while the read waited: the command is abandoned
+  if (!read) {
     const std::string near = global.describe(address);
     return refuse_command(GpuError::BadImage, "load: the image (" + std::to_string(size) +
                                                   " bytes at IMAGE_ADDR " + hex_string(address) +
@@ -99,13 +105,7 @@ void Gpu::load_image() {
 void Gpu::select_kernel_by_index() {
   const uint32_t handle = regs_.program();
   const Program* p = program(handle);
-  if (!p)
-    return refuse_command(
-        GpuError::BadProgram,
-        "kernel by index: PROGRAM = " + std::to_string(handle) + " is not a program handle (" +
-            (programs_.empty() ? std::string("no program is loaded")
-                               : "loaded: 1.." + std::to_string(programs_.size())) +
-            ")");
+  if (!p) return refuse_command(GpuError::BadProgram, not_a_handle("kernel by index", handle));
   const std::vector<const Function*> kernels = entries(p->module);
   const uint32_t index = regs_.kernel_index();
   if (index >= kernels.size())
@@ -123,13 +123,7 @@ void Gpu::select_kernel_by_index() {
 void Gpu::select_kernel_by_name() {
   const uint32_t handle = regs_.program();
   const Program* p = program(handle);
-  if (!p)
-    return refuse_command(
-        GpuError::BadProgram,
-        "kernel by name: PROGRAM = " + std::to_string(handle) + " is not a program handle (" +
-            (programs_.empty() ? std::string("no program is loaded")
-                               : "loaded: 1.." + std::to_string(programs_.size())) +
-            ")");
+  if (!p) return refuse_command(GpuError::BadProgram, not_a_handle("kernel by name", handle));
   const uint32_t size = regs_.name_size();
   const uint64_t address = regs_.name_address();
   if (size == 0 || size > kMaxNameBytes)
@@ -138,7 +132,10 @@ void Gpu::select_kernel_by_name() {
                               std::to_string(kMaxNameBytes) + " bytes");
   std::string name(size, '\0');
   GlobalMemory& global = functional_memory();
-  if (!global.read(address, name.data(), size))
+  const uint64_t resets = resets_;
+  const bool read = global.read(address, name.data(), size);
+  if (resets_ != resets) return;  // reset while the read waited: the command is abandoned
+  if (!read)
     return refuse_command(GpuError::BadKernel, "kernel by name: the name (" + std::to_string(size) +
                                                    " bytes at NAME_ADDR " + hex_string(address) +
                                                    ") cannot be read from device memory");

@@ -62,6 +62,15 @@ void Gpu::refuse(GpuError error, const std::string& message) {
   launch_finished_.notify(sc_core::SC_ZERO_TIME);
 }
 
+std::string Gpu::not_a_handle(const char* what, uint32_t handle) const {
+  // Handles come from load_program and from the LOAD command alike: 1..N in load order.
+  return std::string(what) + ": PROGRAM = " + std::to_string(handle) +
+         " is not a program handle (" +
+         (programs_.empty() ? std::string("no program is loaded")
+                            : "loaded: 1.." + std::to_string(programs_.size())) +
+         ")";
+}
+
 void Gpu::doorbell() {
   if (faulted_)
     return refuse(GpuError::Faulted,
@@ -70,12 +79,7 @@ void Gpu::doorbell() {
                       "); reset it (the RESET register or the rst input)");
   const uint32_t handle = regs_.program();
   if (handle == 0 || handle > programs_.size())
-    return refuse(
-        GpuError::BadProgram,
-        "launch: PROGRAM = " + std::to_string(handle) + " is not a program handle (" +
-            (programs_.empty() ? std::string("no program is loaded")
-                               : "load_program returned 1.." + std::to_string(programs_.size())) +
-            ")");
+    return refuse(GpuError::BadProgram, not_a_handle("launch", handle));
   const LoadedProgram& lp = *programs_[handle - 1];
   const Module& m = lp.program.module;
   const Function* kernel = nullptr;

@@ -1,9 +1,10 @@
 // Test bench memory targets. TestMemory is the backing store (a zeroed byte window or a
 // DeviceMemory) with the generic payload's access rules. MemoryTarget is an AT target with a fixed
 // latency on a simple_target_socket: it can answer with every legal return (END_REQ at once or
-// later, early completion, response on the return path), or register only b_transport so the
-// socket adapts AT initiators to it. BlockingMemory is the foreign memory: a plain
-// tlm_target_socket offering only b_transport (and debug transport).
+// later, early completion, response on the return path), register only b_transport so the
+// socket adapts AT initiators to it, or only nb_transport so it adapts blocking initiators.
+// BlockingMemory is the foreign memory: a plain tlm_target_socket offering only b_transport (and
+// debug transport).
 #pragma once
 
 #include <tlm_utils/simple_target_socket.h>
@@ -109,6 +110,9 @@ enum class TargetStyle {
   CompleteEarly,  // TLM_COMPLETED on the return path, delay annotated with the latency
   RespondEarly,   // TLM_UPDATED with BEGIN_RESP, delay annotated with the latency
   BlockingOnly,   // registers only b_transport; simple_target_socket adapts nb_transport to it
+  // Queued, and registers only nb_transport_fw (no b_transport, no debug transport):
+  // simple_target_socket turns a b_transport call into BEGIN_REQ ... END_RESP.
+  NonBlockingOnly,
 };
 
 class MemoryTarget : public sc_core::sc_module {
@@ -129,8 +133,10 @@ class MemoryTarget : public sc_core::sc_module {
         style_(style) {
     if (style != TargetStyle::BlockingOnly)
       socket.register_nb_transport_fw(this, &MemoryTarget::nb_transport_fw);
-    socket.register_b_transport(this, &MemoryTarget::b_transport);
-    socket.register_transport_dbg(this, &MemoryTarget::transport_dbg);
+    if (style != TargetStyle::NonBlockingOnly) {
+      socket.register_b_transport(this, &MemoryTarget::b_transport);
+      socket.register_transport_dbg(this, &MemoryTarget::transport_dbg);
+    }
     SC_METHOD(respond);
     sensitive << respond_event_;
     dont_initialize();

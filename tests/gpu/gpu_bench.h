@@ -3,6 +3,7 @@
 // default store or in a foreign memory, and that foreign memory.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstring>
@@ -42,22 +43,42 @@ struct AddBuffers {
   uint64_t in = 0, out = 0, params = 0;
 };
 
+// Writes add's input (in[i] = 1000 i) and its parameter buffer (in at 0, out
+// at 8, value at 16: 20 bytes) into any memory with write(address, bytes, n).
+// `bus_offset` is added to the pointers the kernel gets, for a memory the GPU
+// sees at a bus address.
+template <class Memory>
+void place_add(Memory& m, const AddBuffers& a, uint32_t value, uint64_t bus_offset = 0) {
+  for (uint32_t i = 0; i < 64; ++i) {
+    const uint32_t v = 1000 * i;
+    EXPECT_TRUE(m.write(a.in + 4 * i, &v, 4)) << a.in + 4 * i;
+  }
+  uint8_t params[20];
+  const uint64_t in = a.in + bus_offset, out = a.out + bus_offset;
+  std::memcpy(params, &in, 8);
+  std::memcpy(params + 8, &out, 8);
+  std::memcpy(params + 16, &value, 4);
+  EXPECT_TRUE(m.write(a.params, params, sizeof params)) << a.params;
+}
+
+// Expects out[i] = 1000 i + value, read from any memory with read(address, bytes, n).
+template <class Memory>
+void expect_add(Memory& m, uint64_t out, uint32_t value) {
+  for (uint32_t i = 0; i < 64; ++i) {
+    uint32_t v = 0;
+    EXPECT_TRUE(m.read(out + 4 * i, &v, 4)) << out + 4 * i;
+    EXPECT_EQ(v, 1000 * i + value) << i;
+  }
+}
+
+// add's buffers in the GPU's default store.
 inline AddBuffers setup_add(Gpu& gpu, uint32_t value) {
   DeviceMemory& mem = gpu.default_store();
   AddBuffers a;
   a.in = mem.allocate(64 * 4, "in");
   a.out = mem.allocate(64 * 4, "out");
-  for (uint32_t i = 0; i < 64; ++i) {
-    uint32_t v = 1000 * i;
-    mem.write(a.in + 4 * i, &v, 4);
-  }
-  // The parameter buffer: in at 0, out at 8, value at 16 (20 bytes).
-  uint8_t params[20];
-  std::memcpy(params, &a.in, 8);
-  std::memcpy(params + 8, &a.out, 8);
-  std::memcpy(params + 16, &value, 4);
-  a.params = mem.allocate(sizeof params, "params");
-  mem.write(a.params, params, sizeof params);
+  a.params = mem.allocate(20, "params");
+  place_add(mem, a, value);
   return a;
 }
 
@@ -93,16 +114,8 @@ struct ForeignMemory : sc_core::sc_module {
 
 // The add kernel's buffers placed by the platform in the foreign memory.
 inline AddBuffers setup_add_in(TestMemory& mem, uint32_t value) {
-  AddBuffers a{0x10000, 0x10400, 0x10800};
-  for (uint32_t i = 0; i < 64; ++i) {
-    uint32_t v = 1000 * i;
-    mem.write(a.in + 4 * i, &v, 4);
-  }
-  uint8_t params[20];
-  std::memcpy(params, &a.in, 8);
-  std::memcpy(params + 8, &a.out, 8);
-  std::memcpy(params + 16, &value, 4);
-  mem.write(a.params, params, sizeof params);
+  const AddBuffers a{0x10000, 0x10400, 0x10800};
+  place_add(mem, a, value);
   return a;
 }
 

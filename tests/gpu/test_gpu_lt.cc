@@ -97,10 +97,20 @@ struct VpMemory : sc_core::sc_module {
     dmi = false;
     socket->invalidate_direct_mem_ptr(0, ~uint64_t(0));
   }
-  void put(uint64_t a, const void* src, size_t n) { std::memcpy(&bytes[a - kBase], src, n); }
+  // The platform's own (untimed) access, for placing inputs and checking outputs.
+  bool write(uint64_t a, const void* src, size_t n) {
+    if (!inside(a, n)) return false;
+    std::memcpy(&bytes[a - kBase], src, n);
+    return true;
+  }
+  bool read(uint64_t a, void* dst, size_t n) const {
+    if (!inside(a, n)) return false;
+    std::memcpy(dst, &bytes[a - kBase], n);
+    return true;
+  }
   uint32_t word(uint64_t a) const {
-    uint32_t v;
-    std::memcpy(&v, &bytes[a - kBase], 4);
+    uint32_t v = 0;
+    EXPECT_TRUE(read(a, &v, 4)) << a;
     return v;
   }
 
@@ -116,17 +126,8 @@ struct VpMemory : sc_core::sc_module {
 constexpr uint64_t kImage = 0x10000, kIn = 0x18000, kOut = 0x18400, kParams = 0x18800;
 
 void setup_add(VpMemory& m, uint64_t out, uint32_t value) {
-  m.put(kImage, testing::kGpuKernels, std::strlen(testing::kGpuKernels));
-  for (uint32_t i = 0; i < 64; ++i) {
-    const uint32_t v = 1000 * i;
-    m.put(kIn + 4 * i, &v, 4);
-  }
-  uint8_t params[20];
-  const uint64_t in = kIn;
-  std::memcpy(params, &in, 8);
-  std::memcpy(params + 8, &out, 8);
-  std::memcpy(params + 16, &value, 4);
-  m.put(kParams, params, sizeof params);
+  m.write(kImage, testing::kGpuKernels, std::strlen(testing::kGpuKernels));
+  testing::place_add(m, AddBuffers{kIn, out, kParams}, value);
 }
 
 // LOAD from the memory, then launch add over 64 threads; returns STATUS.
@@ -144,10 +145,6 @@ uint32_t load_and_launch_add(ScriptHost& host, Bench& b) {
   return host.read(reg::kStatus);
 }
 
-void expect_add(const VpMemory& m, uint64_t out, uint32_t value) {
-  for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(m.word(out + 4 * i), 1000 * i + value) << i;
-}
-
 TEST(LtGpu, RunsAgainstAMemoryWithOnlyBTransport) {
   in_child_process([] {
     Bench* b = nullptr;
@@ -161,7 +158,7 @@ TEST(LtGpu, RunsAgainstAMemoryWithOnlyBTransport) {
     setup_add(memory, kOut, 4);
     sc_core::sc_start();
     ASSERT_TRUE(bench.host.finished);
-    expect_add(memory, kOut, 4);
+    testing::expect_add(memory, kOut, 4);
     const nlohmann::json s = bench.gpu.stats();
     EXPECT_GT(s["memory_port.blocking_reads"].get<uint64_t>(), 64u);  // the image, params, lanes
     EXPECT_GT(s["memory_port.blocking_writes"].get<uint64_t>(), 0u);
@@ -172,6 +169,53 @@ TEST(LtGpu, RunsAgainstAMemoryWithOnlyBTransport) {
     EXPECT_EQ(s["warp_instructions"].get<uint64_t>(), 2u * 14u);  // 2 warps of add
   });
 }
+
+// A memory that offers nb_transport only (no b_transport, DMI or debug
+// transport): the GPU's b_transport calls reach it through
+// simple_target_socket's b-to-nb adapter. accept_delay 0 is the 2-phase
+// answer (END_REQ on the return path, BEGIN_RESP later); above 0 the 4-phase
+// one with backpressure (TLM_ACCEPTED, END_REQ after the delay).
+class LtGpuOnNbOnlyMemory : public ::testing::TestWithParam<int> {};
+
+TEST_P(LtGpuOnNbOnlyMemory, RunsAddWithEveryByteOverNbTransport) {
+  const int accept_ns = GetParam();
+  in_child_process([accept_ns] {
+    Bench* b = nullptr;
+    testing::MemoryTarget* mem = nullptr;
+    auto script = [&](ScriptHost& host) {
+      EXPECT_EQ(load_and_launch_add(host, *b), uint32_t(GpuStatus::Done)) << b->gpu.last_error();
+      testing::expect_add(mem->memory, kOut, 13);
+    };
+    Bench bench(script, lt_config());
+    b = &bench;
+    testing::MemoryTarget memory("memory", testing::TestMemory(VpMemory::kBase, VpMemory::kSize),
+                                 sc_core::sc_time(40, sc_core::SC_NS),
+                                 testing::TargetStyle::NonBlockingOnly);
+    memory.accept_delay = sc_core::sc_time(accept_ns, sc_core::SC_NS);
+    mem = &memory;
+    bench.gpu.memory.bind(memory.socket);
+    memory.memory.write(kImage, testing::kGpuKernels, std::strlen(testing::kGpuKernels));
+    testing::place_add(memory.memory, AddBuffers{kIn, kOut, kParams}, 13);
+    sc_core::sc_start();
+    ASSERT_TRUE(bench.host.finished);
+    EXPECT_EQ(memory.protocol_errors(), 0u);
+    const nlohmann::json s = bench.gpu.stats();
+    // The image, parameters and lanes: each b_transport one BEGIN_REQ at the memory.
+    const uint64_t transports = s["memory_port.blocking_reads"].get<uint64_t>() +
+                                s["memory_port.blocking_writes"].get<uint64_t>();
+    EXPECT_GT(s["memory_port.blocking_writes"].get<uint64_t>(), 0u);
+    EXPECT_EQ(memory.arrivals.size(), transports);
+    EXPECT_EQ(s["memory_port.debug_reads"].get<uint64_t>(), 0u);
+    // Each transport waited for its response: 40 ns each, at least.
+    EXPECT_GE(sc_core::sc_time_stamp(), double(transports) * sc_core::sc_time(40, sc_core::SC_NS));
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(TwoAndFourPhase, LtGpuOnNbOnlyMemory, ::testing::Values(0, 30),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return info.param == 0 ? std::string("two_phase")
+                                                  : std::string("four_phase_backpressure");
+                         });
 
 TEST(LtGpu, UsesDmiWhenTheMemoryGrantsIt) {
   in_child_process([] {
@@ -186,7 +230,7 @@ TEST(LtGpu, UsesDmiWhenTheMemoryGrantsIt) {
     setup_add(memory, kOut, 6);
     sc_core::sc_start();
     ASSERT_TRUE(bench.host.finished);
-    expect_add(memory, kOut, 6);
+    testing::expect_add(memory, kOut, 6);
     const nlohmann::json s = bench.gpu.stats();
     EXPECT_EQ(s["memory_port.dmi_grants"].get<uint64_t>(), 1u);  // one region, asked for once
     EXPECT_EQ(memory.dmi_requests, 1u);
@@ -225,7 +269,7 @@ TEST(LtGpu, AMemoryThatRevokesDmiMidKernelIsServedByBTransportAfterwards) {
     const uint64_t buf = kOut;
     std::memcpy(params, &buf, 8);
     std::memcpy(params + 8, &rounds, 4);
-    memory.put(kParams, params, sizeof params);
+    memory.write(kParams, params, sizeof params);
     sc_core::sc_start();
     ASSERT_TRUE(bench.host.finished);
     for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(mem->word(kOut + 4 * i), rounds) << i;
@@ -253,7 +297,7 @@ TEST(LtGpu, AnErrorResponseIsAKernelFaultNamingTheAddressAndResetRecovers) {
       testing::settle();  // irq falls a delta cycle after the reset
       // The parameters now point `out` at good memory.
       const uint64_t out = kOut;
-      mem->put(kParams + 8, &out, 8);
+      mem->write(kParams + 8, &out, 8);
       EXPECT_EQ(load_and_launch_add(host, *b), uint32_t(GpuStatus::Done)) << gpu.last_error();
     };
     Bench bench(script, lt_config());
@@ -266,7 +310,7 @@ TEST(LtGpu, AnErrorResponseIsAKernelFaultNamingTheAddressAndResetRecovers) {
     setup_add(memory, 0x1F000, 8);
     sc_core::sc_start();
     ASSERT_TRUE(bench.host.finished);
-    expect_add(memory, kOut, 8);
+    testing::expect_add(memory, kOut, 8);
   });
 }
 
@@ -310,15 +354,73 @@ TEST(LtGpu, ResetMidKernelAbandonsItAndTheNextLaunchWorks) {
       host.set(reg::kLaunch, 1);
       wait_irq(*b);
       EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done)) << gpu.last_error();
-      for (uint32_t i = 0; i < 64; ++i) {
-        uint32_t v = 0;
-        store.read(a.out + 4 * i, &v, 4);
-        EXPECT_EQ(v, 1000 * i + 1) << i;
-      }
+      testing::expect_add(store, a.out, 1);
       EXPECT_EQ(gpu.stats()["lt.abandoned"].get<uint64_t>(), 1u);
     };
     Bench bench(script, lt_config(1000));
     b = &bench;
+    sc_core::sc_start();
+    ASSERT_TRUE(bench.host.finished);
+  });
+}
+
+// A memory whose b_transport synchronises (waits 1 us per call), as
+// Accellera's lt_synch_target does: a command reading it waits inside the
+// host's register write.
+struct SynchronisingMemory : sc_core::sc_module {
+  explicit SynchronisingMemory(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
+    socket.register_b_transport(this, &SynchronisingMemory::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    sc_core::wait(delay + sc_core::sc_time(1, sc_core::SC_US));
+    delay = sc_core::SC_ZERO_TIME;
+    memory.execute(p);
+  }
+  tlm_utils::simple_target_socket<SynchronisingMemory> socket;
+  testing::TestMemory memory{0x10000, 0x10000};
+};
+
+TEST(LtGpu, ACommandWaitingForMemoryIsBusyAndAResetAbandonsIt) {
+  in_child_process([] {
+    Bench* b = nullptr;
+    sc_core::sc_signal<bool>* rst = nullptr;
+    auto script = [&](ScriptHost& host) {
+      Gpu& gpu = b->gpu;
+      host.set(reg::kImageAddrLo, kImage);
+      host.set(reg::kImageSize, static_cast<uint32_t>(std::strlen(testing::kGpuKernels)));
+      host.set(reg::kCommand, uint32_t(GpuCommand::Load));  // the reset comes while it reads
+      EXPECT_GE(sc_core::sc_time_stamp(), sc_core::sc_time(1, sc_core::SC_US));
+      EXPECT_EQ(gpu.resets(), 1u);
+      // The reset values stand: the command's late result changed nothing.
+      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Idle));
+      EXPECT_EQ(host.read(reg::kProgram), 0u);
+      EXPECT_EQ(host.read(reg::kKernelCount), 0u);
+      EXPECT_EQ(host.read(reg::kImageSize), 0u);
+      EXPECT_EQ(gpu.program(1), nullptr);
+      // Loading again works.
+      host.set(reg::kImageAddrLo, kImage);
+      host.set(reg::kImageSize, static_cast<uint32_t>(std::strlen(testing::kGpuKernels)));
+      host.set(reg::kCommand, uint32_t(GpuCommand::Load));
+      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done)) << gpu.last_error();
+      EXPECT_EQ(host.read(reg::kProgram), 1u);
+      EXPECT_EQ(host.read(reg::kKernelCount), 3u);
+    };
+    Bench bench(script, lt_config());
+    b = &bench;
+    SynchronisingMemory memory("memory");
+    bench.gpu.memory.bind(memory.socket);
+    memory.memory.write(kImage, testing::kGpuKernels, std::strlen(testing::kGpuKernels));
+    sc_core::sc_signal<bool> rst_line("rst_line");
+    rst = &rst_line;
+    bench.gpu.rst.bind(rst_line);
+    // Another party watches the registers and pulls rst while the LOAD waits.
+    sc_core::sc_spawn([&] {
+      sc_core::wait(sc_core::sc_time(500, sc_core::SC_NS));
+      EXPECT_EQ(b->gpu.registers().status(), GpuStatus::Running);  // busy with the command
+      rst->write(true);
+      sc_core::wait(sc_core::sc_time(10, sc_core::SC_NS));
+      rst->write(false);
+    });
     sc_core::sc_start();
     ASSERT_TRUE(bench.host.finished);
   });

@@ -59,14 +59,6 @@ void add_geometry(ScriptHost& host, const AddBuffers& a) {
   set_address(host, reg::kParamAddrLo, a.params);
 }
 
-void expect_add_output(const GlobalMemory& mem, const AddBuffers& a, uint32_t value) {
-  for (uint32_t i = 0; i < 64; ++i) {
-    uint32_t v = 0;
-    ASSERT_TRUE(mem.read(a.out + 4 * i, &v, 4));
-    EXPECT_EQ(v, 1000 * i + value) << i;
-  }
-}
-
 // Launches add (program `handle`) with the interrupts on and expects it done.
 void launch_add_to_completion(ScriptHost& host, Bench& b, uint32_t handle, const AddBuffers& a) {
   host.set(reg::kIrqEnable, kIrqMask);
@@ -152,7 +144,7 @@ TEST(GpuLoad, TheLoadCommandReadsParsesAndRegistersAProgramFromMemory) {
     name = place(bench.gpu, "crash", "name");
     sc_core::sc_start();
     EXPECT_TRUE(bench.host.finished);
-    expect_add_output(bench.gpu.default_store(), buffers, 7);
+    testing::expect_add(bench.gpu.default_store(), buffers.out, 7);
   });
 }
 
@@ -267,7 +259,7 @@ TEST(GpuReset, ResetMidKernelAbandonsTheLaunchAndTheNextLaunchWorks) {
     spin = setup_spin(bench.gpu.default_store(), 1000000);
     sc_core::sc_start();
     EXPECT_TRUE(bench.host.finished);
-    expect_add_output(bench.gpu.default_store(), buffers, 3);
+    testing::expect_add(bench.gpu.default_store(), buffers.out, 3);
     EXPECT_EQ(bench.gpu.resets(), 1u);
     EXPECT_EQ(bench.gpu.stats()["launches"].get<uint64_t>(), 2u);
   });
@@ -309,7 +301,7 @@ TEST(GpuReset, AFaultIsNoLongerStickyAfterAReset) {
     buffers = setup_add(bench.gpu, 11);
     sc_core::sc_start();
     EXPECT_TRUE(bench.host.finished);
-    expect_add_output(bench.gpu.default_store(), buffers, 11);
+    testing::expect_add(bench.gpu.default_store(), buffers.out, 11);
   });
 }
 
@@ -345,7 +337,7 @@ TEST(GpuReset, TheRstInputResetsOnItsRisingEdge) {
     spin = setup_spin(bench.gpu.default_store(), 1000000);
     sc_core::sc_start();
     EXPECT_TRUE(bench.host.finished);
-    expect_add_output(bench.gpu.default_store(), buffers, 5);
+    testing::expect_add(bench.gpu.default_store(), buffers.out, 5);
   });
 }
 
@@ -367,7 +359,7 @@ TEST(GpuReset, ResetsInARowAndWhileIdleAreHarmless) {
     buffers = setup_add(bench.gpu, 2);
     sc_core::sc_start();
     EXPECT_TRUE(bench.host.finished);
-    expect_add_output(bench.gpu.default_store(), buffers, 2);
+    testing::expect_add(bench.gpu.default_store(), buffers.out, 2);
     EXPECT_EQ(bench.gpu.resets(), 4u);
   });
 }
@@ -404,10 +396,77 @@ TEST(GpuReset, ResetMidKernelWithTrafficToAForeignMemory) {
     memory.memory.write(0x18000, params, sizeof params);
     sc_core::sc_start();
     EXPECT_TRUE(bench.host.finished);
-    for (uint32_t i = 0; i < 64; ++i) {
-      uint32_t v = 0;
-      memory.memory.read(buffers.out + 4 * i, &v, 4);
-      EXPECT_EQ(v, 1000 * i + 9) << i;
+    testing::expect_add(memory.memory, buffers.out, 9);
+  });
+}
+
+// The SystemC reports made while it lives (warnings only; others go to the
+// default handler), restoring the handler after.
+class CapturedWarnings {
+ public:
+  struct Report {
+    std::string type, message;
+  };
+  CapturedWarnings() {
+    reports_ = &reports;
+    sc_core::sc_report_handler::set_handler(&CapturedWarnings::handle);
+  }
+  ~CapturedWarnings() {
+    sc_core::sc_report_handler::set_handler(sc_core::sc_report_handler::default_handler);
+    reports_ = nullptr;
+  }
+  std::vector<Report> reports;
+
+ private:
+  static void handle(const sc_core::sc_report& r, const sc_core::sc_actions& actions) {
+    if (r.get_severity() == sc_core::SC_WARNING && reports_)
+      return reports_->push_back({r.get_msg_type(), r.get_msg()});
+    sc_core::sc_report_handler::default_handler(r, actions);
+  }
+  static inline std::vector<Report>* reports_ = nullptr;
+};
+
+TEST(GpuReports, EveryRefusalAndFaultIsAWarningNamedAfterTheInstanceWithTheErrorText) {
+  in_child_process([] {
+    CapturedWarnings warnings;
+    Bench* b = nullptr;
+    uint32_t handle = 0;
+    std::vector<std::string> texts;  // last_error() after each refusal or fault
+    auto script = [&](ScriptHost& host) {
+      Gpu& gpu = b->gpu;
+      host.set(reg::kIrqEnable, kIrqMask);
+      host.set(reg::kLaunch, 1);  // PROGRAM = 0
+      texts.push_back(gpu.last_error());
+      host.set(reg::kCommand, 9);  // no such command
+      texts.push_back(gpu.last_error());
+      host.set(reg::kIrqStatus, kIrqMask);  // acknowledge both refusals
+      settle();
+      host.set(reg::kProgram, handle);
+      host.set(reg::kKernel, entry(gpu, handle, "crash"));
+      host.set(reg::kGridX, 1);
+      host.set(reg::kBlockX, 32);
+      host.set(reg::kLaunch, 1);
+      wait_irq(*b);
+      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Fault));
+      texts.push_back(gpu.last_error());
+      host.set(reg::kReset, 1);
+      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Idle));
+    };
+    Bench bench(script);
+    b = &bench;
+    handle = bench.gpu.load_program(testing::program_of(testing::kGpuKernels));
+    sc_core::sc_start();
+    EXPECT_TRUE(bench.host.finished);
+    ASSERT_EQ(texts.size(), 3u);
+    EXPECT_EQ(texts[0], "launch: PROGRAM = 0 is not a program handle (loaded: 1..1)");
+    EXPECT_EQ(texts[1].rfind("command: COMMAND = 9 is not a command", 0), 0u) << texts[1];
+    EXPECT_NE(texts[2].find("kernel 'crash'"), std::string::npos) << texts[2];
+    // One warning per event, typed with the instance's name, saying what the registers say.
+    ASSERT_EQ(warnings.reports.size(), 3u);
+    for (size_t i = 0; i < 3; ++i) {
+      EXPECT_EQ(warnings.reports[i].type, bench.gpu.name()) << i;
+      EXPECT_NE(warnings.reports[i].message.find(texts[i]), std::string::npos)
+          << warnings.reports[i].message;
     }
   });
 }

@@ -50,13 +50,11 @@ struct BusPort : sc_core::sc_module {
     socket->b_transport(p, delay);
     return p.is_response_ok();
   }
-  void put(uint64_t address, const void* data, unsigned n) {
-    EXPECT_TRUE(access(tlm::TLM_WRITE_COMMAND, address, const_cast<void*>(data), n)) << address;
+  bool write(uint64_t address, const void* data, unsigned n) {
+    return access(tlm::TLM_WRITE_COMMAND, address, const_cast<void*>(data), n);
   }
-  uint32_t word(uint64_t address) {
-    uint32_t v = 0;
-    EXPECT_TRUE(access(tlm::TLM_READ_COMMAND, address, &v, 4)) << address;
-    return v;
+  bool read(uint64_t address, void* data, unsigned n) {
+    return access(tlm::TLM_READ_COMMAND, address, data, n);
   }
   tlm_utils::simple_initiator_socket<BusPort> socket;
 };
@@ -111,18 +109,10 @@ void wait_irq(sc_core::sc_signal<bool>& irq) {
 
 // The add kernel's image, name, input and parameters placed over the bus.
 void place_add(BusPort& data, uint32_t value) {
-  data.put(kImage, testing::kGpuKernels, static_cast<unsigned>(std::strlen(testing::kGpuKernels)));
-  data.put(kName, "add", 3);
-  for (uint32_t i = 0; i < 64; ++i) {
-    const uint32_t v = 1000 * i;
-    data.put(kIn + 4 * i, &v, 4);
-  }
-  uint8_t params[20];
-  const uint64_t in = kIn, out = kOut;
-  std::memcpy(params, &in, 8);
-  std::memcpy(params + 8, &out, 8);
-  std::memcpy(params + 16, &value, 4);
-  data.put(kParams, params, sizeof params);
+  const unsigned image_bytes = static_cast<unsigned>(std::strlen(testing::kGpuKernels));
+  EXPECT_TRUE(data.write(kImage, testing::kGpuKernels, image_bytes));
+  EXPECT_TRUE(data.write(kName, "add", 3));
+  testing::place_add(data, testing::AddBuffers{kIn, kOut, kParams}, value);
 }
 
 // LOAD, kernel by name, launch add; returns STATUS at the interrupt.
@@ -144,9 +134,7 @@ uint32_t run_add(ScriptHost& host, Gpu& gpu, sc_core::sc_signal<bool>& irq) {
   return host.read(reg::kStatus);
 }
 
-void expect_add(BusPort& data, uint32_t value) {
-  for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(data.word(kOut + 4 * i), 1000 * i + value) << i;
-}
+void expect_add(BusPort& data, uint32_t value) { testing::expect_add(data, kOut, value); }
 
 void quiet_examples() {
   REPORT_DISABLE_ALL_REPORTING();
@@ -190,7 +178,7 @@ TEST(AccelleraTargets, LooselyTimedGpuFollowsATargetThatGrantsAndWithdrawsDmi) {
       const uint64_t buf = kOut;
       std::memcpy(params, &buf, 8);
       std::memcpy(params + 8, &rounds, 4);
-      p->data.put(kParams, params, sizeof params);
+      EXPECT_TRUE(p->data.write(kParams, params, sizeof params));
       const uint32_t spin = gpu.load_program(testing::program_of(testing::kSpinKernel));
       host.set(reg::kIrqEnable, kIrqMask);
       host.set(reg::kProgram, spin);
@@ -201,7 +189,11 @@ TEST(AccelleraTargets, LooselyTimedGpuFollowsATargetThatGrantsAndWithdrawsDmi) {
       host.set(reg::kLaunch, 1);
       wait_irq(p->irq);
       EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done)) << gpu.last_error();
-      for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(p->data.word(kOut + 4 * i), rounds) << i;
+      for (uint32_t i = 0; i < 64; ++i) {
+        uint32_t v = 0;
+        EXPECT_TRUE(p->data.read(kOut + 4 * i, &v, 4));
+        EXPECT_EQ(v, rounds) << i;
+      }
     };
     // The example target withdraws DMI at once (an invalidate_direct_mem_ptr
     // through the bus), grants it again after 100 ns (saying so in its

@@ -27,6 +27,7 @@
 namespace warptlm {
 namespace {
 
+using testing::expect_add;
 using testing::in_child_process;
 using testing::ScriptHost;
 
@@ -43,26 +44,17 @@ struct AddLayout {
   uint64_t image, in, out, params;
 };
 AddLayout place_add(TlmMemory& m, uint64_t bus_base, uint32_t value) {
-  AddLayout l;
-  l.image = m.allocate(std::strlen(testing::kGpuKernels), "image");
-  l.in = m.allocate(256, "in");
-  l.out = m.allocate(256, "out");
-  l.params = m.allocate(20, "params");
-  m.write(l.image, testing::kGpuKernels, std::strlen(testing::kGpuKernels));
-  for (uint32_t i = 0; i < 64; ++i) {
-    const uint32_t v = 1000 * i;
-    m.write(l.in + 4 * i, &v, 4);
-  }
+  const uint64_t image_bytes = std::strlen(testing::kGpuKernels);
+  const uint64_t image = m.allocate(image_bytes, "image");
+  EXPECT_TRUE(m.write(image, testing::kGpuKernels, image_bytes));
+  testing::AddBuffers local;
+  local.in = m.allocate(256, "in");
+  local.out = m.allocate(256, "out");
+  local.params = m.allocate(20, "params");
   // The GPU sees the memory at bus_base: the addresses it gets are bus addresses.
-  auto bus = [&](uint64_t a) { return a + bus_base; };
-  uint8_t params[20];
-  const uint64_t in = bus(l.in), out = bus(l.out);
-  std::memcpy(params, &in, 8);
-  std::memcpy(params + 8, &out, 8);
-  std::memcpy(params + 16, &value, 4);
-  m.write(l.params, params, sizeof params);
-  l = AddLayout{bus(l.image), bus(l.in), bus(l.out), bus(l.params)};
-  return l;
+  testing::place_add(m, local, value, bus_base);
+  return AddLayout{image + bus_base, local.in + bus_base, local.out + bus_base,
+                   local.params + bus_base};
 }
 
 // Loads the image and launches add on the GPU whose window starts at `window`.
@@ -81,14 +73,6 @@ void start_add(ScriptHost& host, uint64_t window, const AddLayout& l) {
   set(reg::kParamAddrLo, l.params);
   set(reg::kParamAddrHi, l.params >> 32);
   set(reg::kLaunch, 1);
-}
-
-void expect_add(const TlmMemory& m, uint64_t out_local, uint32_t value) {
-  for (uint32_t i = 0; i < 64; ++i) {
-    uint32_t v = 0;
-    ASSERT_TRUE(m.read(out_local + 4 * i, &v, 4));
-    EXPECT_EQ(v, 1000 * i + value) << i;
-  }
 }
 
 PlatformConfig lt_small() {
