@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <functional>
+#include <string>
 
 #include "common/tlm_memory_target.h"
 #include "gpu/gpu.h"
@@ -36,6 +37,19 @@ inline void settle() {
 
 inline uint32_t entry(const Gpu& gpu, uint32_t handle, const char* kernel) {
   return static_cast<uint32_t>(gpu.program(handle)->module.find_function(kernel)->begin);
+}
+
+// The ERROR_TEXT window as a driver reads it: ERROR_TEXT_LEN bytes, word by
+// word, through any host with read(offset) -> uint32_t.
+template <class Host>
+std::string error_text(Host& host) {
+  const uint32_t length = host.read(reg::kErrorTextLen);
+  std::string text;
+  for (uint32_t i = 0; i < length; i += 4) {
+    const uint32_t w = host.read(reg::kErrorText + i);
+    for (uint32_t k = 0; k < 4 && i + k < length; ++k) text += static_cast<char>(w >> (8 * k));
+  }
+  return text;
 }
 
 // The add kernel over 64 threads (2 CTAs of 32): out[i] = in[i] + value.

@@ -17,6 +17,7 @@ namespace {
 using testing::AddBuffers;
 using testing::Bench;
 using testing::entry;
+using testing::error_text;
 using testing::ForeignMemory;
 using testing::in_child_process;
 using testing::ScriptHost;
@@ -32,17 +33,6 @@ void wait_irq(Bench& b) {
 void set_address(ScriptHost& host, uint32_t lo, uint64_t address) {
   host.set(lo, static_cast<uint32_t>(address));
   host.set(lo + 4, static_cast<uint32_t>(address >> 32));
-}
-
-// The ERROR_TEXT window as a driver reads it: ERROR_TEXT_LEN bytes, word by word.
-std::string error_text(ScriptHost& host) {
-  const uint32_t length = host.read(reg::kErrorTextLen);
-  std::string text;
-  for (uint32_t i = 0; i < length; i += 4) {
-    const uint32_t w = host.read(reg::kErrorText + i);
-    for (uint32_t k = 0; k < 4 && i + k < length; ++k) text += static_cast<char>(w >> (8 * k));
-  }
-  return text;
 }
 
 // A string placed in the default store, NUL included.

@@ -111,17 +111,6 @@ struct Platform {
   std::unique_ptr<I> initiator;
 };
 
-// The ERROR_TEXT window, ERROR_TEXT_LEN bytes read word by word.
-std::string error_text(Firmware& fw) {
-  const uint32_t length = fw.read(reg::kErrorTextLen);
-  std::string text;
-  for (uint32_t i = 0; i < length; i += 4) {
-    const uint32_t w = fw.read(reg::kErrorText + i);
-    for (uint32_t k = 0; k < 4 && i + k < length; ++k) text += static_cast<char>(w >> (8 * k));
-  }
-  return text;
-}
-
 // The driver sequence, then the error paths.
 void drive(Firmware& fw, Gpu& gpu, sc_core::sc_signal<bool>& irq, uint32_t handle,
            const testing::AddBuffers& a) {
@@ -151,7 +140,7 @@ void drive(Firmware& fw, Gpu& gpu, sc_core::sc_signal<bool>& irq, uint32_t handl
   fw.set(reg::kLaunch, 1);
   EXPECT_EQ(fw.read(reg::kStatus), uint32_t(GpuStatus::LaunchError));
   EXPECT_EQ(fw.read(reg::kError), uint32_t(GpuError::BadProgram));
-  EXPECT_EQ(error_text(fw), "launch: PROGRAM = 7 is not a program handle (loaded: 1..1)");
+  EXPECT_EQ(testing::error_text(fw), "launch: PROGRAM = 7 is not a program handle (loaded: 1..1)");
   testing::settle();
   EXPECT_TRUE(irq.read());
   fw.set(reg::kIrqStatus, kIrqError);
