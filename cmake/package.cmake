@@ -34,6 +34,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/models/ DESTINATION ${CMAKE_INSTALL_INCL
         COMPONENT development FILES_MATCHING PATTERN "*.h" PATTERN "warptlm" EXCLUDE)
 install(FILES ${PROJECT_SOURCE_DIR}/models/warptlm/warptlm.h
               ${PROJECT_SOURCE_DIR}/models/warptlm/gpu_regs.h
+              ${PROJECT_SOURCE_DIR}/models/warptlm/gpu_driver.h
               ${PROJECT_BINARY_DIR}/models/generated/warptlm_version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/warptlm COMPONENT development)
 

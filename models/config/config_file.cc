@@ -42,7 +42,21 @@ json plain_scalar(const std::string& s) {
   return s;
 }
 
-json convert(const YAML::Node& node, const std::string& source) {
+std::string place(const std::string& source, const YAML::Mark& m) {
+  return source + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+}
+
+// JSON pointer escaping of one key (RFC 6901).
+std::string pointer_token(const std::string& key) {
+  std::string t;
+  for (char c : key) t += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+  return t;
+}
+
+// `locations` gets each node's place: a mapping's entry is placed at its key.
+json convert(const YAML::Node& node, const std::string& source, const std::string& pointer,
+             SourceLocations* locations) {
+  if (locations && !locations->count(pointer)) (*locations)[pointer] = place(source, node.Mark());
   switch (node.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:
@@ -52,17 +66,23 @@ json convert(const YAML::Node& node, const std::string& source) {
       return node.Tag() == "!" ? json(node.Scalar()) : plain_scalar(node.Scalar());
     case YAML::NodeType::Sequence: {
       json a = json::array();
-      for (const YAML::Node& item : node) a.push_back(convert(item, source));
+      for (const YAML::Node& item : node)
+        a.push_back(convert(item, source, pointer + "/" + std::to_string(a.size()), locations));
       return a;
     }
     case YAML::NodeType::Map: {
       json o = json::object();
       for (const auto& kv : node) {
         if (!kv.first.IsScalar())
-          throw std::invalid_argument(source + ":" + std::to_string(kv.first.Mark().line + 1) +
-                                      ":" + std::to_string(kv.first.Mark().column + 1) +
+          throw std::invalid_argument(place(source, kv.first.Mark()) +
                                       ": a key must be a plain name");
-        o[kv.first.Scalar()] = convert(kv.second, source);
+        const std::string key = kv.first.Scalar();
+        if (o.contains(key))
+          throw std::invalid_argument(place(source, kv.first.Mark()) + ": '" + key +
+                                      "' is given twice");
+        const std::string member = pointer + "/" + pointer_token(key);
+        if (locations) (*locations)[member] = place(source, kv.first.Mark());
+        o[key] = convert(kv.second, source, member, locations);
       }
       return o;
     }
@@ -72,9 +92,9 @@ json convert(const YAML::Node& node, const std::string& source) {
 
 }  // namespace
 
-json yaml_to_json(const std::string& text, const std::string& source) {
+json yaml_to_json(const std::string& text, const std::string& source, SourceLocations* locations) {
   try {
-    return convert(YAML::Load(text), source);
+    return convert(YAML::Load(text), source, "", locations);
   } catch (const YAML::Exception& e) {
     throw std::invalid_argument(source + ":" + std::to_string(e.mark.line + 1) + ":" +
                                 std::to_string(e.mark.column + 1) + ": " + e.msg);

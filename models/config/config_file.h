@@ -10,6 +10,7 @@
 //   memory: {l1: {size: 65536}}
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -45,7 +46,11 @@ PlatformConfig config_from_json(const nlohmann::json& document, const std::strin
 // A YAML document as JSON: mappings as objects, sequences as arrays, plain
 // scalars as integers, floats, booleans or null where they read as one,
 // quoted scalars as strings. Throws std::invalid_argument with `source`, line
-// and column for bad YAML.
-nlohmann::json yaml_to_json(const std::string& text, const std::string& source);
+// and column for bad YAML or a key given twice. `locations`, when given,
+// receives "source:line:col" of every node by its JSON pointer ("" is the
+// document, "/modules/gpu0/kind" an entry), for errors found later.
+using SourceLocations = std::map<std::string, std::string>;
+nlohmann::json yaml_to_json(const std::string& text, const std::string& source,
+                            SourceLocations* locations = nullptr);
 
 }  // namespace warptlm

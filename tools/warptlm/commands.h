@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "options.h"
+#include "platform_run.h"
 
 namespace warptlm::cli {
 
@@ -41,5 +42,12 @@ struct ListCommand {
 };
 CLI::App* add_list(CLI::App& app, ListCommand& c);
 int cmd_list(const ListCommand& c);
+
+struct PlatformCommand {
+  PlatformRunRequest request;
+  std::string stats_path;
+};
+CLI::App* add_platform(CLI::App& app, PlatformCommand& c);
+int cmd_platform(const PlatformCommand& c);
 
 }  // namespace warptlm::cli

@@ -24,10 +24,12 @@ int main(int argc, char** argv) {
   ExecCommand exec;
   RunCommand run;
   ListCommand list;
+  PlatformCommand platform;
   CLI::App* analyze_cmd = add_analyze(app, analyze);
   CLI::App* exec_cmd = add_exec(app, exec);
   CLI::App* run_cmd = add_run(app, run);
   CLI::App* list_cmd = add_list(app, list);
+  CLI::App* platform_cmd = add_platform(app, platform);
   if (argc < 2) {
     std::cout << app.help();
     return 2;
@@ -52,6 +54,7 @@ int main(int argc, char** argv) {
     if (*exec_cmd) return cmd_exec(exec);
     if (*run_cmd) return cmd_run(run);
     if (*list_cmd) return cmd_list(list);
+    if (*platform_cmd) return cmd_platform(platform);
     return 2;
   } catch (const UsageError& e) {
     std::cerr << "warptlm: " << e.what() << "\n";

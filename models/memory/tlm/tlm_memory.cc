@@ -1,5 +1,6 @@
 #include "memory/tlm/tlm_memory.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -18,8 +19,14 @@ const TlmMemoryParams& checked(const TlmMemoryParams& p) {
 
 }  // namespace
 
+TlmMemory::Ram::Ram(uint64_t n) : bytes(static_cast<unsigned char*>(std::calloc(n, 1))), count(n) {
+  if (!bytes) throw std::bad_alloc();
+}
+
+TlmMemory::Ram::~Ram() { std::free(bytes); }
+
 TlmMemory::TlmMemory(sc_core::sc_module_name name, const TlmMemoryParams& params)
-    : sc_module(name), socket("socket"), params_(checked(params)), bytes_(params.size, 0) {
+    : sc_module(name), socket("socket"), params_(checked(params)), bytes_(params.size) {
   socket.register_b_transport(this, &TlmMemory::b_transport);
   socket.register_get_direct_mem_ptr(this, &TlmMemory::get_direct_mem_ptr);
   if (params.debug) socket.register_transport_dbg(this, &TlmMemory::transport_dbg);

@@ -64,7 +64,19 @@ class TlmMemory : public sc_core::sc_module {
   }
 
   TlmMemoryParams params_;
-  std::vector<unsigned char> bytes_;
+  // Zeroed RAM from calloc: the pages of a large memory are mapped on first
+  // touch, so a 256 MiB system memory costs nothing until used.
+  struct Ram {
+    explicit Ram(uint64_t n);
+    ~Ram();
+    Ram(const Ram&) = delete;
+    Ram& operator=(const Ram&) = delete;
+    unsigned char* data() const { return bytes; }
+    uint64_t size() const { return count; }
+    unsigned char* bytes;
+    uint64_t count;
+  };
+  Ram bytes_;
   uint64_t next_ = 0;  // allocate()'s next offset
   TlmMemoryStats stats_;
 };
