@@ -44,6 +44,8 @@ class AddressRouter : public sc_core::sc_module {
   // Per window: transactions (b_transport and BEGIN_REQ) and bytes; and the
   // transactions that hit no window.
   nlohmann::json stats() const;
+  // nb_transport transactions between BEGIN_REQ and their end (0 when idle).
+  size_t open_transactions() const { return open_.size(); }
 
  private:
   struct Route {

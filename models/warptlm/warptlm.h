@@ -22,6 +22,9 @@
 #include "gpu/control_registers.h"           // the register map (docs/gpu-registers.md)
 #include "gpu/gpu.h"                         // Gpu: the SystemC/TLM-2.0 top module
 #include "gpu/host_driver.h"                 // HostDriver: a minimal host that launches one kernel
+#include "host/host_cpu.h"                   // HostCpu: a host CPU running the C driver
+#include "interconnect/address_router.h"     // AddressRouter: a bus decoding address windows
 #include "interconnect/bus_width_adapter.h"  // BusWidthAdapter: the GPU on a 64-bit bus
 #include "memory/tlm/tlm_memory.h"           // TlmMemory: a plain loosely-timed RAM with DMI
-#include "warptlm_version.h"                 // WARPTLM_VERSION_STRING
+#include "platform/platform_top.h"  // platforms from YAML/JSON: load_platform, run_platform
+#include "warptlm_version.h"        // WARPTLM_VERSION_STRING

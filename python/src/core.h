@@ -49,5 +49,6 @@ void describe_run(py::dict& out, const std::string& ptx, const std::string& sour
 void bind_config(py::module_& m);
 void bind_run(py::module_& m);
 void bind_scenarios(py::module_& m);
+void bind_platforms(py::module_& m);
 
 }  // namespace warptlm::python

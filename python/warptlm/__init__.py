@@ -23,7 +23,7 @@ except ImportError as error:
     raise
 
 __version__ = _core.version()
-from . import scenarios
+from . import platforms, scenarios
 from .config import Platform, fields, presets
 from .isolation import SimulationCrash, SimulationTimeout
 from .kernel import CompileError, Kernel, Param, PtxError
@@ -37,7 +37,7 @@ from .plugins import load_plugin, loaded_plugins
 
 __all__ = ["__version__", "Platform", "presets", "fields", "statistics", "Statistic", "schemes", "Kernel", "KernelCase", "Param", "Result", "sweep",
            "expand_breakdown", "Compactability", "compactability",
-           "scenarios", "load_plugin", "loaded_plugins", "KernelError", "SimulationCrash", "SimulationTimeout", "CompileError", "PtxError"]
+           "scenarios", "platforms", "load_plugin", "loaded_plugins", "KernelError", "SimulationCrash", "SimulationTimeout", "CompileError", "PtxError"]
 
 
 def schemes():

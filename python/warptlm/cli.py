@@ -122,6 +122,18 @@ def cmd_run(args):
     return 0 if result.passed else 1
 
 
+def cmd_platform(args):
+    size = int(args.size) if args.size.isdigit() else args.size
+    result = warptlm.platforms.run(args.platform, args.scenario or None, size=size, seed=args.seed,
+                                   mode=args.mode, set=args.set or [], vcd=args.vcd)
+    print(result.summary(), end="")
+    if args.stats:
+        with open(args.stats, "w") as out:
+            json.dump(result.record, out, indent=2)
+            out.write("\n")
+    return 0 if result.passed else 1
+
+
 def _exec_args(texts):
     """The launch arguments of --arg texts: .npy files (one array per distinct
     file, written back afterwards) and TYPE:VALUE scalars of the C++ CLI."""
@@ -324,6 +336,20 @@ def main(argv=None):
     p.add_argument("--seed", type=int, help="seed of the input generator (default: the platform's seed)")
     _run_options(p)
     p.set_defaults(func=cmd_run)
+    p = sub.add_parser("platform", help="elaborate a platform and run scenarios on its GPUs through its host")
+    p.add_argument("platform", metavar="NAME|FILE", help="a built-in platform (standalone, soc, multi_gpu) or a "
+                                                         ".yaml/.json platform file")
+    p.add_argument("--scenario", action="append", metavar="[GPU=]NAME",
+                   help="the scenario every GPU the host drives runs, or GPU=SCENARIO (repeatable; default: the "
+                        "platform file's jobs)")
+    p.add_argument("--size", default="test", help="test, study or a size parameter n")
+    p.add_argument("--seed", type=int, help="seed of the input generators (default: each GPU's)")
+    p.add_argument("--mode", choices=["lt", "at"], help="coding style of every GPU (default: as described)")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE",
+                   help="a setting by hierarchical name: gpu0.num_sms=4, ram.latency_ns=20")
+    p.add_argument("--stats", metavar="FILE", help="write the run record (every module's statistics) as JSON")
+    p.add_argument("--vcd", metavar="FILE", help="write the GPUs' top-level signals as a VCD")
+    p.set_defaults(func=cmd_platform)
     p = sub.add_parser("exec", help="run a kernel of a PTX file")
     p.add_argument("file", metavar="FILE.ptx")
     p.add_argument("--kernel", metavar="NAME", help="the kernel entry to launch (may be left out when the file has one)")

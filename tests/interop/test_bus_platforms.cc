@@ -21,6 +21,7 @@
 
 #include "common/systemc_child.h"
 #include "gpu/gpu_bench.h"
+#include "interconnect/address_router.h"
 #include "interconnect/bus_width_adapter.h"
 #include "memory/tlm/tlm_memory.h"
 
@@ -148,110 +149,18 @@ TEST(BusPlatforms, TwoGpusOnOneBusWithTheirOwnWindowsAndInterrupts) {
 
 #endif
 
-// A router on multi_passthrough sockets, as VP libraries write them: target
-// i answers at i * 0x1000_0000 (address bits 31..28) and sees local
-// addresses; b_transport, nb_transport (the backward path found again by
-// payload), debug transport, DMI (ranges moved back to bus addresses) and
-// invalidations (broadcast to every initiator) all pass through.
-struct MultiPassthroughRouter : sc_core::sc_module {
-  static constexpr uint64_t kWindow = 0x10000000;
-  explicit MultiPassthroughRouter(sc_core::sc_module_name n) : sc_module(n), in("in"), out("out") {
-    in.register_b_transport(this, &MultiPassthroughRouter::b_transport);
-    in.register_nb_transport_fw(this, &MultiPassthroughRouter::nb_transport_fw);
-    in.register_transport_dbg(this, &MultiPassthroughRouter::transport_dbg);
-    in.register_get_direct_mem_ptr(this, &MultiPassthroughRouter::get_direct_mem_ptr);
-    out.register_nb_transport_bw(this, &MultiPassthroughRouter::nb_transport_bw);
-    out.register_invalidate_direct_mem_ptr(this, &MultiPassthroughRouter::invalidate);
-  }
-  // The target port of `p` (its address made local), or -1 with an address error.
-  int route(tlm::tlm_generic_payload& p) {
-    const uint64_t a = p.get_address();
-    const uint64_t port = a / kWindow;
-    if (port >= out.size()) {
-      p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-      return -1;
-    }
-    p.set_address(a % kWindow);
-    return static_cast<int>(port);
-  }
-  void b_transport(int, tlm::tlm_generic_payload& p, sc_core::sc_time& d) {
-    const uint64_t a = p.get_address();
-    const int port = route(p);
-    if (port >= 0) out[port]->b_transport(p, d);
-    p.set_address(a);
-  }
-  tlm::tlm_sync_enum nb_transport_fw(int from, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph,
-                                     sc_core::sc_time& d) {
-    if (ph == tlm::BEGIN_REQ) {
-      const uint64_t a = p.get_address();
-      const int port = route(p);
-      if (port < 0) {
-        p.set_address(a);
-        ph = tlm::BEGIN_RESP;
-        return tlm::TLM_COMPLETED;
-      }
-      pending[&p] = Route{from, port, a};
-    }
-    const Route r = pending.at(&p);
-    const tlm::tlm_sync_enum s = out[r.target]->nb_transport_fw(p, ph, d);
-    if (s == tlm::TLM_COMPLETED || ph == tlm::BEGIN_RESP || ph == tlm::END_RESP) {
-      p.set_address(r.address);  // the initiator sees its own address in the response
-      if (s == tlm::TLM_COMPLETED || ph == tlm::END_RESP) pending.erase(&p);
-    }
-    return s;
-  }
-  tlm::tlm_sync_enum nb_transport_bw(int, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph,
-                                     sc_core::sc_time& d) {
-    const Route r = pending.at(&p);
-    if (ph == tlm::BEGIN_RESP) p.set_address(r.address);
-    const tlm::tlm_sync_enum s = in[r.initiator]->nb_transport_bw(p, ph, d);
-    if (s == tlm::TLM_COMPLETED) pending.erase(&p);
-    return s;
-  }
-  unsigned transport_dbg(int, tlm::tlm_generic_payload& p) {
-    const uint64_t a = p.get_address();
-    const int port = route(p);
-    const unsigned n = port >= 0 ? out[port]->transport_dbg(p) : 0;
-    p.set_address(a);
-    return n;
-  }
-  bool get_direct_mem_ptr(int, tlm::tlm_generic_payload& p, tlm::tlm_dmi& dmi) {
-    const uint64_t a = p.get_address();
-    const int port = route(p);
-    if (port < 0) return false;
-    const bool granted = out[port]->get_direct_mem_ptr(p, dmi);
-    p.set_address(a);
-    const uint64_t base = uint64_t(port) * kWindow;
-    dmi.set_start_address(base + dmi.get_start_address());
-    dmi.set_end_address(base + std::min<uint64_t>(dmi.get_end_address(), kWindow - 1));
-    return granted;
-  }
-  void invalidate(int port, sc_dt::uint64 start, sc_dt::uint64 end) {
-    ++invalidations;
-    const uint64_t base = uint64_t(port) * kWindow;
-    for (unsigned i = 0; i < in.size(); ++i)
-      in[i]->invalidate_direct_mem_ptr(base + start, base + std::min<uint64_t>(end, kWindow - 1));
-  }
-  struct Route {
-    int initiator, target;
-    uint64_t address;  // the initiator's
-  };
-  tlm_utils::multi_passthrough_target_socket<MultiPassthroughRouter> in;
-  tlm_utils::multi_passthrough_initiator_socket<MultiPassthroughRouter> out;
-  std::map<tlm::tlm_generic_payload*, Route> pending;
-  uint64_t invalidations = 0;
-};
+// The GPU's memory behind an AddressRouter (multi_passthrough sockets, as VP
+// libraries write routers) at 0x1000_0000 (window 1), in both coding styles: add runs, the memory
+// withdraws its DMI grant (the invalidation reaches the GPU through the router), add runs again.
+constexpr uint64_t kWindow = 0x10000000;
 
-// The GPU's memory behind the router at 0x1000_0000 (port 1), in both coding
-// styles: add runs, the memory withdraws its DMI grant (the invalidation
-// reaches the GPU through the router), add runs again.
 void run_behind_the_router(const PlatformConfig& config) {
   in_child_process([&] {
     TlmMemory* ram = nullptr;
     sc_core::sc_signal<bool>* irq = nullptr;
     AddLayout l;
     auto script = [&](ScriptHost& host) {
-      l = place_add(*ram, MultiPassthroughRouter::kWindow, 5);
+      l = place_add(*ram, kWindow, 5);
       start_add(host, 0, l);
       wait_irq(*irq);
       EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done));
@@ -268,7 +177,9 @@ void run_behind_the_router(const PlatformConfig& config) {
     gpu.irq.bind(line);
     ScriptHost host("host", script);
     host.socket.bind(gpu.control);
-    MultiPassthroughRouter router("router");
+    AddressRouter router("router");
+    router.map("low", 0, kWindow);
+    router.map("high", kWindow, kWindow);
     gpu.memory.bind(router.in);
     TlmMemoryParams low_params, high_params;
     low_params.size = 4096;
@@ -279,22 +190,20 @@ void run_behind_the_router(const PlatformConfig& config) {
     router.out.bind(high.socket);
     sc_core::sc_start();
     ASSERT_TRUE(host.finished);
-    expect_add(high, l.out - MultiPassthroughRouter::kWindow, 5);
-    EXPECT_EQ(router.invalidations, 1u);
+    expect_add(high, l.out - kWindow, 5);
+    EXPECT_EQ(router.stats()["dmi_invalidations"].get<uint64_t>(), 1u);
     const nlohmann::json s = gpu.stats();
     EXPECT_EQ(s["memory_port.dmi_invalidations"].get<uint64_t>(), 1u);
     EXPECT_EQ(s["memory_port.dmi_grants"].get<uint64_t>(), 2u);  // before and after it
-    EXPECT_TRUE(router.pending.empty());
+    EXPECT_EQ(router.open_transactions(), 0u);
   });
 }
 
-TEST(BusPlatforms, ApproximatelyTimedGpuBehindAMultiPassthroughRouter) {
+TEST(BusPlatforms, ApproximatelyTimedGpuBehindAnAddressRouter) {
   run_behind_the_router(preset("small"));
 }
 
-TEST(BusPlatforms, LooselyTimedGpuBehindAMultiPassthroughRouter) {
-  run_behind_the_router(lt_small());
-}
+TEST(BusPlatforms, LooselyTimedGpuBehindAnAddressRouter) { run_behind_the_router(lt_small()); }
 
 // The GPU's registers and its memory each behind a 64-bit stretch of bus
 // (32 -> 64 -> 32 bits through two adapters), in both coding styles: at

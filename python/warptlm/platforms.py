@@ -1,0 +1,105 @@
+"""Platforms: the GPU elaborated next to a host CPU, a bus and memories.
+
+A platform is described by data (docs/platforms.md): the built-in ones are
+``list()`` (standalone, soc, multi_gpu), and any .yaml/.json file is one too.
+``run()`` elaborates it, lets its host CPU run scenarios on its GPUs through
+the C driver, checks every output against the scenario's host reference and
+returns every module's statistics, the same record ``warptlm platform``
+prints from.
+
+    r = warptlm.platforms.run("soc", "bfs", mode="at", set={"gpu0.num_sms": 4})
+    r.passed, r.jobs[0]["launch_cycles"], r.stats["bus"]["windows"]
+"""
+
+import builtins
+
+from . import _core, isolation
+
+__all__ = ["list", "run", "PlatformResult"]
+
+
+def list():  # noqa: A001 - the API name is fixed
+    """Names of the built-in platforms."""
+    return builtins.list(_core.platform_names())
+
+
+def _setting_text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def settings(set):  # noqa: A002 - mirrors the CLI's --set
+    """NAME=VALUE strings from a dict {name: value} or an iterable of such strings."""
+    if set is None:
+        return []
+    if isinstance(set, dict):
+        return [f"{name}={_setting_text(value)}" for name, value in set.items()]
+    if isinstance(set, str):
+        raise TypeError("set= takes a dict {name: value} or a list of 'NAME=VALUE' strings, not one string")
+    return [str(s) for s in set]
+
+
+def _scenarios(scenario):
+    if scenario is None:
+        return []
+    if isinstance(scenario, str):
+        return [scenario]
+    if isinstance(scenario, dict):
+        return [f"{gpu}={name}" for gpu, name in scenario.items()]
+    if isinstance(scenario, (builtins.list, tuple)) and all(isinstance(s, str) for s in scenario):
+        return builtins.list(scenario)  # as the CLI's --scenario: "NAME" or "GPU=NAME"
+    raise TypeError(f"scenario must be a name (every GPU), a dict {{gpu: name}} or a list of 'NAME' / "
+                    f"'GPU=NAME', got {scenario!r}")
+
+
+class PlatformResult:
+    """One platform run: ``record`` (the JSON record), ``passed``, ``jobs``
+    (one dict per GPU: gpu, scenario, n, seed, status, error, launch_cycles,
+    launched_ns, finished_ns, passed, message), ``stats`` (every module's
+    statistics by module name), ``configs`` (each GPU's effective
+    configuration)."""
+
+    def __init__(self, record):
+        self.record = record
+        self.passed = record["passed"]
+        self.jobs = record["jobs"]
+        self.stats = record["modules"]
+        self.configs = record["configs"]
+        self.simulated_ns = record["simulated_ns"]
+
+    def summary(self):
+        """The text ``warptlm platform`` prints."""
+        return _core.platform_summary_text(self.record)
+
+    def __repr__(self):
+        jobs = ", ".join(f"{j['gpu']}: {j['scenario']} {'PASS' if j['passed'] else 'FAIL'}" for j in self.jobs)
+        return f"<PlatformResult {self.record['platform']}: {jobs}>"
+
+
+def run(platform, scenario=None, *, size="test", seed=None, mode=None, set=None,  # noqa: A002
+        vcd=None, timeout=None):
+    """Run ``platform`` (a built-in name or a .yaml/.json file).
+
+    ``scenario``: a scenario name every GPU the host drives runs, a dict
+    {gpu: scenario}, or the CLI's list of "NAME" / "GPU=NAME"; default: the
+    platform file's jobs. ``size``: "test",
+    "study" or n. ``seed``: of the input generators (default: each GPU's).
+    ``mode``: "lt" or "at", the coding style of every GPU (default: as
+    described). ``set``: settings by hierarchical name, {"gpu0.num_sms": 4,
+    "ram.latency_ns": 20} or ["gpu0.num_sms=4"]. ``vcd``: a VCD of the GPUs'
+    top-level signals. Isolated in a child process like every simulation;
+    ValueError for a bad platform, setting, scenario or size.
+    """
+    if mode not in (None, "lt", "at"):
+        raise ValueError(f"mode {mode!r}: a platform runs in 'lt' or 'at'")
+    if isinstance(size, bool) or not isinstance(size, (str, int)):
+        raise TypeError(f"size must be 'test', 'study' or an int, got {size!r}")
+    sets = settings(set)
+    _core.check_platform(str(platform), sets)  # a bad file or setting fails here, before a child
+    record = isolation.call(
+        "run_platform",
+        dict(platform=str(platform), scenarios=_scenarios(scenario), size=str(size),
+             seed=None if seed is None else int(seed), mode=mode or "", sets=sets, vcd_path=vcd or ""),
+        timeout=timeout, what=f"platform {platform}")
+    return PlatformResult(record)
