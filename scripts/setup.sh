@@ -15,6 +15,7 @@ PACKAGES=(
   libcli11-dev                           # the command-line parser of `warptlm`
   libsystemc-dev pkg-config              # the SystemC/TLM timing model (found through pkg-config)
   libsystemc-doc                         # Accellera's TLM examples: the interoperability tests build their targets
+  graphviz                               # `warptlm elaborate -o FILE.png|.svg` draws a platform
   python3 python3-numpy                  # .npy test data, Python package
   python3-dev pybind11-dev python3-pybind11       # the warptlm._core extension
   python3-pandas python3-yaml python3-tqdm        # results, sweep files, progress bars

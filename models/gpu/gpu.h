@@ -86,6 +86,7 @@ class Gpu : public sc_core::sc_module {
   // issue) and this store is unused.
   DeviceMemory& default_store() { return store_; }
   bool has_default_dram() const { return dram_ != nullptr; }
+  const PlatformConfig& config() const { return config_; }  // as validated at construction
 
   void set_trace(TraceSink* trace);  // forwards to every SM
   nlohmann::json stats() const;      // flat, see docs/gpu-registers.md "Statistics"

@@ -64,6 +64,7 @@ class HostCpu : public sc_core::sc_module {
   sc_core::sc_vector<sc_core::sc_in<bool>> irq;  // one per HostGpu::irq in use
 
   const std::vector<HostJob>& jobs() const { return jobs_; }
+  const HostCpuParams& params() const { return params_; }
   bool finished() const { return finished_; }
   nlohmann::json stats() const;
 

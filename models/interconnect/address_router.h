@@ -37,6 +37,7 @@ class AddressRouter : public sc_core::sc_module {
   // overlaps another (naming both). Call before the simulation starts.
   unsigned map(const std::string& target, uint64_t base, uint64_t size);
   const std::vector<RouterWindow>& windows() const { return windows_; }
+  sc_core::sc_time latency() const { return latency_; }
 
   tlm_utils::multi_passthrough_target_socket<AddressRouter> in;
   tlm_utils::multi_passthrough_initiator_socket<AddressRouter> out;

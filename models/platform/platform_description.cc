@@ -478,6 +478,7 @@ void apply_platform_settings(PlatformDescription& d, const std::vector<std::stri
       for (const std::string& g : gpus) {
         PlatformModule& gm = *const_cast<PlatformModule*>(d.find(g));
         gm.fields[name] = value;
+        d.where["/modules/" + g + "/" + name] = what;  // where the value came from
         try {
           config_from_json(gm.fields, g, "small");
         } catch (const std::invalid_argument& e) {
@@ -493,6 +494,7 @@ void apply_platform_settings(PlatformDescription& d, const std::vector<std::stri
     }
     const std::string field = name.substr(dot + 1);
     const KindInfo& k = *kind_info(m->kind);
+    d.where["/modules/" + m->name + "/" + field] = what;
     if (m->kind == "gpu") {
       m->fields[field] = value;
       try {

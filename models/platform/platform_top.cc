@@ -57,7 +57,7 @@ PlatformTop::PlatformTop(sc_core::sc_module_name name, const PlatformDescription
   unsigned line = 0;
   for (const PlatformLink& l : d.interrupts) {
     irqs_.push_back(std::make_unique<sc_core::sc_signal<bool>>(
-        sc_core::sc_gen_unique_name((l.from.module + "_irq").c_str())));
+        (l.from.module + "_irq").c_str()));
     gpus_.at(l.from.module)->irq.bind(*irqs_.back());
     host_->irq[line++].bind(*irqs_.back());
   }
@@ -128,6 +128,22 @@ HostCpuParams PlatformTop::host_params(std::vector<PlatformJob>& jobs,
     host_jobs.push_back(std::move(h));
   }
   return p;
+}
+
+namespace {
+template <class Map>
+auto find_in(const Map& m, const std::string& name) -> decltype(m.begin()->second.get()) {
+  const auto it = m.find(name);
+  return it == m.end() ? nullptr : it->second.get();
+}
+}  // namespace
+
+const Gpu* PlatformTop::find_gpu(const std::string& name) const { return find_in(gpus_, name); }
+const TlmMemory* PlatformTop::find_memory(const std::string& name) const {
+  return find_in(memories_, name);
+}
+const AddressRouter* PlatformTop::find_router(const std::string& name) const {
+  return find_in(routers_, name);
 }
 
 nlohmann::json PlatformTop::stats() const {

@@ -38,6 +38,10 @@ class PlatformTop : public sc_core::sc_module {
   HostCpu& host() { return *host_; }
   const HostCpu& host() const { return *host_; }
   Gpu& gpu(const std::string& name) { return *gpus_.at(name); }
+  // The module of each kind by its name in the description; nullptr when there is none.
+  const Gpu* find_gpu(const std::string& name) const;
+  const TlmMemory* find_memory(const std::string& name) const;
+  const AddressRouter* find_router(const std::string& name) const;
   // Every module's statistics by module name.
   nlohmann::json stats() const;
 

@@ -35,6 +35,20 @@ void bind_platforms(py::module_& m) {
       [](py::object record) { return cli::platform_summary_text(from_python(record)); },
       py::arg("record"), "The lines `warptlm platform` prints for a record.");
   m.def(
+      "elaborate_platform",
+      [](const std::string& platform, const std::string& mode,
+         const std::vector<std::string>& sets) {
+        return to_python(cli::elaborate_record(platform, mode, sets));
+      },
+      py::arg("platform"), py::arg("mode") = "", py::arg("sets") = std::vector<std::string>{},
+      "Elaborate a platform (no jobs) and return its view as JSON data.");
+  m.def(
+      "elaboration_in_format",
+      [](py::object view, const std::string& format) {
+        return cli::elaboration_in_format(from_python(view), format);
+      },
+      py::arg("view"), py::arg("format"), "The view as text, json or dot, as `warptlm elaborate`.");
+  m.def(
       "platform_names",
       [] {
         std::vector<std::string> names;

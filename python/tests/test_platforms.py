@@ -116,3 +116,38 @@ def test_both_clis_refuse_the_same_way():
         assert c.returncode == p.returncode == 2, args
         assert c.stderr == p.stderr, args
         assert c.stderr.startswith("warptlm: "), c.stderr
+
+
+def test_elaborate_gives_the_view_and_its_text():
+    view = warptlm.platforms.elaborate("soc", set={"gpu0.num_sms": 3})
+    assert [m["name"] for m in view["modules"]] == ["soc.host", "soc.bus", "soc.ram", "soc.gpu0"]
+    assert view["configuration"]["soc.gpu0"]["num_sms"] == {"value": 3, "from": "--set gpu0.num_sms=3"}
+    assert {"target": "soc.gpu0.control", "base": 0x40000000, "size": 0x1000,
+            "range": "0x40000000..0x40000fff"} in view["address_maps"]["soc.bus"]
+    text = warptlm.platforms.elaborate("soc", "text")
+    assert "  soc.host.bus -> soc.bus.in\n" in text
+    assert warptlm.platforms.elaborate("soc", "dot").startswith('digraph "soc" {')
+    with pytest.raises(ValueError, match="format 'yaml'"):
+        warptlm.platforms.elaborate("soc", "yaml")
+
+
+@needs_cli
+def test_both_clis_elaborate_alike(tmp_path):
+    for fmt in ("text", "json", "dot"):
+        c, p = both("elaborate", "multi_gpu", "--format", fmt, "--mode", "at", "--set", "gpu1.num_sms=2")
+        assert c.returncode == p.returncode == 0, c.stderr + p.stderr
+        assert c.stdout == p.stdout, fmt
+    c, p = both("elaborate", "multi_gpu", "--set", "gpu1.nope=2")
+    assert c.returncode == p.returncode == 2 and c.stderr == p.stderr
+
+
+@needs_cli
+@pytest.mark.skipif(subprocess.run(["which", "dot"], capture_output=True).returncode != 0,
+                    reason="Graphviz is not installed")
+def test_elaborate_draws_with_graphviz(tmp_path):
+    for tool in ([CLI], [sys.executable, "-m", "warptlm"]):
+        out = tmp_path / "soc.png"
+        r = subprocess.run([*tool, "elaborate", "soc", "-o", str(out)], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        out.unlink()

@@ -23,6 +23,7 @@ column), ``record`` (statistic names or glob patterns to keep) and ``plot``
 import argparse
 import json
 import os
+import subprocess
 import sys
 
 import yaml
@@ -132,6 +133,26 @@ def cmd_platform(args):
             json.dump(result.record, out, indent=2)
             out.write("\n")
     return 0 if result.passed else 1
+
+
+def cmd_elaborate(args):
+    output = args.output or ""
+    picture = output.endswith((".png", ".svg"))
+    text = warptlm.platforms.elaborate(args.platform, "dot" if picture else args.format, mode=args.mode,
+                                       set=args.set or [])
+    if args.format == "json" and not picture:
+        text = json.dumps(text, indent=2) + "\n"
+    if not output:
+        sys.stdout.write(text)
+    elif not picture:
+        with open(output, "w") as out:
+            out.write(text)
+    else:
+        drawn = subprocess.run(["dot", f"-T{output[-3:]}", "-o", output], input=text, text=True)
+        if drawn.returncode != 0:
+            raise RuntimeError(f"Graphviz's dot failed drawing {output} (status {drawn.returncode}; is graphviz "
+                               "installed? apt-get install graphviz)")
+    return 0
 
 
 def _exec_args(texts):
@@ -350,6 +371,14 @@ def main(argv=None):
     p.add_argument("--stats", metavar="FILE", help="write the run record (every module's statistics) as JSON")
     p.add_argument("--vcd", metavar="FILE", help="write the GPUs' top-level signals as a VCD")
     p.set_defaults(func=cmd_platform)
+    p = sub.add_parser("elaborate", help="print what a platform elaborates to (modules, bindings, address maps, "
+                                          "configuration)")
+    p.add_argument("platform", metavar="NAME|FILE")
+    p.add_argument("--format", default="text", choices=["text", "json", "dot"])
+    p.add_argument("--mode", choices=["lt", "at"], help="coding style of every GPU")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE", help="a setting by hierarchical name")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE; FILE.png or FILE.svg draws it with Graphviz")
+    p.set_defaults(func=cmd_elaborate)
     p = sub.add_parser("exec", help="run a kernel of a PTX file")
     p.add_argument("file", metavar="FILE.ptx")
     p.add_argument("--kernel", metavar="NAME", help="the kernel entry to launch (may be left out when the file has one)")

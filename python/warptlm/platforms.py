@@ -9,13 +9,14 @@ prints from.
 
     r = warptlm.platforms.run("soc", "bfs", mode="at", set={"gpu0.num_sms": 4})
     r.passed, r.jobs[0]["launch_cycles"], r.stats["bus"]["windows"]
+    view = warptlm.platforms.elaborate("multi_gpu")   # hierarchy, bindings, address maps
 """
 
 import builtins
 
 from . import _core, isolation
 
-__all__ = ["list", "run", "PlatformResult"]
+__all__ = ["list", "run", "elaborate", "PlatformResult"]
 
 
 def list():  # noqa: A001 - the API name is fixed
@@ -103,3 +104,21 @@ def run(platform, scenario=None, *, size="test", seed=None, mode=None, set=None,
              seed=None if seed is None else int(seed), mode=mode or "", sets=sets, vcd_path=vcd or ""),
         timeout=timeout, what=f"platform {platform}")
     return PlatformResult(record)
+
+
+def elaborate(platform, format="json", *, mode=None, set=None, timeout=None):  # noqa: A002
+    """What ``platform`` elaborates to, read from the SystemC objects: as a
+    dict (``format="json"``: top, modules, hierarchy, bindings (every
+    initiator socket and what it is bound to), signals, address_maps,
+    configuration (every field of every module with ``value`` and ``from``,
+    where it came from)), or the text ``warptlm elaborate`` prints
+    (``"text"``, ``"dot"``). ``mode`` and ``set`` as for :func:`run`."""
+    if format not in ("json", "text", "dot"):
+        raise ValueError(f"format {format!r}: json, text or dot")
+    if mode not in (None, "lt", "at"):
+        raise ValueError(f"mode {mode!r}: a platform runs in 'lt' or 'at'")
+    sets = settings(set)
+    _core.check_platform(str(platform), sets)
+    view = isolation.call("elaborate_platform", dict(platform=str(platform), mode=mode or "", sets=sets),
+                          timeout=timeout, what=f"elaborating platform {platform}")
+    return view if format == "json" else _core.elaboration_in_format(view, format)

@@ -11,6 +11,7 @@
 #include "common/systemc_child.h"
 #include "common/temp_path.h"
 #include "gpu/gpu_test_kernels.h"
+#include "platform/elaboration_view.h"
 #include "platform/platform_top.h"
 #include "scenario.h"
 #include "warptlm/gpu_regs.h"
@@ -163,6 +164,95 @@ TEST(Platforms, AJobForAGpuTheHostDoesNotDriveIsRefused) {
                 "builtin platform soc: a job for 'gpu7', which is no GPU of the platform");
     }
   });
+}
+
+}  // namespace
+}  // namespace warptlm
+
+namespace warptlm {
+namespace {
+
+// The bound targets of `socket` in an elaboration view.
+std::vector<std::string> bound_to(const nlohmann::json& view, const std::string& socket) {
+  for (const nlohmann::json& s : view["bindings"])
+    if (s["name"] == socket) return s["bound_to"].get<std::vector<std::string>>();
+  ADD_FAILURE() << "no socket " << socket;
+  return {};
+}
+
+TEST(ElaborationView, SocIsReadFromTheElaboratedObjects) {
+  const std::string out = testing::temp_path("soc_view.json");
+  in_child_process([&] {
+    PlatformDescription d = load_platform("soc");
+    apply_platform_settings(d, {"gpu0.num_sms=3", "coding_style=at"});
+    std::ofstream(out) << elaborate_platform(d).dump();
+  });
+  nlohmann::json v;
+  std::ifstream(out) >> v;
+  ASSERT_FALSE(v.empty());
+  EXPECT_EQ(v["top"], "soc");
+  std::vector<std::string> modules;
+  for (const nlohmann::json& m : v["modules"]) modules.push_back(m["name"]);
+  EXPECT_EQ(modules, (std::vector<std::string>{"soc.host", "soc.bus", "soc.ram", "soc.gpu0"}));
+  // The hierarchy goes down into the GPU (its SMs are modules of their own).
+  bool sm_found = false;
+  for (const nlohmann::json& c : v["hierarchy"]["children"])
+    if (c["name"] == "soc.gpu0")
+      for (const nlohmann::json& g : c["children"]) sm_found = sm_found || g["name"] == "soc.gpu0.sm_2";
+  EXPECT_TRUE(sm_found) << v["hierarchy"].dump();
+  EXPECT_EQ(bound_to(v, "soc.host.bus"), std::vector<std::string>{"soc.bus.in"});
+  EXPECT_EQ(bound_to(v, "soc.gpu0.memory"), std::vector<std::string>{"soc.bus.in"});
+  EXPECT_EQ(bound_to(v, "soc.bus.out"),
+            (std::vector<std::string>{"soc.ram.socket", "soc.gpu0.control"}));
+  // The irq line, from the signal's two ports.
+  bool irq = false;
+  for (const nlohmann::json& s : v["signals"])
+    if (s["signal"] == "soc.gpu0_irq") {
+      irq = true;
+      EXPECT_EQ(s["ports"].size(), 2u);
+    }
+  EXPECT_TRUE(irq);
+  ASSERT_EQ(v["address_maps"]["soc.bus"].size(), 2u);
+  EXPECT_EQ(v["address_maps"]["soc.bus"][1]["target"], "soc.gpu0.control");
+  EXPECT_EQ(v["address_maps"]["soc.bus"][1]["base"], 0x40000000u);
+  // Every field, with where its value came from.
+  const nlohmann::json& gpu = v["configuration"]["soc.gpu0"];
+  EXPECT_EQ(gpu["num_sms"]["value"], 3);
+  EXPECT_EQ(gpu["num_sms"]["from"], "--set gpu0.num_sms=3");
+  EXPECT_EQ(gpu["coding_style"]["value"], "at");
+  EXPECT_EQ(gpu["coding_style"]["from"], "--set coding_style=at");
+  EXPECT_EQ(gpu["warp_size"]["from"], "preset small");
+  EXPECT_EQ(gpu["preset"]["from"], "builtin platform soc:26:5");
+  EXPECT_EQ(v["configuration"]["soc.ram"]["size"]["value"], 0x10000000u);
+  EXPECT_EQ(v["configuration"]["soc.ram"]["debug"]["from"], "default");
+  EXPECT_EQ(v["configuration"]["soc.host"]["gpus"]["value"][0]["registers"], 0x40000000u);
+  // The text names the same things.
+  const std::string text = elaboration_text(v);
+  EXPECT_NE(text.find("  soc.host.bus -> soc.bus.in\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  0x40000000..0x40000fff  soc.gpu0.control\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("num_sms=3 (--set gpu0.num_sms=3)"), std::string::npos) << text;
+  const std::string dot = elaboration_dot(v);
+  EXPECT_NE(dot.find("\"soc.gpu0\" -> \"soc.host\" [style=dashed, label=\"irq\"]"),
+            std::string::npos)
+      << dot;
+}
+
+TEST(ElaborationView, StandaloneAndMultiGpu) {
+  const std::string a = testing::temp_path("standalone_view.json"),
+                    b = testing::temp_path("multi_view.json");
+  in_child_process([&] { std::ofstream(a) << elaborate_platform(load_platform("standalone")).dump(); });
+  in_child_process([&] { std::ofstream(b) << elaborate_platform(load_platform("multi_gpu")).dump(); });
+  nlohmann::json s, m;
+  std::ifstream(a) >> s;
+  std::ifstream(b) >> m;
+  EXPECT_EQ(bound_to(s, "standalone.host.bus"), std::vector<std::string>{"standalone.gpu0.control"});
+  EXPECT_TRUE(s["address_maps"].empty());
+  EXPECT_EQ(bound_to(m, "multi_gpu.bus.out"),
+            (std::vector<std::string>{"multi_gpu.ram.socket", "multi_gpu.gpu0.control",
+                                      "multi_gpu.gpu1.control"}));
+  EXPECT_EQ(m["configuration"]["multi_gpu.gpu1"]["num_sms"]["value"], 4);
+  EXPECT_EQ(m["configuration"]["multi_gpu.gpu0"]["num_sms"]["value"], 2);
+  EXPECT_EQ(m["configuration"]["multi_gpu.host"]["gpus"]["value"][1]["irq"], 1);
 }
 
 }  // namespace

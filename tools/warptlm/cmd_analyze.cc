@@ -19,9 +19,10 @@ std::string pc_text(Pc pc) {
 }  // namespace
 
 CLI::App* add_analyze(CLI::App& app, AnalyzeCommand& c) {
-  CLI::App* cmd = app.add_subcommand(
-      "analyze", "Per kernel and function: basic blocks, and every branch with its PC, "
-                 "reconvergence PC (IPDOM), structured or not, and P/D taint.");
+  CLI::App* cmd =
+      app.add_subcommand("analyze",
+                         "Per kernel and function: basic blocks, and every branch with its PC, "
+                         "reconvergence PC (IPDOM), structured or not, and P/D taint.");
   cmd->add_option("file", c.file, "the PTX file")->required()->type_name("FILE.ptx");
   cmd->add_flag("--markers", c.markers,
                 "insert the explicit reconvergence markers (as ppc_explicit runs do)");

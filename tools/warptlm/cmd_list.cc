@@ -2,8 +2,8 @@
 // statistics, configuration fields (the same text as `python3 -m warptlm list`).
 #include <iostream>
 
-#include "commands.h"
 #include "cli_text.h"
+#include "commands.h"
 
 namespace warptlm::cli {
 

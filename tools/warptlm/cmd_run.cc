@@ -11,8 +11,9 @@ namespace warptlm::cli {
 
 CLI::App* add_run(CLI::App& app, RunCommand& c) {
   CLI::App* cmd = app.add_subcommand(
-      "run", "Run a built-in scenario (`warptlm list scenarios`) and check its outputs against "
-             "its host reference; exit status 1 when they differ.");
+      "run",
+      "Run a built-in scenario (`warptlm list scenarios`) and check its outputs against "
+      "its host reference; exit status 1 when they differ.");
   cmd->add_option("scenario", c.scenario, "the scenario")->required()->type_name("NAME");
   cmd->add_option("--size", c.size, "test, study, or the size parameter n")->default_val("test");
   cmd->add_option("--seed", c.seed, "seed of the input generator (default: the platform's seed)")
@@ -36,9 +37,9 @@ int cmd_run(const RunCommand& c) {
   const Program program = finalize(parse_ptx(ptx, source), fin);
 
   std::cout << "warptlm run " << s.name << ": " << s.title << "\n";
-  std::cout << "  mirrors " << s.mirrors << "; size " << c.size << " (n=" << n << "), seed "
-            << seed << ", " << geometry_text(launch) << ", " << platform.reconvergence
-            << " reconvergence, " << c.run.mode << " mode (preset " << c.run.preset << ")\n";
+  std::cout << "  mirrors " << s.mirrors << "; size " << c.size << " (n=" << n << "), seed " << seed
+            << ", " << geometry_text(launch) << ", " << platform.reconvergence << " reconvergence, "
+            << c.run.mode << " mode (preset " << c.run.preset << ")\n";
   KernelRun r = run_kernel(program, s.entry, launch, platform, c.run, paths);
   const scenarios::CheckResult check = s.check(input, launch);
   print_summary(r, c.run.mode);

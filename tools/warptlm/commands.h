@@ -50,4 +50,11 @@ struct PlatformCommand {
 CLI::App* add_platform(CLI::App& app, PlatformCommand& c);
 int cmd_platform(const PlatformCommand& c);
 
+struct ElaborateCommand {
+  std::string platform, format = "text", mode, output;
+  std::vector<std::string> sets;
+};
+CLI::App* add_elaborate(CLI::App& app, ElaborateCommand& c);
+int cmd_elaborate(const ElaborateCommand& c);
+
 }  // namespace warptlm::cli

@@ -25,11 +25,13 @@ int main(int argc, char** argv) {
   RunCommand run;
   ListCommand list;
   PlatformCommand platform;
+  ElaborateCommand elaborate;
   CLI::App* analyze_cmd = add_analyze(app, analyze);
   CLI::App* exec_cmd = add_exec(app, exec);
   CLI::App* run_cmd = add_run(app, run);
   CLI::App* list_cmd = add_list(app, list);
   CLI::App* platform_cmd = add_platform(app, platform);
+  CLI::App* elaborate_cmd = add_elaborate(app, elaborate);
   if (argc < 2) {
     std::cout << app.help();
     return 2;
@@ -55,6 +57,7 @@ int main(int argc, char** argv) {
     if (*run_cmd) return cmd_run(run);
     if (*list_cmd) return cmd_list(list);
     if (*platform_cmd) return cmd_platform(platform);
+    if (*elaborate_cmd) return cmd_elaborate(elaborate);
     return 2;
   } catch (const UsageError& e) {
     std::cerr << "warptlm: " << e.what() << "\n";

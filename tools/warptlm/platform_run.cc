@@ -6,22 +6,46 @@
 
 #include "config/config_file.h"
 #include "config/platform_config.h"
+#include "platform/elaboration_view.h"
 #include "platform/platform_top.h"
 #include "scenario.h"
 #include "warptlm/gpu_regs.h"
 
 namespace warptlm::cli {
 
-nlohmann::json run_platform_record(const PlatformRunRequest& request) {
-  PlatformDescription d = load_platform(request.platform);
+namespace {
+
+// The platform with --mode and --set applied.
+PlatformDescription configured(const std::string& platform, const std::string& mode,
+                               const std::vector<std::string>& settings) {
+  PlatformDescription d = load_platform(platform);
   std::vector<std::string> sets;
-  if (!request.mode.empty()) {
-    if (request.mode != "lt" && request.mode != "at")
-      throw std::invalid_argument("--mode " + request.mode + ": a platform runs in lt or at");
-    sets.push_back("coding_style=" + request.mode);
+  if (!mode.empty()) {
+    if (mode != "lt" && mode != "at")
+      throw std::invalid_argument("--mode " + mode + ": a platform runs in lt or at");
+    sets.push_back("coding_style=" + mode);
   }
-  sets.insert(sets.end(), request.sets.begin(), request.sets.end());
+  sets.insert(sets.end(), settings.begin(), settings.end());
   if (!sets.empty()) apply_platform_settings(d, sets);
+  return d;
+}
+
+}  // namespace
+
+nlohmann::json elaborate_record(const std::string& platform, const std::string& mode,
+                                const std::vector<std::string>& sets) {
+  return elaborate_platform(configured(platform, mode, sets));
+}
+
+std::string elaboration_in_format(const nlohmann::json& view, const std::string& format) {
+  if (format == "json") return view.dump(2) + "\n";
+  if (format == "text") return elaboration_text(view);
+  if (format == "dot") return elaboration_dot(view);
+  throw std::invalid_argument("--format " + format + ": text, json or dot");
+}
+
+nlohmann::json run_platform_record(const PlatformRunRequest& request) {
+  PlatformDescription d = configured(request.platform, request.mode, request.sets);
 
   // Which GPU runs what: the file's defaults, then --scenario.
   std::vector<std::string> driven;

@@ -32,4 +32,11 @@ nlohmann::json run_platform_record(const PlatformRunRequest& request);
 // The lines `warptlm platform` prints for a record.
 std::string platform_summary_text(const nlohmann::json& record);
 
+// The platform (with mode and settings applied, as for a run) elaborated and
+// viewed (models/platform/elaboration_view.h): the JSON view.
+nlohmann::json elaborate_record(const std::string& platform, const std::string& mode,
+                                const std::vector<std::string>& sets);
+// The view as "text", "json" or "dot"; std::invalid_argument for another format.
+std::string elaboration_in_format(const nlohmann::json& view, const std::string& format);
+
 }  // namespace warptlm::cli

@@ -32,8 +32,8 @@ std::string csv_quoted(const std::string& text) {
 }
 
 std::string trace_csv(const TraceBuffer& trace, bool timing, const Module& module) {
-  std::string out = std::string(timing ? "cycle" : "step") +
-                    ",sm,warp,split,pc,mask,line,instruction\n";
+  std::string out =
+      std::string(timing ? "cycle" : "step") + ",sm,warp,split,pc,mask,line,instruction\n";
   char line[160];
   for (const TraceRecord& r : trace.records) {
     const Instruction& in = module.at(r.pc);

@@ -53,6 +53,7 @@ class TlmMemory : public sc_core::sc_module {
   // the RAM), as a memory does when its mapping changes.
   void invalidate_dmi();
   const TlmMemoryStats& stats() const { return stats_; }
+  const TlmMemoryParams& params() const { return params_; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
