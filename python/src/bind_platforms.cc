@@ -49,6 +49,22 @@ void bind_platforms(py::module_& m) {
       },
       py::arg("view"), py::arg("format"), "The view as text, json or dot, as `warptlm elaborate`.");
   m.def(
+      "platform_outline",
+      [](const std::string& platform, const std::vector<std::string>& sets) {
+        PlatformDescription d = load_platform(platform);
+        if (!sets.empty()) apply_platform_settings(d, sets);
+        nlohmann::json o = {{"name", d.name}, {"modules", nlohmann::json::array()}};
+        for (const PlatformModule& m : d.modules)
+          o["modules"].push_back({{"name", m.name}, {"kind", m.kind}});
+        for (const PlatformLink& l : d.interrupts) o["driven"].push_back(l.from.module);
+        for (const auto& [router, entries] : d.maps)
+          for (const RouterMapEntry& e : entries) o["windows"][router].push_back(e.target.text());
+        return to_python(o);
+      },
+      py::arg("platform"), py::arg("sets") = std::vector<std::string>{},
+      "A checked platform's modules (name, kind), the GPUs its host drives and its routers' "
+      "window targets: what a sweep's columns are made of.");
+  m.def(
       "platform_names",
       [] {
         std::vector<std::string> names;

@@ -151,3 +151,37 @@ def test_elaborate_draws_with_graphviz(tmp_path):
         assert r.returncode == 0, r.stderr
         assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         out.unlink()
+
+
+def test_a_platform_sweeps_like_any_configuration(tmp_path):
+    base = warptlm.platforms.Base("soc", mode="at")
+    out = tmp_path / "soc.csv"
+    frame = warptlm.sweep(base, {"gpu0.num_sms": [1, 2], "ram.latency_ns": [20, 200]}, ["mandelbrot", "bfs"],
+                          workers=2, out=str(out), record=["cycles", "ipc"], progress=False)
+    assert len(frame) == 8 and frame["passed"].all(), frame["error"].tolist()
+    assert list(frame.columns[:6]) == ["platform", "gpu0.num_sms", "ram.latency_ns", "scenario", "size", "mode"]
+    by = frame.set_index(["scenario", "gpu0.num_sms", "ram.latency_ns"])["gpu0.cycles"]
+    assert by[("mandelbrot", 2, 20)] < by[("mandelbrot", 1, 20)]  # more SMs, fewer cycles
+    assert by[("bfs", 1, 200)] > by[("bfs", 1, 20)]  # a slower memory, more cycles (bfs misses the L2)
+    assert (frame["host.mmio_writes"] > 0).all() and "bus.ram.socket.reads" in frame.columns
+    # Resumed: every row is read back from the file.
+    again = warptlm.sweep(base, {"gpu0.num_sms": [1, 2], "ram.latency_ns": [20, 200]}, ["mandelbrot", "bfs"],
+                          workers=2, out=str(out), record=["cycles", "ipc"], progress=False)
+    assert again["key"].tolist() == frame["key"].tolist()
+    with pytest.raises(ValueError, match=r"--set gpu0.num_smz=1: gpu0: unknown configuration field 'num_smz'"):
+        warptlm.sweep(base, {"gpu0.num_smz": [1]}, ["bfs"])
+
+
+def test_a_sweep_file_can_sweep_a_platform(tmp_path):
+    (tmp_path / "sweep.yaml").write_text(
+        "platform: {name: multi_gpu, mode: lt, set: {gpu1.num_sms: 2}}\n"
+        "grid: {gpu0.reconvergence: [ipdom, sorted_list]}\n"
+        "scenarios: [collatz]\nrecord: [warp_instructions]\nout: rows.csv\n")
+    r = subprocess.run([sys.executable, "-m", "warptlm", "sweep", str(tmp_path / "sweep.yaml")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "2 runs, 2 passed" in r.stdout
+    import pandas as pd
+    rows = pd.read_csv(tmp_path / "rows.csv")
+    assert set(rows["gpu0.reconvergence"]) == {"ipdom", "sorted_list"}
+    assert (rows["gpu1.warp_instructions"] > 0).all()

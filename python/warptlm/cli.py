@@ -272,17 +272,28 @@ def load_sweep_file(path):
     if not isinstance(spec, dict) or "scenarios" not in spec:
         raise SystemExit(f"{path}: a sweep file needs at least 'scenarios' (and usually 'base' and 'grid')")
     unknown = set(spec) - {"base", "grid", "scenarios", "out", "workers", "backend", "address", "timeout", "plot",
-                           "mode", "breakdown", "record"}
+                           "mode", "breakdown", "record", "platform"}
     if unknown:
         raise SystemExit(f"{path}: unknown keys {', '.join(sorted(unknown))}")
     if spec.get("out"):
         spec["out"] = os.path.join(os.path.dirname(os.path.abspath(path)), spec["out"])
+    if "platform" in spec:  # a platform sweep: {name: NAME|FILE, mode: lt|at, set: {NAME: VALUE}}
+        p = spec["platform"]
+        if not isinstance(p, dict) or "name" not in p or set(p) - {"name", "mode", "set"} or "base" in spec:
+            raise SystemExit(f"{path}: platform: must be {{name: NAME|FILE, mode: lt|at, set: {{NAME: VALUE}}}} "
+                             "(and replaces base)")
+        name = str(p["name"])
+        if name.endswith((".yaml", ".yml", ".json")) and not os.path.isabs(name):
+            name = os.path.join(os.path.dirname(os.path.abspath(path)), name)
+        spec["base"] = warptlm.platforms.Base(name, mode=p.get("mode"), set=p.get("set"))
     return spec
 
 
 def cmd_sweep(args):
     spec = load_sweep_file(args.file)
     out = args.out or spec.get("out")
+    if isinstance(spec.get("base"), warptlm.platforms.Base) and args.mode:
+        raise ValueError("--mode: a platform sweep's mode is its platform's (platform: {mode: lt|at})")
     frame = warptlm.sweep(spec.get("base", "small"), spec.get("grid") or {}, spec["scenarios"],
                           workers=args.workers or spec.get("workers"),
                           backend=args.backend or spec.get("backend", "local"),

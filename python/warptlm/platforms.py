@@ -122,3 +122,63 @@ def elaborate(platform, format="json", *, mode=None, set=None, timeout=None):  #
     view = isolation.call("elaborate_platform", dict(platform=str(platform), mode=mode or "", sets=sets),
                           timeout=timeout, what=f"elaborating platform {platform}")
     return view if format == "json" else _core.elaboration_in_format(view, format)
+
+
+class Base:
+    """A platform as the base of a sweep: ``warptlm.sweep(Base("soc", mode="at"),
+    {"gpu0.num_sms": [1, 2], "ram.latency_ns": [20, 100]}, ["bfs"])``. The grid's
+    names are settings by hierarchical name (as ``set=``); each row runs the
+    scenario on every GPU the host drives and holds the platform, the settings,
+    scenario, size and mode, then every module's statistics as columns named
+    ``module.statistic`` (a GPU's whole-GPU timing statistics, ``ram.reads``,
+    ``bus.ram.socket.reads``, ``host.mmio_writes``, ...)."""
+
+    def __init__(self, platform, mode=None, set=None):  # noqa: A002
+        if mode not in (None, "lt", "at"):
+            raise ValueError(f"mode {mode!r}: a platform runs in 'lt' or 'at'")
+        self.platform = str(platform)
+        self.mode = mode
+        self.settings = settings(set)
+        self.outline = _core.platform_outline(self.platform, self.settings)  # ValueError if bad
+
+    def __repr__(self):
+        return f"warptlm.platforms.Base({self.platform!r}, mode={self.mode!r}, set={self.settings!r})"
+
+    def columns(self, gpu_statistics):
+        """The statistic columns of this platform's rows."""
+        cols = []
+        for m in self.outline["modules"]:
+            name, kind = m["name"], m["kind"]
+            if kind == "gpu":
+                cols += [f"{name}.{s}" for s in gpu_statistics]
+            elif kind == "host":
+                cols += [f"{name}.{k}" for k in _HOST_KEYS]
+            elif kind == "memory":
+                cols += [f"{name}.{k}" for k in _MEMORY_KEYS]
+            elif kind == "router":
+                for target in self.outline.get("windows", {}).get(name, []):
+                    cols += [f"{name}.{target}.{k}" for k in ("reads", "writes", "bytes")]
+                cols += [f"{name}.unmapped", f"{name}.dmi_invalidations"]
+        return cols
+
+
+_HOST_KEYS = ("mmio_reads", "mmio_writes", "bytes_copied_in", "bytes_copied_out")
+_MEMORY_KEYS = ("reads", "writes", "errors", "dmi_grants", "dmi_refusals", "debug_accesses")
+
+
+def flatten(record, kinds):
+    """A run record's module statistics as {column: value} (see Base.columns)."""
+    out = {}
+    for name, stats in record["modules"].items():
+        kind = kinds.get(name)
+        if kind == "router":
+            for target, w in stats["windows"].items():
+                for k in ("reads", "writes", "bytes"):
+                    out[f"{name}.{target}.{k}"] = w[k]
+            out[f"{name}.unmapped"] = stats["unmapped"]
+            out[f"{name}.dmi_invalidations"] = stats["dmi_invalidations"]
+        else:
+            for k, v in stats.items():
+                if k != "jobs":
+                    out[f"{name}.{k}"] = v
+    return out

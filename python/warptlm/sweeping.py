@@ -17,9 +17,12 @@ import logging
 import os
 import sys
 
+import time
+
 import pandas as pd
 
 from . import _core, isolation
+from . import platforms as platform_api
 from . import scenarios as scenario_api
 from .config import Platform, field_names, normalise_overrides
 from .cases import KernelCase
@@ -27,7 +30,7 @@ from .launch import KernelError, launch
 from .stats import statistics
 from .store import open_store
 
-__all__ = ["sweep", "run_point", "result_columns", "expand_breakdown"]
+__all__ = ["sweep", "run_point", "run_platform_point", "result_columns", "expand_breakdown"]
 
 
 def recorded_statistics(mode="functional", record=None):
@@ -217,10 +220,10 @@ def _progress(total, stored, enabled):
     return bar
 
 
-def _run_local(todo, workers, on_row):
+def _run_local(todo, workers, on_row, run=run_point):
     # Threads suffice: each only waits on its own launcher's child process.
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers)
-    futures = [pool.submit(run_point, t) for t in todo]
+    futures = [pool.submit(run, t) for t in todo]
     try:
         for future in concurrent.futures.as_completed(futures):
             on_row(future.result())
@@ -231,7 +234,7 @@ def _run_local(todo, workers, on_row):
     pool.shutdown()
 
 
-def _run_dask(todo, workers, address, on_row):
+def _run_dask(todo, workers, address, on_row, run=run_point):
     from distributed import Client, LocalCluster, as_completed
 
     cluster = None
@@ -242,7 +245,7 @@ def _run_dask(todo, workers, address, on_row):
         address = cluster
     client = Client(address)
     try:
-        futures = [client.submit(run_point, t, pure=False) for t in todo]
+        futures = [client.submit(run, t, pure=False) for t in todo]
         for future in as_completed(futures):
             on_row(future.result())
     finally:
@@ -251,11 +254,100 @@ def _run_dask(todo, workers, address, on_row):
             cluster.close()
 
 
+def run_platform_point(task):
+    """Run one (platform settings, scenario, size) isolated; always returns a row."""
+    row = {"platform": task["platform"], **task["point"], "scenario": task["scenario"], "size": task["size"],
+           "mode": task["mode"] or ""}
+    started = time.perf_counter()
+    try:
+        record = isolation.call(
+            "run_platform",
+            dict(platform=task["platform"], scenarios=[task["scenario"]], size=str(task["size"]), seed=None,
+                 mode=task["mode"] or "", sets=task["settings"], vcd_path=""),
+            timeout=task["timeout"], what=f"platform {task['platform']} with {task['scenario']}")
+    except Exception as exc:  # the row records it; the sweep goes on
+        row.update(passed=False, message="", error=f"{type(exc).__name__}: {exc}", wall_seconds=None)
+    else:
+        flat = platform_api.flatten(record, task["kinds"])
+        row.update({c: flat.get(c) for c in task["stat_columns"]})
+        row.update(passed=bool(record["passed"]),
+                   message="; ".join(f"{j['gpu']}: {j['message']}" for j in record["jobs"]), error="",
+                   wall_seconds=time.perf_counter() - started)
+    row["key"] = task["key"]
+    return row
+
+
+def _platform_tasks(base, grid, scenarios, timeout, record):
+    if not isinstance(grid, dict):
+        raise TypeError("grid must be a dict {setting: [values]}")
+    grid = {k: list(v) if isinstance(v, (list, tuple, range)) else [v] for k, v in grid.items()}
+    items = [scenarios] if isinstance(scenarios, str) else list(scenarios)
+    if any(isinstance(s, KernelCase) for s in items):
+        raise ValueError("a platform sweep runs built-in scenarios (its host runs them on every GPU)")
+    specs = [_parse_scenario(s) for s in items]
+    if not specs:
+        raise ValueError("sweep needs at least one scenario")
+    kinds = {m["name"]: m["kind"] for m in base.outline["modules"]}
+    stat_columns = base.columns(recorded_statistics("timing", record))
+    names = list(grid)
+    tasks = []
+    for values in itertools.product(*(grid[n] for n in names)):
+        point = dict(zip(names, values))
+        settings = base.settings + platform_api.settings(point)
+        _core.check_platform(base.platform, settings)  # ValueError for a bad setting, before any run
+        for name, size in specs:
+            key = hashlib.sha1(json.dumps({"platform": base.platform, "settings": settings, "scenario": name,
+                                           "size": size, "mode": base.mode, "record": record},
+                                          sort_keys=True).encode()).hexdigest()[:16]
+            tasks.append(dict(platform=base.platform, point=point, settings=settings, scenario=name, size=size,
+                              mode=base.mode, timeout=timeout, kinds=kinds, stat_columns=stat_columns, key=key))
+    columns = (["platform"] + names + ["scenario", "size", "mode"] + stat_columns
+               + ["passed", "message", "error", "wall_seconds", "key"])
+    return tasks, columns
+
+
+def _sweep_tasks(tasks, columns, run, workers, backend, address, out, resume, progress):
+    """Runs the tasks not already in ``out``; the frame of every task's row."""
+    store = open_store(out, columns, resume) if out is not None else None
+    done = {}
+    if store is not None and resume and len(store.existing):
+        wanted = {t["key"] for t in tasks}
+        for row in store.existing.to_dict("records"):
+            if row.get("key") in wanted:
+                done[row["key"]] = row
+    todo = [t for t in tasks if t["key"] not in done]
+    bar = _progress(len(tasks), len(tasks) - len(todo), sys.stderr.isatty() if progress is None else progress)
+
+    def on_row(row):
+        done[row["key"]] = row
+        if store is not None:
+            store.append(row)
+        bar.update(1)
+
+    try:
+        if todo:
+            if backend == "local":
+                _run_local(todo, workers, on_row, run)
+            else:
+                _run_dask(todo, workers, address, on_row, run)
+    finally:
+        bar.close()
+        if store is not None:
+            store.close()
+    frame = pd.DataFrame([done[t["key"]] for t in tasks], columns=columns)
+    for text in ("message", "error"):  # empty in rows read back from a file are NaN
+        frame[text] = frame[text].fillna("")
+    return frame
+
+
 def sweep(base, grid, scenarios, workers=None, backend="local", address=None, out=None, resume=True,
           timeout=None, progress=None, mode="functional", breakdown=False, record=None):
     """Run every point of ``grid`` on every scenario; one row per (point, scenario).
 
-    ``base``: a Platform (or preset name, or dict with "preset" and fields).
+    ``base``: a Platform (or preset name, or dict with "preset" and fields),
+    or a :class:`warptlm.platforms.Base` to sweep a whole platform (its grid
+    names are settings by hierarchical name, "gpu0.num_sms", "ram.latency_ns";
+    its rows hold every module's statistics as "module.statistic").
     ``grid``: {field: [values]} (nested names as "memory.l1.size" or
     memory__l1__size). ``scenarios``: names, or "name:size" for a size other
     than "test", and :class:`warptlm.KernelCase` objects for kernels of your
@@ -287,37 +379,16 @@ def sweep(base, grid, scenarios, workers=None, backend="local", address=None, ou
     if breakdown and mode != "timing":
         raise ValueError("breakdown=True needs mode='timing' (functional runs have no per-SM statistics)")
     timeout = isolation.check_timeout(timeout)
+    if isinstance(base, platform_api.Base):
+        if mode != "functional" or breakdown:
+            raise ValueError("a platform sweep takes its mode from its base (Base(platform, mode='lt'|'at')) "
+                             "and has no breakdown")
+        if record is not None:
+            record = recorded_statistics("timing", record)
+        tasks, columns = _platform_tasks(base, grid, scenarios, timeout, record)
+        return _sweep_tasks(tasks, columns, run_platform_point, workers, backend, address, out, resume, progress)
     columns = result_columns(mode, bool(breakdown), record)
     if record is not None:
         record = recorded_statistics(mode, record)
     tasks = _tasks(_as_platform(base), grid, scenarios, timeout, mode, bool(breakdown), record)
-    store = open_store(out, columns, resume) if out is not None else None
-    done = {}
-    if store is not None and resume and len(store.existing):
-        wanted = {t["key"] for t in tasks}
-        for row in store.existing.to_dict("records"):
-            if row.get("key") in wanted:
-                done[row["key"]] = row
-    todo = [t for t in tasks if t["key"] not in done]
-    bar = _progress(len(tasks), len(tasks) - len(todo), sys.stderr.isatty() if progress is None else progress)
-
-    def on_row(row):
-        done[row["key"]] = row
-        if store is not None:
-            store.append(row)
-        bar.update(1)
-
-    try:
-        if todo:
-            if backend == "local":
-                _run_local(todo, workers, on_row)
-            else:
-                _run_dask(todo, workers, address, on_row)
-    finally:
-        bar.close()
-        if store is not None:
-            store.close()
-    frame = pd.DataFrame([done[t["key"]] for t in tasks], columns=columns)
-    for text in ("message", "error"):  # empty in rows read back from a file are NaN
-        frame[text] = frame[text].fillna("")
-    return frame
+    return _sweep_tasks(tasks, columns, run_point, workers, backend, address, out, resume, progress)
