@@ -87,6 +87,9 @@ class Gpu : public sc_core::sc_module {
   DeviceMemory& default_store() { return store_; }
   bool has_default_dram() const { return dram_ != nullptr; }
   const PlatformConfig& config() const { return config_; }  // as validated at construction
+  // The program of the launch running or last run (nullptr before the first):
+  // what a trace sink needs to name the PCs it sees.
+  const Program* launch_program() const { return launch_.program; }
 
   void set_trace(TraceSink* trace);  // forwards to every SM
   nlohmann::json stats() const;      // flat, see docs/gpu-registers.md "Statistics"

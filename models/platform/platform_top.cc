@@ -2,10 +2,12 @@
 
 #include <sysc/tracing/sc_tracing_ids.h>
 
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "config/config_file.h"
+#include "trace/chrome_trace.h"
 
 namespace warptlm {
 namespace {
@@ -56,8 +58,7 @@ PlatformTop::PlatformTop(sc_core::sc_module_name name, const PlatformDescription
     for (const RouterMapEntry& e : entries) routers_.at(router)->out.bind(target(e.target));
   unsigned line = 0;
   for (const PlatformLink& l : d.interrupts) {
-    irqs_.push_back(std::make_unique<sc_core::sc_signal<bool>>(
-        (l.from.module + "_irq").c_str()));
+    irqs_.push_back(std::make_unique<sc_core::sc_signal<bool>>((l.from.module + "_irq").c_str()));
     gpus_.at(l.from.module)->irq.bind(*irqs_.back());
     host_->irq[line++].bind(*irqs_.back());
   }
@@ -163,33 +164,77 @@ nlohmann::json PlatformTop::stats() const {
   return s;
 }
 
+namespace {
+
+// A GPU's issued instructions as timeline slices named by their PTX text, from
+// the program of the launch running (the GPU loads programs itself).
+class GpuTimelineSink : public TraceSink {
+ public:
+  GpuTimelineSink(const Gpu& gpu, ChromeTrace& timeline) : gpu_(gpu), timeline_(timeline) {}
+  void issued(const TraceRecord& r) override {
+    const Program* p = gpu_.launch_program();
+    if (p) timeline_.slice(r.sm, r.warp, p->module.at(r.pc).text, r.step, 1, r.mask);
+  }
+
+ private:
+  const Gpu& gpu_;
+  ChromeTrace& timeline_;
+};
+
+}  // namespace
+
+std::string timeline_path_of(const std::string& path, const std::string& gpu, size_t gpus) {
+  if (gpus <= 1) return path;
+  const size_t slash = path.rfind('/');
+  const size_t dot = path.rfind('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+    return path + "." + gpu;
+  return path.substr(0, dot) + "." + gpu + path.substr(dot);
+}
+
 PlatformRunResult run_platform(const PlatformDescription& description,
-                               std::vector<PlatformJob> jobs, const std::string& vcd_path) {
+                               std::vector<PlatformJob> jobs, const PlatformOutputs& outputs) {
   if (sc_core::sc_get_status() != sc_core::SC_ELABORATION ||
       sc_core::sc_time_stamp() != sc_core::SC_ZERO_TIME)
     throw std::logic_error("run_platform: SystemC has already simulated in this process");
   PlatformTop top(description.name.c_str(), description, std::move(jobs));
+  const std::vector<std::string> gpus = description.module_names("gpu");
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_, sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
   // A refusal or fault reaches the job's message through ERROR_TEXT; the
   // GPUs' own warnings would say it twice.
-  for (const std::string& g : description.module_names("gpu"))
+  for (const std::string& g : gpus)
     sc_core::sc_report_handler::set_actions(top.gpu(g).name(), sc_core::SC_WARNING,
                                             sc_core::SC_DO_NOTHING);
   sc_core::sc_trace_file* vcd = nullptr;
-  if (!vcd_path.empty()) {
-    std::string base = vcd_path;
+  if (!outputs.vcd_path.empty()) {
+    std::string base = outputs.vcd_path;
     if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
       base.resize(base.size() - 4);
     vcd = sc_core::sc_create_vcd_trace_file(base.c_str());
     vcd->set_time_unit(1, sc_core::SC_PS);
-    for (const std::string& g : description.module_names("gpu")) top.gpu(g).trace_signals(vcd);
+    for (const std::string& g : gpus) top.gpu(g).trace_signals(vcd);
   }
+  std::vector<std::unique_ptr<ChromeTrace>> timelines;
+  std::vector<std::unique_ptr<GpuTimelineSink>> sinks;
+  if (!outputs.timeline_path.empty())
+    for (const std::string& g : gpus) {
+      timelines.push_back(std::make_unique<ChromeTrace>(outputs.timeline_max_events));
+      sinks.push_back(std::make_unique<GpuTimelineSink>(top.gpu(g), *timelines.back()));
+      top.gpu(g).set_trace(sinks.back().get());
+    }
   sc_core::sc_start();
   if (vcd) sc_core::sc_close_vcd_trace_file(vcd);
   PlatformRunResult r;
+  for (size_t i = 0; i < timelines.size(); ++i) {
+    const std::string path = timeline_path_of(outputs.timeline_path, gpus[i], gpus.size());
+    std::ofstream out(path);
+    if (out) timelines[i]->write(out, top.gpu(gpus[i]).cycle().to_seconds() * 1e9);
+    if (!out) throw std::runtime_error("run_platform: cannot write the timeline to '" + path + "'");
+    r.timelines.push_back(path);
+  }
   r.jobs = top.host().jobs();
   r.stats = top.stats();
   r.simulated_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;

@@ -63,11 +63,25 @@ struct PlatformRunResult {
   std::vector<HostJob> jobs;  // in the order given, with their outcomes
   nlohmann::json stats;       // PlatformTop::stats()
   double simulated_ns = 0;
+  std::vector<std::string> timelines;  // the files written
 };
 
+// What run_platform writes besides its result.
+struct PlatformOutputs {
+  std::string vcd_path;  // the GPUs' top-level signals, one VCD
+  // A warp timeline per GPU (Chrome trace-event JSON for Perfetto): this path
+  // for a platform with one GPU; with several, GPU g's goes to the path with
+  // ".g" before its extension (t.json -> t.gpu0.json), each in its own cycles.
+  std::string timeline_path;
+  uint64_t timeline_max_events = 5'000'000;  // per GPU; beyond, dropped and counted in the file
+};
+
+// The timeline file of GPU `gpu` (PlatformOutputs::timeline_path's rule).
+std::string timeline_path_of(const std::string& path, const std::string& gpu, size_t gpus);
+
 // Elaborates and simulates; SystemC elaborates once per process (call it once
-// per process, as run_timing). `vcd_path`: the GPUs' top-level signals.
+// per process, as run_timing).
 PlatformRunResult run_platform(const PlatformDescription& description,
-                               std::vector<PlatformJob> jobs, const std::string& vcd_path = "");
+                               std::vector<PlatformJob> jobs, const PlatformOutputs& outputs = {});
 
 }  // namespace warptlm

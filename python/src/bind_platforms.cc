@@ -11,7 +11,8 @@ void bind_platforms(py::module_& m) {
       "run_platform",
       [](const std::string& platform, const std::vector<std::string>& scenarios,
          const std::string& size, py::object seed, const std::string& mode,
-         const std::vector<std::string>& sets, const std::string& vcd_path) {
+         const std::vector<std::string>& sets, const std::string& vcd_path,
+         const std::string& timeline_path) {
         cli::PlatformRunRequest r;
         r.platform = platform;
         r.scenarios = scenarios;
@@ -23,11 +24,13 @@ void bind_platforms(py::module_& m) {
         r.mode = mode;
         r.sets = sets;
         r.vcd_path = vcd_path;
+        r.timeline_path = timeline_path;
         return to_python(cli::run_platform_record(r));
       },
       py::arg("platform"), py::arg("scenarios"), py::arg("size") = "test",
       py::arg("seed") = py::none(), py::arg("mode") = "",
       py::arg("sets") = std::vector<std::string>{}, py::arg("vcd_path") = "",
+      py::arg("timeline_path") = "",
       "Elaborate and simulate a platform with scenarios on its GPUs: the run record (jobs, "
       "modules' statistics, passed).");
   m.def(

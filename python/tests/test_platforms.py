@@ -185,3 +185,16 @@ def test_a_sweep_file_can_sweep_a_platform(tmp_path):
     rows = pd.read_csv(tmp_path / "rows.csv")
     assert set(rows["gpu0.reconvergence"]) == {"ipdom", "sorted_list"}
     assert (rows["gpu1.warp_instructions"] > 0).all()
+
+
+def test_timelines_one_per_gpu(tmp_path):
+    r = warptlm.platforms.run("multi_gpu", mode="at", timeline=str(tmp_path / "t.json"))
+    assert r.passed
+    assert r.record["timelines"] == [str(tmp_path / "t.gpu0.json"), str(tmp_path / "t.gpu1.json")]
+    for path, gpu in zip(r.record["timelines"], ("gpu0", "gpu1")):
+        trace = json.loads(open(path).read())
+        slices = [e for e in trace["traceEvents"] if e["ph"] == "X"]
+        assert len(slices) == r.stats[gpu]["warp_instructions"]  # one slice per issued instruction
+        assert any(e["name"].startswith("ld.global") for e in slices)
+    one = warptlm.platforms.run("soc", "collatz", timeline=str(tmp_path / "soc.json"))
+    assert one.record["timelines"] == [str(tmp_path / "soc.json")]

@@ -126,7 +126,7 @@ def cmd_run(args):
 def cmd_platform(args):
     size = int(args.size) if args.size.isdigit() else args.size
     result = warptlm.platforms.run(args.platform, args.scenario or None, size=size, seed=args.seed,
-                                   mode=args.mode, set=args.set or [], vcd=args.vcd)
+                                   mode=args.mode, set=args.set or [], vcd=args.vcd, timeline=args.timeline)
     print(result.summary(), end="")
     if args.stats:
         with open(args.stats, "w") as out:
@@ -381,6 +381,8 @@ def main(argv=None):
                    help="a setting by hierarchical name: gpu0.num_sms=4, ram.latency_ns=20")
     p.add_argument("--stats", metavar="FILE", help="write the run record (every module's statistics) as JSON")
     p.add_argument("--vcd", metavar="FILE", help="write the GPUs' top-level signals as a VCD")
+    p.add_argument("--timeline", metavar="FILE.json",
+                   help="write a warp timeline for Perfetto (with several GPUs, one file per GPU: FILE.gpu0.json, ...)")
     p.set_defaults(func=cmd_platform)
     p = sub.add_parser("elaborate", help="print what a platform elaborates to (modules, bindings, address maps, "
                                           "configuration)")

@@ -79,7 +79,7 @@ class PlatformResult:
 
 
 def run(platform, scenario=None, *, size="test", seed=None, mode=None, set=None,  # noqa: A002
-        vcd=None, timeout=None):
+        vcd=None, timeline=None, timeout=None):
     """Run ``platform`` (a built-in name or a .yaml/.json file).
 
     ``scenario``: a scenario name every GPU the host drives runs, a dict
@@ -89,7 +89,9 @@ def run(platform, scenario=None, *, size="test", seed=None, mode=None, set=None,
     ``mode``: "lt" or "at", the coding style of every GPU (default: as
     described). ``set``: settings by hierarchical name, {"gpu0.num_sms": 4,
     "ram.latency_ns": 20} or ["gpu0.num_sms=4"]. ``vcd``: a VCD of the GPUs'
-    top-level signals. Isolated in a child process like every simulation;
+    top-level signals. ``timeline``: a warp timeline for Perfetto (with
+    several GPUs one file per GPU, "t.json" -> "t.gpu0.json", ...; the
+    record's "timelines" lists them). Isolated in a child process like every simulation;
     ValueError for a bad platform, setting, scenario or size.
     """
     if mode not in (None, "lt", "at"):
@@ -101,7 +103,8 @@ def run(platform, scenario=None, *, size="test", seed=None, mode=None, set=None,
     record = isolation.call(
         "run_platform",
         dict(platform=str(platform), scenarios=_scenarios(scenario), size=str(size),
-             seed=None if seed is None else int(seed), mode=mode or "", sets=sets, vcd_path=vcd or ""),
+             seed=None if seed is None else int(seed), mode=mode or "", sets=sets, vcd_path=vcd or "",
+             timeline_path=timeline or ""),
         timeout=timeout, what=f"platform {platform}")
     return PlatformResult(record)
 

@@ -90,11 +90,12 @@ INSTANTIATE_TEST_SUITE_P(ScenariosAndCodingStyles, SocPlatform,
 
 TEST(Platforms, StandaloneRunsInTheGpusOwnMemory) {
   for (const char* style : {"lt", "at"})
-    in_child_process([&] {
-      const nlohmann::json s = run_checked(load_platform("standalone"), {"collatz"}, style);
-      EXPECT_FALSE(s.contains("bus"));
-      EXPECT_GT(s["host"]["mmio_writes"].get<uint64_t>(), 10u);
-    });
+    for (const char* scenario : {"collatz", "bfs", "reduction"})
+      in_child_process([&] {
+        const nlohmann::json s = run_checked(load_platform("standalone"), {scenario}, style);
+        EXPECT_FALSE(s.contains("bus"));
+        EXPECT_GT(s["host"]["mmio_writes"].get<uint64_t>(), 10u);
+      });
 }
 
 TEST(Platforms, MultiGpuRunsTwoDifferentGpusAtOnce) {
@@ -198,7 +199,8 @@ TEST(ElaborationView, SocIsReadFromTheElaboratedObjects) {
   bool sm_found = false;
   for (const nlohmann::json& c : v["hierarchy"]["children"])
     if (c["name"] == "soc.gpu0")
-      for (const nlohmann::json& g : c["children"]) sm_found = sm_found || g["name"] == "soc.gpu0.sm_2";
+      for (const nlohmann::json& g : c["children"])
+        sm_found = sm_found || g["name"] == "soc.gpu0.sm_2";
   EXPECT_TRUE(sm_found) << v["hierarchy"].dump();
   EXPECT_EQ(bound_to(v, "soc.host.bus"), std::vector<std::string>{"soc.bus.in"});
   EXPECT_EQ(bound_to(v, "soc.gpu0.memory"), std::vector<std::string>{"soc.bus.in"});
@@ -240,12 +242,15 @@ TEST(ElaborationView, SocIsReadFromTheElaboratedObjects) {
 TEST(ElaborationView, StandaloneAndMultiGpu) {
   const std::string a = testing::temp_path("standalone_view.json"),
                     b = testing::temp_path("multi_view.json");
-  in_child_process([&] { std::ofstream(a) << elaborate_platform(load_platform("standalone")).dump(); });
-  in_child_process([&] { std::ofstream(b) << elaborate_platform(load_platform("multi_gpu")).dump(); });
+  in_child_process(
+      [&] { std::ofstream(a) << elaborate_platform(load_platform("standalone")).dump(); });
+  in_child_process(
+      [&] { std::ofstream(b) << elaborate_platform(load_platform("multi_gpu")).dump(); });
   nlohmann::json s, m;
   std::ifstream(a) >> s;
   std::ifstream(b) >> m;
-  EXPECT_EQ(bound_to(s, "standalone.host.bus"), std::vector<std::string>{"standalone.gpu0.control"});
+  EXPECT_EQ(bound_to(s, "standalone.host.bus"),
+            std::vector<std::string>{"standalone.gpu0.control"});
   EXPECT_TRUE(s["address_maps"].empty());
   EXPECT_EQ(bound_to(m, "multi_gpu.bus.out"),
             (std::vector<std::string>{"multi_gpu.ram.socket", "multi_gpu.gpu0.control",

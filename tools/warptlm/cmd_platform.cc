@@ -39,6 +39,10 @@ CLI::App* add_platform(CLI::App& app, PlatformCommand& c) {
       ->type_name("FILE");
   cmd->add_option("--vcd", c.request.vcd_path, "write the GPUs' top-level signals as a VCD")
       ->type_name("FILE");
+  cmd->add_option("--timeline", c.request.timeline_path,
+                  "write a warp timeline for Perfetto (with several GPUs, one file per GPU: "
+                  "FILE.gpu0.json, ...)")
+      ->type_name("FILE.json");
   return cmd;
 }
 

@@ -92,12 +92,13 @@ nlohmann::json run_platform_record(const PlatformRunRequest& request) {
     plan.push_back(std::move(p));
   }
 
-  const PlatformRunResult r = run_platform(d, std::move(platform_jobs), request.vcd_path);
-  nlohmann::json record = {{"platform", d.name},
-                           {"source", d.source},
-                           {"description", d.description},
-                           {"simulated_ns", r.simulated_ns},
-                           {"modules", r.stats}};
+  PlatformOutputs outputs;
+  outputs.vcd_path = request.vcd_path;
+  outputs.timeline_path = request.timeline_path;
+  const PlatformRunResult r = run_platform(d, std::move(platform_jobs), outputs);
+  nlohmann::json record = {{"platform", d.name},           {"source", d.source},
+                           {"description", d.description}, {"simulated_ns", r.simulated_ns},
+                           {"modules", r.stats},           {"timelines", r.timelines}};
   for (const std::string& g : d.module_names("gpu"))
     record["configs"][g] = to_json(config_from_json(d.find(g)->fields, g, "small"));
   bool all = true;

@@ -19,6 +19,7 @@ struct PlatformRunRequest {
   std::string mode;               // "", "lt" or "at": coding_style of every GPU
   std::vector<std::string> sets;  // NAME=VALUE by hierarchical name
   std::string vcd_path;
+  std::string timeline_path;  // per GPU: see PlatformOutputs::timeline_path
 };
 
 // Loads the platform, applies mode and settings, builds one job per GPU from
