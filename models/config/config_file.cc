@@ -46,13 +46,6 @@ std::string place(const std::string& source, const YAML::Mark& m) {
   return source + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
 }
 
-// JSON pointer escaping of one key (RFC 6901).
-std::string pointer_token(const std::string& key) {
-  std::string t;
-  for (char c : key) t += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-  return t;
-}
-
 // `locations` gets each node's place: a mapping's entry is placed at its key.
 json convert(const YAML::Node& node, const std::string& source, const std::string& pointer,
              SourceLocations* locations) {
@@ -80,7 +73,7 @@ json convert(const YAML::Node& node, const std::string& source, const std::strin
         if (o.contains(key))
           throw std::invalid_argument(place(source, kv.first.Mark()) + ": '" + key +
                                       "' is given twice");
-        const std::string member = pointer + "/" + pointer_token(key);
+        const std::string member = (json::json_pointer(pointer) / key).to_string();
         if (locations) (*locations)[member] = place(source, kv.first.Mark());
         o[key] = convert(kv.second, source, member, locations);
       }

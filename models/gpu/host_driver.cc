@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "transaction/blocking_access.h"
+
 namespace warptlm {
 
 HostDriver::HostDriver(sc_core::sc_module_name name, const HostLaunch& launch)
@@ -11,30 +13,15 @@ HostDriver::HostDriver(sc_core::sc_module_name name, const HostLaunch& launch)
 }
 
 bool HostDriver::access(tlm::tlm_command command, uint32_t offset, uint32_t& value) {
-  uint8_t data[4];
-  for (int i = 0; i < 4; ++i) data[i] = static_cast<uint8_t>(value >> (8 * i));
-  tlm::tlm_generic_payload p;
-  p.set_command(command);
-  p.set_address(offset);
-  p.set_data_ptr(data);
-  p.set_data_length(4);
-  p.set_streaming_width(4);
-  p.set_byte_enable_ptr(nullptr);
-  p.set_dmi_allowed(false);
-  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  control->b_transport(p, delay);
+  const tlm::tlm_response_status s = register_access(control, command, offset, value, delay);
   if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
-  if (p.is_response_error()) {
+  if (s != tlm::TLM_OK_RESPONSE) {
     std::ostringstream os;
     os << (command == tlm::TLM_READ_COMMAND ? "read of" : "write to") << " control register 0x"
-       << std::hex << offset << " failed: " << p.get_response_string();
+       << std::hex << offset << " failed: " << response_text(s);
     bus_error_ = os.str();
     return false;
-  }
-  if (command == tlm::TLM_READ_COMMAND) {
-    value = 0;
-    for (int i = 0; i < 4; ++i) value |= uint32_t(data[i]) << (8 * i);
   }
   return true;
 }

@@ -5,7 +5,9 @@
 #include <stdexcept>
 
 #include "exec/kernel_args.h"
+#include "exec/warp_issuer.h"  // hex_string
 #include "frontend/ptx_parser.h"
+#include "transaction/blocking_access.h"
 #include "warptlm/gpu_driver.h"
 
 namespace warptlm {
@@ -18,12 +20,6 @@ void bus_write32(void* host, uint64_t address, uint32_t value) {
   static_cast<HostCpu*>(host)->mmio_write(address, value);
 }
 void bus_wait_irq(void* host, unsigned line) { static_cast<HostCpu*>(host)->wait_irq(line); }
-
-std::string hex(uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
 
 constexpr uint64_t kAlign = 256;
 constexpr uint64_t kChunk = 64 * 1024;  // bytes per b_transport of a copy
@@ -63,22 +59,14 @@ HostCpu::HostCpu(sc_core::sc_module_name name, const HostCpuParams& params,
 }
 
 void HostCpu::transport(tlm::tlm_command command, uint64_t address, void* data, uint64_t bytes) {
-  tlm::tlm_generic_payload p;
-  p.set_command(command);
-  p.set_address(address);
-  p.set_data_ptr(static_cast<unsigned char*>(data));
-  p.set_data_length(static_cast<unsigned>(bytes));
-  p.set_streaming_width(static_cast<unsigned>(bytes));
-  p.set_byte_enable_ptr(nullptr);
-  p.set_dmi_allowed(false);
-  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  bus->b_transport(p, delay);
+  const tlm::tlm_response_status s =
+      blocking_access(bus, command, address, data, static_cast<unsigned>(bytes), delay);
   if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
-  if (p.is_response_error() && bus_error_.empty())
+  if (s != tlm::TLM_OK_RESPONSE && bus_error_.empty())
     bus_error_ = std::string(command == tlm::TLM_READ_COMMAND ? "read of " : "write of ") +
-                 std::to_string(bytes) + " bytes at " + hex(address) + ": " +
-                 p.get_response_string();
+                 std::to_string(bytes) + " bytes at " + hex_string(address) + ": " +
+                 response_text(s);
 }
 
 uint32_t HostCpu::mmio_read(uint64_t address) {
@@ -106,8 +94,8 @@ uint64_t HostCpu::allocate(uint64_t bytes, const std::string& what) {
   if (at > params_.memory_size || size > params_.memory_size - at)
     throw std::invalid_argument(std::string(name()) + ": system memory (" +
                                 std::to_string(params_.memory_size) + " bytes at " +
-                                hex(params_.memory_base) + ") has no room for " + what + " (" +
-                                std::to_string(bytes) + " bytes)");
+                                hex_string(params_.memory_base) + ") has no room for " + what +
+                                " (" + std::to_string(bytes) + " bytes)");
   next_ = at + size;
   return params_.memory_base + at;
 }
@@ -155,7 +143,7 @@ bool HostCpu::start(HostJob& job) {
     return false;
   };
   if (const int e = warptlm_gpu_probe(&gpu))
-    return fail(e, "no warptlm GPU answers at " + hex(g.registers) +
+    return fail(e, "no warptlm GPU answers at " + hex_string(g.registers) +
                        (bus_error_.empty() ? "" : " (" + bus_error_ + ")"));
   try {
     // The driver reads the kernel's parameter layout from the module, as a CUDA driver does.

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "config/platform_config.h"
+#include "exec/warp_issuer.h"  // hex_string
 
 namespace warptlm {
 namespace {
@@ -20,12 +21,6 @@ using TargetBase =
 template <unsigned W>
 using InitiatorBase =
     tlm::tlm_base_initiator_socket_b<W, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>;
-
-std::string hex(uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
 
 uint64_t whole_ns(const sc_core::sc_time& t) {
   return t.value() / sc_core::sc_time(1, sc_core::SC_NS).value();
@@ -161,10 +156,11 @@ json elaboration_view(const PlatformTop& top) {
     json c = json::object();
     if (const AddressRouter* r = top.find_router(m.name)) {
       for (const RouterWindow& w : r->windows())
-        maps[name].push_back({{"target", root + "." + w.target},
-                              {"base", w.base},
-                              {"size", w.size},
-                              {"range", hex(w.base) + ".." + hex(w.base + w.size - 1)}});
+        maps[name].push_back(
+            {{"target", root + "." + w.target},
+             {"base", w.base},
+             {"size", w.size},
+             {"range", hex_string(w.base) + ".." + hex_string(w.base + w.size - 1)}});
       c["latency_ns"] = field(whole_ns(r->latency()), origin(d, m, "latency_ns", "default"));
     } else if (const TlmMemory* mem = top.find_memory(m.name)) {
       const TlmMemoryParams& p = mem->params();
@@ -173,7 +169,7 @@ json elaboration_view(const PlatformTop& top) {
       c["dmi"] = field(p.dmi, origin(d, m, "dmi", "default"));
       c["debug"] = field(p.debug, origin(d, m, "debug", "default"));
     } else if (const Gpu* g = top.find_gpu(m.name)) {
-      const std::string preset = m.fields.value("preset", std::string("small"));
+      const std::string preset = m.fields.value("preset", std::string(kGpuModulePreset));
       c["preset"] = field(preset, origin(d, m, "preset", "default"));
       const json fields = to_json(g->config());
       for (const auto& [f, value] : fields.items())
@@ -327,12 +323,8 @@ std::string elaboration_dot(const json& view) {
 }
 
 json elaborate_platform(const PlatformDescription& description) {
-  if (sc_core::sc_get_status() != sc_core::SC_ELABORATION ||
-      sc_core::sc_time_stamp() != sc_core::SC_ZERO_TIME)
-    throw std::logic_error("elaborate_platform: SystemC has already simulated in this process");
+  prepare_platform_process("elaborate_platform");
   PlatformTop top(description.name.c_str(), description, {});
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
-                                          sc_core::SC_DO_NOTHING);
   // Elaboration ends (every binding resolved) at the start of the simulation;
   // with no jobs, the host stops it at once.
   sc_core::sc_start(sc_core::SC_ZERO_TIME);

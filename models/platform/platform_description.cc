@@ -9,6 +9,7 @@
 #include "config/close_names.h"
 #include "config/config_file.h"
 #include "config/platform_config.h"
+#include "exec/warp_issuer.h"  // hex_string
 
 namespace warptlm {
 namespace {
@@ -70,16 +71,9 @@ std::string join(const std::vector<std::string>& v) {
   return s.empty() ? "none" : s;
 }
 
-std::string hex(uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
-
+// A key escaped as one JSON pointer token (RFC 6901: ~ as ~0, / as ~1), by nlohmann::json.
 std::string token(const std::string& key) {
-  std::string t;
-  for (char c : key) t += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-  return t;
+  return (json::json_pointer() / key).to_string().substr(1);
 }
 
 class Checker {
@@ -203,7 +197,7 @@ class Checker {
 
   void gpu_config(const PlatformModule& m, const std::string& at) {
     try {
-      config_from_json(m.fields, m.name, "small");
+      gpu_module_config(m);
     } catch (const std::invalid_argument& e) {
       // "gpu0: num_sms: ..." -> located at the field when the message names one we know.
       std::string where = at;
@@ -240,12 +234,14 @@ class Checker {
         e.where = d_.locate(ai);
         if (e.size == 0) fail(ai + "/size", what + ": an empty window");
         if (e.base + e.size < e.base)
-          fail(ai, what + ": [" + hex(e.base) + ", +" + hex(e.size) + ") wraps past 2^64");
+          fail(ai, what + ": [" + hex_string(e.base) + ", +" + hex_string(e.size) +
+                       ") wraps past 2^64");
         for (const RouterMapEntry& o : entries)
           if (e.base < o.base + o.size && o.base < e.base + e.size)
-            fail(ai, what + ": " + e.target.text() + " [" + hex(e.base) + ", " +
-                         hex(e.base + e.size) + ") overlaps " + o.target.text() + " [" +
-                         hex(o.base) + ", " + hex(o.base + o.size) + ") (" + o.where + ")");
+            fail(ai, what + ": " + e.target.text() + " [" + hex_string(e.base) + ", " +
+                         hex_string(e.base + e.size) + ") overlaps " + o.target.text() + " [" +
+                         hex_string(o.base) + ", " + hex_string(o.base + o.size) + ") (" + o.where +
+                         ")");
         entries.push_back(e);
         bind_target(e.target, e.where);
       }
@@ -373,6 +369,10 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 }  // namespace
 
+PlatformConfig gpu_module_config(const PlatformModule& m) {
+  return config_from_json(m.fields, m.name, kGpuModulePreset);
+}
+
 const PlatformModule* PlatformDescription::find(const std::string& module) const {
   for (const PlatformModule& m : modules)
     if (m.name == module) return &m;
@@ -480,7 +480,7 @@ void apply_platform_settings(PlatformDescription& d, const std::vector<std::stri
         gm.fields[name] = value;
         d.where["/modules/" + g + "/" + name] = what;  // where the value came from
         try {
-          config_from_json(gm.fields, g, "small");
+          gpu_module_config(gm);
         } catch (const std::invalid_argument& e) {
           throw std::invalid_argument(what + ": " +
                                       (dot == std::string::npos
@@ -498,7 +498,7 @@ void apply_platform_settings(PlatformDescription& d, const std::vector<std::stri
     if (m->kind == "gpu") {
       m->fields[field] = value;
       try {
-        config_from_json(m->fields, m->name, "small");
+        gpu_module_config(*m);
       } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(what + ": " + e.what());
       }

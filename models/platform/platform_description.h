@@ -53,6 +53,12 @@ struct PlatformDescription {
   std::string locate(const std::string& pointer) const;
 };
 
+// A gpu module's configuration: its preset (kGpuModulePreset when it names
+// none), then its fields. Throws std::invalid_argument naming the module.
+constexpr const char* kGpuModulePreset = "small";
+struct PlatformConfig;
+PlatformConfig gpu_module_config(const PlatformModule& m);
+
 // Parses and checks a platform document. Throws std::invalid_argument with the
 // location and the item for anything wrong: an unknown module kind, field or
 // socket, a missing field, a socket bound twice or a required one left

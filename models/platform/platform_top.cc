@@ -38,7 +38,7 @@ PlatformTop::PlatformTop(sc_core::sc_module_name name, const PlatformDescription
       for (const RouterMapEntry& e : d.maps.at(m.name)) r->map(e.target.text(), e.base, e.size);
       routers_[m.name] = std::move(r);
     } else if (m.kind == "gpu") {
-      gpus_[m.name] = std::make_unique<Gpu>(n, config_from_json(m.fields, m.name, "small"));
+      gpus_[m.name] = std::make_unique<Gpu>(n, gpu_module_config(m));
     } else if (m.kind == "host") {
       host_name = m.name;
     }
@@ -183,6 +183,14 @@ class GpuTimelineSink : public TraceSink {
 
 }  // namespace
 
+void prepare_platform_process(const char* what) {
+  if (sc_core::sc_get_status() != sc_core::SC_ELABORATION ||
+      sc_core::sc_time_stamp() != sc_core::SC_ZERO_TIME)
+    throw std::logic_error(std::string(what) + ": SystemC has already simulated in this process");
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+}
+
 std::string timeline_path_of(const std::string& path, const std::string& gpu, size_t gpus) {
   if (gpus <= 1) return path;
   const size_t slash = path.rfind('/');
@@ -194,13 +202,9 @@ std::string timeline_path_of(const std::string& path, const std::string& gpu, si
 
 PlatformRunResult run_platform(const PlatformDescription& description,
                                std::vector<PlatformJob> jobs, const PlatformOutputs& outputs) {
-  if (sc_core::sc_get_status() != sc_core::SC_ELABORATION ||
-      sc_core::sc_time_stamp() != sc_core::SC_ZERO_TIME)
-    throw std::logic_error("run_platform: SystemC has already simulated in this process");
+  prepare_platform_process("run_platform");
   PlatformTop top(description.name.c_str(), description, std::move(jobs));
   const std::vector<std::string> gpus = description.module_names("gpu");
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
-                                          sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_, sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
   // A refusal or fault reaches the job's message through ERROR_TEXT; the

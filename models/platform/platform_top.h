@@ -76,6 +76,11 @@ struct PlatformOutputs {
   uint64_t timeline_max_events = 5'000'000;  // per GPU; beyond, dropped and counted in the file
 };
 
+// Before elaborating a platform: throws std::logic_error naming `what` when
+// SystemC has already simulated in this process (it elaborates once per
+// process), and silences SystemC's own info reports (sc_stop announces itself).
+void prepare_platform_process(const char* what);
+
 // The timeline file of GPU `gpu` (PlatformOutputs::timeline_path's rule).
 std::string timeline_path_of(const std::string& path, const std::string& gpu, size_t gpus);
 

@@ -10,6 +10,8 @@
 #include <systemc>
 #include <tlm>
 
+#include "transaction/blocking_access.h"
+
 namespace warptlm::testing {
 
 class ScriptHost : public sc_core::sc_module {
@@ -24,20 +26,8 @@ class ScriptHost : public sc_core::sc_module {
   bool finished = false;  // the script ran to its end
 
   tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t address, uint32_t& value) {
-    uint8_t data[4];
-    for (int i = 0; i < 4; ++i) data[i] = static_cast<uint8_t>(value >> (8 * i));
-    tlm::tlm_generic_payload p;
-    p.set_command(cmd);
-    p.set_address(address);
-    p.set_data_ptr(data);
-    p.set_data_length(4);
-    p.set_streaming_width(4);
-    p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    socket->b_transport(p, delay);
-    value = 0;
-    for (int i = 0; i < 4; ++i) value |= uint32_t(data[i]) << (8 * i);
-    return p.get_response_status();
+    return register_access(socket, cmd, address, value, delay);
   }
   tlm::tlm_response_status write(uint64_t address, uint32_t value) {
     return access(tlm::TLM_WRITE_COMMAND, address, value);

@@ -25,6 +25,7 @@
 
 #include "common/systemc_child.h"
 #include "gpu/gpu_bench.h"
+#include "transaction/blocking_access.h"
 
 namespace warptlm {
 namespace {
@@ -39,16 +40,8 @@ using testing::ScriptHost;
 struct BusPort : sc_core::sc_module {
   explicit BusPort(sc_core::sc_module_name n) : sc_module(n), socket("socket") {}
   bool access(tlm::tlm_command cmd, uint64_t address, void* data, unsigned n) {
-    tlm::tlm_generic_payload p;
-    p.set_command(cmd);
-    p.set_address(address);
-    p.set_data_ptr(static_cast<unsigned char*>(data));
-    p.set_data_length(n);
-    p.set_streaming_width(n);
-    p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    socket->b_transport(p, delay);
-    return p.is_response_ok();
+    return blocking_access(socket, cmd, address, data, n, delay) == tlm::TLM_OK_RESPONSE;
   }
   bool write(uint64_t address, const void* data, unsigned n) {
     return access(tlm::TLM_WRITE_COMMAND, address, const_cast<void*>(data), n);

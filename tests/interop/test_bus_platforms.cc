@@ -76,6 +76,14 @@ void start_add(ScriptHost& host, uint64_t window, const AddLayout& l) {
   set(reg::kLaunch, 1);
 }
 
+// start_add, then the interrupt, and the launch done.
+void run_add(ScriptHost& host, uint64_t window, const AddLayout& l,
+             const sc_core::sc_signal<bool>& irq) {
+  start_add(host, window, l);
+  wait_irq(irq);
+  EXPECT_EQ(host.read(window + reg::kStatus), uint32_t(GpuStatus::Done));
+}
+
 PlatformConfig lt_small() {
   PlatformConfig c = preset("small");
   c.coding_style = "lt";
@@ -161,15 +169,11 @@ void run_behind_the_router(const PlatformConfig& config) {
     AddLayout l;
     auto script = [&](ScriptHost& host) {
       l = place_add(*ram, kWindow, 5);
-      start_add(host, 0, l);
-      wait_irq(*irq);
-      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done));
+      run_add(host, 0, l, *irq);
       host.set(reg::kIrqStatus, kIrqMask);
       testing::settle();
       ram->invalidate_dmi();
-      start_add(host, 0, l);
-      wait_irq(*irq);
-      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done));
+      run_add(host, 0, l, *irq);
     };
     Gpu gpu("gpu", config);
     sc_core::sc_signal<bool> line("irq");
@@ -216,9 +220,7 @@ void run_on_64_bit_sockets(const PlatformConfig& config) {
     AddLayout l;
     auto script = [&](ScriptHost& host) {
       l = place_add(*ram, 0, 7);
-      start_add(host, 0, l);
-      wait_irq(*irq);
-      EXPECT_EQ(host.read(reg::kStatus), uint32_t(GpuStatus::Done));
+      run_add(host, 0, l, *irq);
     };
     Gpu gpu("gpu", config);
     sc_core::sc_signal<bool> line("irq");

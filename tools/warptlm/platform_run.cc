@@ -83,9 +83,7 @@ nlohmann::json run_platform_record(const PlatformRunRequest& request) {
   for (const auto& [gpu, name] : jobs) {
     const scenarios::Scenario& s = scenarios::find(name);
     const uint64_t n = scenarios::resolve_size(s, request.size);
-    const uint64_t seed = request.seed_given
-                              ? request.seed
-                              : config_from_json(d.find(gpu)->fields, gpu, "small").seed;
+    const uint64_t seed = request.seed_given ? request.seed : gpu_module_config(*d.find(gpu)).seed;
     Planned p{gpu, &s, n, seed, s.make_launch(n, seed)};
     platform_jobs.push_back({gpu, scenarios::scenario_ptx(s),
                              "scenarios/" + s.source_dir + "/kernel.ptx", s.entry, p.input});
@@ -100,7 +98,7 @@ nlohmann::json run_platform_record(const PlatformRunRequest& request) {
                            {"description", d.description}, {"simulated_ns", r.simulated_ns},
                            {"modules", r.stats},           {"timelines", r.timelines}};
   for (const std::string& g : d.module_names("gpu"))
-    record["configs"][g] = to_json(config_from_json(d.find(g)->fields, g, "small"));
+    record["configs"][g] = to_json(gpu_module_config(*d.find(g)));
   bool all = true;
   record["jobs"] = nlohmann::json::array();
   for (size_t i = 0; i < plan.size(); ++i) {
