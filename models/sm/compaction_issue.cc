@@ -3,16 +3,15 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "sm/pipeline/unit_kind.h"
-#include "sm/sm_core.h"
-
 namespace warptlm {
 
-CompactionIssue::CompactionIssue(SmCore& sm, size_t warp_slots, size_t cta_slots)
-    : sm_(sm),
-      slots_(warp_slots),
-      ctas_(cta_slots),
-      unit_(make_compaction_unit(sm_.exec_config_.compaction, sm_.exec_config_.compaction_setup())),
+CompactionIssue::CompactionIssue(CompactionHost& host, const ExecConfig& exec, const Params& params)
+    : host_(host),
+      exec_(exec),
+      params_(params),
+      slots_(params.warp_slots),
+      ctas_(params.cta_slots),
+      unit_(make_compaction_unit(exec.compaction, exec.compaction_setup())),
       selective_(unit_ && unit_->selective()) {}
 
 bool CompactionIssue::synchronises(const Instruction& in, const Program& program, Pc pc) {
@@ -41,35 +40,34 @@ bool CompactionIssue::synchronises(const Instruction& in, const Program& program
 }
 
 void CompactionIssue::start_cta(unsigned c) {
-  const SmCore::CtaSlot& cta = sm_.ctas_[c];
+  const CompactionHost::Cta cta = host_.cta(c);
   Cta& cc = ctas_[c];
   // Per CTA: the runner holds the launch's issuer and the CTA's block stack.
   // The SM's unit serves all its CTAs (CAPRI: one table per SM).
-  cc.lockstep = std::make_unique<CompactingCtaRunner>(
-      *sm_.issuer_, *sm_.launch_->memory, sm_.exec_config_, unit_.get(), nullptr, nullptr);
+  cc.lockstep = std::make_unique<CompactingCtaRunner>(host_.issuer(), host_.memory(), exec_,
+                                                      unit_.get(), nullptr, nullptr);
   cc.lockstep->begin(cta.warps);
-  cc.lane_of_thread.assign(cta.warps.size() * sm_.warp_size_, 0);
+  cc.lane_of_thread.assign(cta.warps.size() * params_.warp_size, 0);
   cc.formation_version = ~uint64_t(0);
   cc.arrived = 0;
   cc.sync_pending = false;
-  for (unsigned slot : cta.warp_slots) sm_.gates_[slot].done = false;
+  for (unsigned slot : cta.warp_slots) host_.set_done(slot, false);
   deal_formed_warps(c, 0);
 }
 
 void CompactionIssue::deal_formed_warps(unsigned c, uint64_t ready) {
-  const SmCore::CtaSlot& cta = sm_.ctas_[c];
+  const CompactionHost::Cta cta = host_.cta(c);
   Cta& cc = ctas_[c];
   CompactingCtaRunner& run = *cc.lockstep;
-  const unsigned warp_size = sm_.warp_size_;
+  const unsigned warp_size = params_.warp_size;
   cc.arrived = 0;
   if (run.finished()) {
     // Every thread exited: the slots leave once their writes complete.
     cc.formed = 0;
     for (unsigned slot : cta.warp_slots) {
       slots_[slot].formed = false;
-      sm_.gates_[slot].done = true;
+      host_.set_done(slot, true);
     }
-    sm_.may_finish_ = true;
     return;
   }
   const bool changed = run.version() != cc.formation_version;
@@ -77,13 +75,13 @@ void CompactionIssue::deal_formed_warps(unsigned c, uint64_t ready) {
   if (changed) {
     cc.formation_version = run.version();
     cc.formed = static_cast<unsigned>(formed.size());
-    ++sm_.stats_.warp_formations;
-    sm_.stats_.formed_warps += formed.size();
-    ready += sm_.config_.sm.warp_formation_cycles;
+    ++host_.sm_stats().warp_formations;
+    host_.sm_stats().formed_warps += formed.size();
+    ready += params_.warp_formation_cycles;
   }
   // A set dealt by a tick that issued nothing (a bypass's last rejoin) must
   // still wake the SM.
-  sm_.wake_hint_ = std::min(sm_.wake_hint_, ready);
+  host_.wake_at(ready);
   for (unsigned slot : cta.warp_slots) {
     Slot& f = slots_[slot];
     f.formed = f.arrived = f.bypass = false;
@@ -122,12 +120,9 @@ void CompactionIssue::deal_formed_warps(unsigned c, uint64_t ready) {
         }
     const unsigned slot = cta.warp_slots[index];
     Slot& f = slots_[slot];
-    SmCore::SlotGate& g = sm_.gates_[slot];
     f.formed = true;
     f.pc = run.pc();
-    g.control_ready = std::max(g.control_ready, ready);
-    g.blocked = IssueStall::Issued;
-    sm_.warps_[slot].fetch_pc = kExitPc;
+    host_.deal(slot, ready);
     if (!changed) continue;
     f.lane_thread = fw.lane_thread;
     pieces_of(fw, warp_size, f.pieces);
@@ -144,11 +139,11 @@ void CompactionIssue::deal_formed_warps(unsigned c, uint64_t ready) {
 
 bool CompactionIssue::bypasses(unsigned slot, const Instruction& in) {
   Slot& f = slots_[slot];
-  SmCore::WarpSlot& ws = sm_.warps_[slot];
+  const CompactionHost::Slot ws = host_.slot(slot);
   Cta& cc = ctas_[ws.cta];
   if (!selective_ || in.op != Opcode::Bra || !cc.static_set) return false;
   // Only a region the warp can run alone and leave at one known pc.
-  const BranchInfo* b = sm_.launch_->program->branch_at(f.pc);
+  const BranchInfo* b = host_.program().branch_at(f.pc);
   if (!b || !b->conditional || !b->structured || b->reconv == kExitPc) return false;
   if (!cc.bypassing) {
     if (cc.arrived > 0) return false;            // the set already waits here
@@ -163,23 +158,21 @@ bool CompactionIssue::bypasses(unsigned slot, const Instruction& in) {
   // lanes: addresses, and so coalescing and banks, stay the same).
   LaneMask lanes = 0;
   for (int32_t t : f.lane_thread)
-    if (t >= 0) lanes |= LaneMask(1) << (static_cast<uint32_t>(t) % sm_.warp_size_);
+    if (t >= 0) lanes |= LaneMask(1) << (static_cast<uint32_t>(t) % params_.warp_size);
   f.static_lanes = lanes;
-  WarpIssuer::add_counters(ws.warp, sm_.run_);  // of an earlier bypass
+  WarpIssuer::add_counters(ws.warp, host_.launch_counts());  // of an earlier bypass
   ws.warp.simt->reset(f.pc, lanes);
-  ws.paths_valid = false;
-  sm_.gates_[slot].blocked = IssueStall::Issued;
-  ws.fetch_pc = kExitPc;
+  host_.unit_reset(slot);
   return true;
 }
 
 bool CompactionIssue::rejoin(unsigned slot, uint64_t now) {
   Slot& f = slots_[slot];
-  SmCore::WarpSlot& ws = sm_.warps_[slot];
+  const CompactionHost::Slot ws = host_.slot(slot);
   const Cta& cc = ctas_[ws.cta];
   const LaneMask live = f.static_lanes & ~ws.warp.exited;
   if (live != 0) {
-    std::vector<Path>& paths = sm_.paths_;
+    std::vector<Path>& paths = path_scratch_;
     paths.clear();
     ws.warp.simt->issuable(paths);
     if (paths.size() != 1 || paths[0].pc != cc.bypass_reconv || paths[0].mask != live) return false;
@@ -191,37 +184,27 @@ bool CompactionIssue::rejoin(unsigned slot, uint64_t now) {
 
 IssueStall CompactionIssue::try_issue(unsigned sched, unsigned local, unsigned slot, uint64_t now) {
   Slot& f = slots_[slot];
-  SmCore::WarpSlot& ws = sm_.warps_[slot];
-  const SmCore::SlotGate& g = sm_.gates_[slot];
   if (!f.formed) return IssueStall::Idle;
-  if (f.arrived) return IssueStall::Control;  // waits for the other formed warps
-  if (g.control_ready > now) {                // being formed
-    sm_.wake_hint_ = std::min(sm_.wake_hint_, g.control_ready);
-    return IssueStall::Control;
-  }
-  sm_.fetch(ws, f.pc, now);
-  if (ws.fetch_ready > now) {
-    sm_.wake_hint_ = std::min(sm_.wake_hint_, ws.fetch_ready);
-    return IssueStall::Idle;
-  }
+  if (f.arrived) return IssueStall::Control;              // waits for the other formed warps
+  if (host_.held(slot, now)) return IssueStall::Control;  // being formed
+  if (!host_.fetched(slot, f.pc, now)) return IssueStall::Idle;
   fault_outside_function(slot);
-  const Instruction& in = sm_.launch_->program->module.at(f.pc);
-  const RegisterOperands& ops = sm_.operands_->at(f.pc);
+  const Instruction& in = host_.program().module.at(f.pc);
+  const RegisterOperands& ops = host_.operands().at(f.pc);
   // A thread's registers and their pending writes are its static warp's.
   for (const WarpPiece& p : f.pieces)
-    if (sm_.warps_[p.warp].scoreboard.blocked(ops, p.lanes)) return IssueStall::Scoreboard;
+    if (host_.slot(p.warp).scoreboard.blocked(ops, p.lanes)) return IssueStall::Scoreboard;
   // The register file is addressed per SIMD lane (TBC's requirement): each
   // thread reads its static warp's rows in its own lane's column, so a
   // formed warp's reads conflict exactly as a static warp's do; its banks
   // are booked as its first static warp's.
   uint64_t ready = 0;
-  const IssueStall shared = sm_.take_shared_resources(in, ops, f.pieces.front().warp, now, ready);
+  const IssueStall shared = host_.take_shared_resources(in, ops, f.pieces.front().warp, now, ready);
   if (shared != IssueStall::Issued) return shared;
-  sm_.schedulers_[sched]->issued(local);
-  sm_.sched_[sched].stale = true;
+  host_.scheduler_issued(sched, local);
   if (bypasses(slot, in)) {
     // The branch issues as without compaction, splitting the warp's own unit.
-    sm_.issue(ws, Path{f.pc, f.static_lanes, 0}, now, ready);
+    host_.issue_own(slot, Path{f.pc, f.static_lanes, 0}, now, ready);
     f.taken = f.executed;
     return IssueStall::Issued;
   }
@@ -234,55 +217,55 @@ void CompactionIssue::fault_outside_function(unsigned slot) {
   // lockstep runner does.
   const Slot& f = slots_[slot];
   const WarpPiece& piece = f.pieces.front();
-  Warp& w = sm_.warps_[piece.warp].warp;
-  if (!sm_.outside_frame_function(w, f.pc)) return;
-  SmCore::CtaSlot& cta = sm_.ctas_[sm_.warps_[slot].cta];
-  RecordingEnvironment& env = *cta.env;
+  Warp& w = host_.slot(piece.warp).warp;
+  const Function& fn = host_.program().module.functions[w.frames.back().function];
+  if (f.pc >= fn.begin && f.pc < fn.end) return;
+  const CompactionHost::Cta cta = host_.cta(host_.slot(slot).cta);
+  RecordingEnvironment& env = cta.environment;
   env.bind(&w);
   ControlEvent ev;
-  sm_.issuer_->execute_path(w, Path{f.pc, piece.lanes, 0}, cta.context, env, ev);
+  host_.issuer().execute_path(w, Path{f.pc, piece.lanes, 0}, cta.context, env, ev);
   throw std::logic_error("fault_outside_function: the issuer did not fault at " + hex_string(f.pc));
 }
 
 void CompactionIssue::issue_formed(unsigned slot, const Instruction& in, uint64_t now,
                                    uint64_t operands_ready) {
   Slot& f = slots_[slot];
-  SmCore::WarpSlot& ws = sm_.warps_[slot];
-  SmCore::CtaSlot& cta = sm_.ctas_[ws.cta];
-  Cta& cc = ctas_[ws.cta];
+  const unsigned c = host_.slot(slot).cta;
+  const CompactionHost::Cta cta = host_.cta(c);
+  Cta& cc = ctas_[c];
   const Pc pc = f.pc;
   const unsigned threads = lane_count(f.lanes);
-  ++sm_.stats_.warp_instructions;
-  sm_.stats_.thread_instructions += threads;
-  ++sm_.run_.warp_instructions;
-  ++sm_.run_.issuable_paths_sum;  // one path offered to each formed warp
-  sm_.run_.max_issuable_paths = std::max(sm_.run_.max_issuable_paths, 1u);
-  const SmCore::WarpSlot& first = sm_.warps_[f.pieces.front().warp];
-  // The launch's count includes this SM's: it is the only check needed.
-  sm_.check_launch_budget(first.warp, cta, Path{pc, f.pieces.front().lanes, 0});
-  if (sm_.trace_) sm_.trace_->issued(TraceRecord{now, sm_.id_, ws.global_id, 0, pc, f.lanes});
-  sm_.gates_[slot].control_ready = now + 1;
-  ws.fetch_pc = kExitPc;
-  uint64_t wb = sm_.units_.issue(unit_of(in), now) + (operands_ready - (now + 1));
-  if (synchronises(in, *sm_.launch_->program, pc)) {
+  SmStats& stats = host_.sm_stats();
+  RunStats& run = host_.launch_counts();
+  ++stats.warp_instructions;
+  stats.thread_instructions += threads;
+  ++run.warp_instructions;
+  ++run.issuable_paths_sum;  // one path offered to each formed warp
+  run.max_issuable_paths = std::max(run.max_issuable_paths, 1u);
+  const WarpPiece& first = f.pieces.front();
+  uint64_t wb = host_.issue_formed(slot, in, pc, f.lanes, host_.slot(first.warp).warp, first.lanes,
+                                   now, operands_ready);
+  if (synchronises(in, host_.program(), pc)) {
     // Executed with every formed warp's threads once all have arrived.
     cc.sync_ready = std::max(cc.sync_ready, wb);
     arrive(slot, pc, true, now);
     return;
   }
   // Straight-line code: each static warp's piece executes now.
-  RecordingEnvironment& env = *cta.env;
+  RecordingEnvironment& env = cta.environment;
   env.accesses.clear();
   env.cycle = now;
   ControlEvent ev;
   Pc next = pc + kInstrBytes;
   bool marker = false;
-  const unsigned warp_size = sm_.warp_size_;
+  const unsigned warp_size = params_.warp_size;
+  const WarpIssuer& issuer = host_.issuer();
   for (const WarpPiece& p : f.pieces) {
-    Warp& w = sm_.warps_[p.warp].warp;
+    Warp& w = host_.slot(p.warp).warp;
     env.bind(&w);
     const size_t before = env.accesses.size();
-    sm_.issuer_->execute_path(w, Path{pc, p.lanes, 0}, cta.context, env, ev);
+    issuer.execute_path(w, Path{pc, p.lanes, 0}, cta.context, env, ev);
     // Accesses name the SIMD lane the thread runs in (coalescing and banks
     // see the formed warp).
     const size_t base = size_t(w.index) * warp_size;
@@ -291,25 +274,19 @@ void CompactionIssue::issue_formed(unsigned slot, const Instruction& in, uint64_
     if (ev.kind == Control::Branch) next = ev.target;  // unconditional: every thread goes
     marker = ev.marker;
   }
-  sm_.run_.thread_instructions += threads;
-  if (marker) ++sm_.run_.marker_instructions;
-  const RegisterOperands& ops = sm_.operands_->at(pc);
-  if (!env.accesses.empty()) wb = std::max(wb, sm_.time_memory(ws, Path{pc, f.lanes, 0}, in, now));
-  if (ops.n_writes) {
-    for (const WarpPiece& p : f.pieces) {
-      SmCore::WarpSlot& owner = sm_.warps_[p.warp];
-      owner.scoreboard.reserve(ops, p.lanes);
-      ++owner.writebacks;
-      if (wb != kNever) sm_.writebacks_.push(SmCore::Writeback{wb, p.warp, pc, p.lanes});
-    }
-  }
+  run.thread_instructions += threads;
+  if (marker) ++run.marker_instructions;
+  if (!env.accesses.empty())
+    wb = std::max(wb, host_.time_memory(slot, Path{pc, f.lanes, 0}, in, now));
+  if (host_.operands().at(pc).n_writes)
+    for (const WarpPiece& p : f.pieces) host_.write_back(p.warp, pc, p.lanes, wb);
   f.pc = next;
   if (next == cc.lockstep->rpc()) arrive(slot, next, false, now);
 }
 
 void CompactionIssue::arrive(unsigned slot, Pc pc, bool at_instruction, uint64_t now) {
   Slot& f = slots_[slot];
-  const unsigned c = sm_.warps_[slot].cta;
+  const unsigned c = host_.slot(slot).cta;
   Cta& cc = ctas_[c];
   f.arrived = true;
   f.arrived_at = now;
@@ -320,18 +297,19 @@ void CompactionIssue::arrive(unsigned slot, Pc pc, bool at_instruction, uint64_t
 }
 
 void CompactionIssue::complete_pending_syncs(uint64_t now) {
+  // (A CTA whose set waits here has threads left: it cannot have retired.)
   for (unsigned c = 0; c < ctas_.size(); ++c)
-    if (sm_.ctas_[c].used && ctas_[c].sync_pending) complete_sync(c, now);
+    if (ctas_[c].sync_pending) complete_sync(c, now);
 }
 
 bool CompactionIssue::complete_sync(unsigned c, uint64_t now) {
-  const SmCore::CtaSlot& cta = sm_.ctas_[c];
+  const CompactionHost::Cta cta = host_.cta(c);
   Cta& cc = ctas_[c];
   CompactingCtaRunner& run = *cc.lockstep;
-  const Instruction& in = sm_.launch_->program->module.at(cc.sync_pc);
+  const Instruction& in = host_.program().module.at(cc.sync_pc);
   // An exit inside a device function may leave the function too.
   bool in_callee = false;
-  for (unsigned slot : cta.warp_slots) in_callee |= sm_.warps_[slot].warp.frames.size() > 1;
+  for (const Warp* w : cta.warps) in_callee |= w->frames.size() > 1;
   const bool frame_change =
       cc.sync_at_instruction &&
       (in.op == Opcode::Call || in.op == Opcode::Ret || (in.op == Opcode::Exit && in_callee));
@@ -340,16 +318,17 @@ bool CompactionIssue::complete_sync(unsigned c, uint64_t now) {
     for (unsigned slot : cta.warp_slots)
       if (slots_[slot].formed)
         for (const WarpPiece& p : slots_[slot].pieces)
-          if (!sm_.warps_[p.warp].scoreboard.empty()) return false;
+          if (!host_.slot(p.warp).scoreboard.empty()) return false;
   }
   cc.sync_pending = false;
-  ++sm_.stats_.compaction_syncs;
+  SmStats& stats = host_.sm_stats();
+  ++stats.compaction_syncs;
   for (unsigned slot : cta.warp_slots)
-    if (slots_[slot].formed) sm_.stats_.compaction_sync_cycles += now - slots_[slot].arrived_at;
+    if (slots_[slot].formed) stats.compaction_sync_cycles += now - slots_[slot].arrived_at;
   if (cc.bypassing) {
     // Every warp of the set ran the bypassed region and reached its
     // reconvergence pc: the block stack learns what they did there.
-    ++sm_.stats_.capri_bypasses;
+    ++stats.capri_bypasses;
     const size_t nw = cta.warp_slots.size();
     taken_scratch_.assign(nw, 0);
     exited_scratch_.assign(nw, 0);
@@ -358,9 +337,10 @@ bool CompactionIssue::complete_sync(unsigned c, uint64_t now) {
       const Slot& f = slots_[slot];
       if (!f.formed) continue;
       taken_scratch_[k] = f.taken;
-      exited_scratch_[k] = sm_.warps_[slot].warp.exited & ~f.exited_before;
+      exited_scratch_[k] = cta.warps[k]->exited & ~f.exited_before;
     }
-    run.rejoin(cc.bypass_pc, taken_scratch_, exited_scratch_, cc.bypass_reconv, sm_.run_);
+    run.rejoin(cc.bypass_pc, taken_scratch_, exited_scratch_, cc.bypass_reconv,
+               host_.launch_counts());
   } else {
     // The formed warps ran the same straight-line code up to here.
     run.jump(cc.sync_pc);
@@ -371,30 +351,26 @@ bool CompactionIssue::complete_sync(unsigned c, uint64_t now) {
 }
 
 void CompactionIssue::step_synchronised(unsigned c, bool frame_change, uint64_t now) {
-  SmCore::CtaSlot& cta = sm_.ctas_[c];
+  const CompactionHost::Cta cta = host_.cta(c);
   Cta& cc = ctas_[c];
   // The threads of the set, per static warp, before the step moves them.
   piece_scratch_.clear();
   for (unsigned slot : cta.warp_slots)
     if (slots_[slot].formed)
       for (const WarpPiece& p : slots_[slot].pieces) piece_scratch_.push_back(p);
-  const RegisterOperands& ops = sm_.operands_->at(cc.sync_pc);
-  cc.lockstep->step(cta.context, sm_.run_);
+  const RegisterOperands& ops = host_.operands().at(cc.sync_pc);
+  cc.lockstep->step(cta.context, host_.launch_counts());
   if (frame_change) {
+    const Module& module = host_.program().module;
     for (const WarpPiece& p : piece_scratch_) {
-      SmCore::WarpSlot& owner = sm_.warps_[p.warp];
-      owner.scoreboard.reset(static_cast<unsigned>(
-          sm_.launch_->program->module.functions[owner.warp.frames.back().function].regs.size()));
+      const CompactionHost::Slot owner = host_.slot(p.warp);
+      owner.scoreboard.reset(
+          static_cast<unsigned>(module.functions[owner.warp.frames.back().function].regs.size()));
     }
   } else if (ops.n_writes) {
     // A warp-level operation's results (vote, shfl, activemask, redux).
-    for (const WarpPiece& p : piece_scratch_) {
-      SmCore::WarpSlot& owner = sm_.warps_[p.warp];
-      owner.scoreboard.reserve(ops, p.lanes);
-      ++owner.writebacks;
-      sm_.writebacks_.push(
-          SmCore::Writeback{std::max(cc.sync_ready, now + 1), p.warp, cc.sync_pc, p.lanes});
-    }
+    for (const WarpPiece& p : piece_scratch_)
+      host_.write_back(p.warp, cc.sync_pc, p.lanes, std::max(cc.sync_ready, now + 1));
   }
   cc.sync_ready = 0;
 }
@@ -402,9 +378,10 @@ void CompactionIssue::step_synchronised(unsigned c, bool frame_change, uint64_t 
 void CompactionIssue::check_stalled(unsigned c, bool at_barrier) const {
   if (at_barrier) return;
   const Cta& cc = ctas_[c];
-  throw std::logic_error("SM " + std::to_string(sm_.id_) + ": a compacting CTA stalled with " +
-                         std::to_string(cc.arrived) + " of " + std::to_string(cc.formed) +
-                         " formed warps at pc " + std::to_string(cc.sync_pc));
+  throw std::logic_error("SM " + std::to_string(params_.sm_id) +
+                         ": a compacting CTA stalled with " + std::to_string(cc.arrived) + " of " +
+                         std::to_string(cc.formed) + " formed warps at pc " +
+                         std::to_string(cc.sync_pc));
 }
 
 }  // namespace warptlm

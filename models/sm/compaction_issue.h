@@ -22,7 +22,7 @@
 // comes in the issue stage, before the issue stage (syncs waiting for writes
 // to drain), when a memory instruction of a formed warp starts (its pieces),
 // and when nothing can move (a stalled set). It works on the SM's warp slots,
-// scoreboards and pipeline through SmCore, whose friend it is.
+// scoreboards and pipeline through the SM's CompactionHost interface.
 #pragma once
 
 #include <cstdint>
@@ -33,16 +33,23 @@
 #include "compaction/cta_mask.h"
 #include "compaction/warp_formation.h"
 #include "exec/compacting_cta_runner.h"
+#include "sm/compaction_host.h"
 #include "sm/issue_stall.h"
 
 namespace warptlm {
 
-class SmCore;
-
 class CompactionIssue {
  public:
-  // One part per SM, for every launch (CAPRI's table lives as long as the SM).
-  CompactionIssue(SmCore& sm, size_t warp_slots, size_t cta_slots);
+  struct Params {
+    unsigned sm_id = 0;  // names the SM in errors
+    unsigned warp_size = 32;
+    unsigned warp_formation_cycles = 0;  // from a set's synchronisation to its new warps' issue
+    size_t warp_slots = 0, cta_slots = 0;
+  };
+  // One part per SM, for every launch (CAPRI's table lives as long as the
+  // SM). `exec` names the compaction unit and its options; the CTAs' block
+  // stacks keep a reference to it.
+  CompactionIssue(CompactionHost& host, const ExecConfig& exec, const Params& params);
 
   // CTA slot `cta`'s warps are in their slots: its block stack starts and its
   // first set of warps is formed.
@@ -117,7 +124,7 @@ class CompactionIssue {
   // arrival); then starts its static warp's own reconvergence unit there.
   bool bypasses(unsigned slot, const Instruction& in);
   // Throws the issuer's KernelFault when a formed warp's pc is outside its
-  // threads' function; returns otherwise.
+  // threads' function (fallen off its end); returns otherwise.
   void fault_outside_function(unsigned slot);
   void issue_formed(unsigned slot, const Instruction& in, uint64_t now, uint64_t operands_ready);
   void arrive(unsigned slot, Pc pc, bool at_instruction, uint64_t now);
@@ -128,13 +135,16 @@ class CompactionIssue {
   // new frames for a call or return, a warp-level operation's results.
   void step_synchronised(unsigned cta, bool frame_change, uint64_t now);
 
-  SmCore& sm_;
+  CompactionHost& host_;
+  const ExecConfig& exec_;
+  const Params params_;
   std::vector<Slot> slots_;
   std::vector<Cta> ctas_;
   std::unique_ptr<CompactionUnit> unit_;  // the configured compaction's, for every CTA
   bool selective_;                        // unit_->selective(): CAPRI's bypasses
-  // Reused by complete_sync.
+  // Reused by complete_sync and rejoin.
   std::vector<WarpPiece> piece_scratch_;
+  std::vector<Path> path_scratch_;
   CtaMask taken_scratch_, exited_scratch_;
 };
 

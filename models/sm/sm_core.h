@@ -17,6 +17,7 @@
 #include "exec/trace.h"
 #include "exec/warp.h"
 #include "exec/warp_issuer.h"
+#include "sm/compaction_host.h"
 #include "sm/due_queue.h"
 #include "sm/fetch/instruction_cache.h"
 #include "sm/issue_stall.h"
@@ -35,12 +36,11 @@ namespace warptlm {
 
 class CompactionIssue;
 
-constexpr uint64_t kNever = ~uint64_t(0);
-
-class SmCore {
+// Privately a CompactionHost: the compaction part's view of the SM (below).
+class SmCore : private CompactionHost {
  public:
   SmCore(unsigned id, const PlatformConfig& config);
-  ~SmCore();
+  ~SmCore() override;
 
   // Whether a CTA of `launch` fits now (the distributor checked; the SM
   // double-checks its own slots).
@@ -75,7 +75,6 @@ class SmCore {
   uint64_t stalls_avoided_by_lane_masks() const { return stats_.stalls_avoided_by_lane_masks; }
 
  private:
-  friend class CompactionIssue;  // the compaction part works on the slots and pipeline
   using Stall = IssueStall;
   // The state try_issue()'s first checks read, one entry per warp slot, kept
   // apart from the WarpSlot (a few hundred bytes): a scan over warps that cannot
@@ -155,7 +154,7 @@ class SmCore {
   // warp slot `bank_warp`'s). Issued when all are taken (`ready`: operands
   // read), else the cause that stalls it.
   Stall take_shared_resources(const Instruction& in, const RegisterOperands& ops,
-                              unsigned bank_warp, uint64_t now, uint64_t& ready);
+                              unsigned bank_warp, uint64_t now, uint64_t& ready) override;
   // The issue-slot statistic a cause counts in.
   uint64_t& slot_bin(Stall cause);
   void issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_ready);
@@ -249,6 +248,37 @@ class SmCore {
   ExecConfig exec_config_;  // of the current launch (the lockstep runners keep a reference)
   std::unique_ptr<CompactionIssue> compaction_;  // under compaction: formed warps, CAPRI
   RunStats budget_view_;                         // the launch's count, as check_budget reads it
+
+  // CompactionHost: what the compaction part asks of the SM (sm_core_compaction.cc).
+  const Program& program() const override { return *launch_->program; }
+  const OperandTable& operands() const override { return *operands_; }
+  WarpIssuer& issuer() override { return *issuer_; }
+  KernelMemory& memory() override { return *launch_->memory; }
+  SmStats& sm_stats() override { return stats_; }
+  RunStats& launch_counts() override { return run_; }
+  CompactionHost::Slot slot(unsigned s) override {
+    return {warps_[s].warp, warps_[s].scoreboard, warps_[s].cta};
+  }
+  CompactionHost::Cta cta(unsigned c) override {
+    return {ctas_[c].warp_slots, ctas_[c].warps, ctas_[c].context, *ctas_[c].env};
+  }
+  void set_done(unsigned slot, bool done) override;
+  void deal(unsigned slot, uint64_t ready) override;
+  bool held(unsigned slot, uint64_t now) override;
+  void unit_reset(unsigned slot) override;
+  void wake_at(uint64_t cycle) override { wake_hint_ = std::min(wake_hint_, cycle); }
+  bool fetched(unsigned slot, Pc pc, uint64_t now) override;
+  void scheduler_issued(unsigned sched, unsigned local) override;
+  void issue_own(unsigned slot, const Path& p, uint64_t now, uint64_t operands_ready) override {
+    issue(warps_[slot], p, now, operands_ready);
+  }
+  uint64_t issue_formed(unsigned slot, const Instruction& in, Pc pc, LaneMask lanes,
+                        const Warp& first, LaneMask first_lanes, uint64_t now,
+                        uint64_t operands_ready) override;
+  uint64_t time_memory(unsigned slot, const Path& p, const Instruction& in, uint64_t now) override {
+    return time_memory(warps_[slot], p, in, now);
+  }
+  void write_back(unsigned owner, Pc pc, LaneMask lanes, uint64_t cycle) override;
 
   // Per scheduler: its last order() (policies other than lrr and srr).
   std::vector<std::vector<unsigned>> orders_;
