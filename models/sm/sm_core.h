@@ -36,11 +36,10 @@ namespace warptlm {
 
 class CompactionIssue;
 
-// Privately a CompactionHost: the compaction part's view of the SM (below).
-class SmCore : private CompactionHost {
+class SmCore {
  public:
   SmCore(unsigned id, const PlatformConfig& config);
-  ~SmCore() override;
+  ~SmCore();
 
   // Whether a CTA of `launch` fits now (the distributor checked; the SM
   // double-checks its own slots).
@@ -154,7 +153,7 @@ class SmCore : private CompactionHost {
   // warp slot `bank_warp`'s). Issued when all are taken (`ready`: operands
   // read), else the cause that stalls it.
   Stall take_shared_resources(const Instruction& in, const RegisterOperands& ops,
-                              unsigned bank_warp, uint64_t now, uint64_t& ready) override;
+                              unsigned bank_warp, uint64_t now, uint64_t& ready);
   // The issue-slot statistic a cause counts in.
   uint64_t& slot_bin(Stall cause);
   void issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_ready);
@@ -174,6 +173,8 @@ class SmCore : private CompactionHost {
   // was answered with an error, for the thread the L1 names.
   [[noreturn]] void memory_fault(unsigned id, uint64_t line_addr, AccessKind kind);
   void set_launch(const KernelLaunch& launch);
+  // The first launch under compaction: the compaction part and its view of the SM.
+  void start_compaction();
   // Counts one warp instruction against the launch's budget (all SMs):
   // the runaway-kernel fault once it is exceeded.
   void check_launch_budget(const Warp& w, const CtaSlot& cta, const Path& p) {
@@ -246,39 +247,12 @@ class SmCore : private CompactionHost {
   InstructionCache icache_;
   L1DataPath l1_;           // the L1 data cache, MSHRs and memory operations in flight
   ExecConfig exec_config_;  // of the current launch (the lockstep runners keep a reference)
-  std::unique_ptr<CompactionIssue> compaction_;  // under compaction: formed warps, CAPRI
+  // Under compaction: the SM as the compaction part sees it (a nested class,
+  // sm_core_compaction.cc, so SmCore's own layout has no vtable), and the part.
+  class CompactionView;
+  std::unique_ptr<CompactionHost> compaction_view_;
+  std::unique_ptr<CompactionIssue> compaction_;  // formed warps, CAPRI
   RunStats budget_view_;                         // the launch's count, as check_budget reads it
-
-  // CompactionHost: what the compaction part asks of the SM (sm_core_compaction.cc).
-  const Program& program() const override { return *launch_->program; }
-  const OperandTable& operands() const override { return *operands_; }
-  WarpIssuer& issuer() override { return *issuer_; }
-  KernelMemory& memory() override { return *launch_->memory; }
-  SmStats& sm_stats() override { return stats_; }
-  RunStats& launch_counts() override { return run_; }
-  CompactionHost::Slot slot(unsigned s) override {
-    return {warps_[s].warp, warps_[s].scoreboard, warps_[s].cta};
-  }
-  CompactionHost::Cta cta(unsigned c) override {
-    return {ctas_[c].warp_slots, ctas_[c].warps, ctas_[c].context, *ctas_[c].env};
-  }
-  void set_done(unsigned slot, bool done) override;
-  void deal(unsigned slot, uint64_t ready) override;
-  bool held(unsigned slot, uint64_t now) override;
-  void unit_reset(unsigned slot) override;
-  void wake_at(uint64_t cycle) override { wake_hint_ = std::min(wake_hint_, cycle); }
-  bool fetched(unsigned slot, Pc pc, uint64_t now) override;
-  void scheduler_issued(unsigned sched, unsigned local) override;
-  void issue_own(unsigned slot, const Path& p, uint64_t now, uint64_t operands_ready) override {
-    issue(warps_[slot], p, now, operands_ready);
-  }
-  uint64_t issue_formed(unsigned slot, const Instruction& in, Pc pc, LaneMask lanes,
-                        const Warp& first, LaneMask first_lanes, uint64_t now,
-                        uint64_t operands_ready) override;
-  uint64_t time_memory(unsigned slot, const Path& p, const Instruction& in, uint64_t now) override {
-    return time_memory(warps_[slot], p, in, now);
-  }
-  void write_back(unsigned owner, Pc pc, LaneMask lanes, uint64_t cycle) override;
 
   // Per scheduler: its last order() (policies other than lrr and srr).
   std::vector<std::vector<unsigned>> orders_;

@@ -1,68 +1,107 @@
-// SmCore as the compaction part's host (CompactionHost): a formed warp's
-// slot gate, fetch, issue accounting and register writebacks, in the SM's
-// own structures.
+// The SM as its compaction part sees it (CompactionHost): a formed warp's
+// slot gate, fetch, issue accounting and register writebacks, in SmCore's own
+// structures. A nested class, so it reads SmCore's members without making
+// SmCore itself polymorphic.
+#include "sm/compaction_host.h"
 #include "sm/compaction_issue.h"
 #include "sm/pipeline/unit_kind.h"
 #include "sm/sm_core.h"
 
 namespace warptlm {
 
-void SmCore::set_done(unsigned slot, bool done) {
-  gates_[slot].done = done;
-  may_finish_ |= done;
-}
+class SmCore::CompactionView final : public CompactionHost {
+ public:
+  explicit CompactionView(SmCore& sm) : sm_(sm) {}
 
-void SmCore::deal(unsigned slot, uint64_t ready) {
-  SlotGate& g = gates_[slot];
-  g.control_ready = std::max(g.control_ready, ready);
-  g.blocked = Stall::Issued;
-  warps_[slot].fetch_pc = kExitPc;
-}
+  const Program& program() const override { return *sm_.launch_->program; }
+  const OperandTable& operands() const override { return *sm_.operands_; }
+  WarpIssuer& issuer() override { return *sm_.issuer_; }
+  KernelMemory& memory() override { return *sm_.launch_->memory; }
+  SmStats& sm_stats() override { return sm_.stats_; }
+  RunStats& launch_counts() override { return sm_.run_; }
 
-bool SmCore::held(unsigned slot, uint64_t now) {
-  const uint64_t ready = gates_[slot].control_ready;
-  if (ready <= now) return false;
-  wake_hint_ = std::min(wake_hint_, ready);
-  return true;
-}
+  Slot slot(unsigned s) override {
+    WarpSlot& ws = sm_.warps_[s];
+    return {ws.warp, ws.scoreboard, ws.cta};
+  }
+  Cta cta(unsigned c) override {
+    CtaSlot& cta = sm_.ctas_[c];
+    return {cta.warp_slots, cta.warps, cta.context, *cta.env};
+  }
 
-void SmCore::unit_reset(unsigned slot) {
-  WarpSlot& ws = warps_[slot];
-  ws.paths_valid = false;
-  gates_[slot].blocked = Stall::Issued;
-  ws.fetch_pc = kExitPc;
-}
+  void set_done(unsigned slot, bool done) override {
+    sm_.gates_[slot].done = done;
+    sm_.may_finish_ |= done;
+  }
+  void deal(unsigned slot, uint64_t ready) override {
+    SlotGate& g = sm_.gates_[slot];
+    g.control_ready = std::max(g.control_ready, ready);
+    g.blocked = Stall::Issued;
+    sm_.warps_[slot].fetch_pc = kExitPc;
+  }
+  bool held(unsigned slot, uint64_t now) override {
+    const uint64_t ready = sm_.gates_[slot].control_ready;
+    if (ready <= now) return false;
+    wake_at(ready);
+    return true;
+  }
+  void unit_reset(unsigned slot) override {
+    WarpSlot& ws = sm_.warps_[slot];
+    ws.paths_valid = false;
+    sm_.gates_[slot].blocked = Stall::Issued;
+    ws.fetch_pc = kExitPc;
+  }
+  void wake_at(uint64_t cycle) override { sm_.wake_hint_ = std::min(sm_.wake_hint_, cycle); }
 
-bool SmCore::fetched(unsigned slot, Pc pc, uint64_t now) {
-  WarpSlot& ws = warps_[slot];
-  fetch(ws, pc, now);
-  if (ws.fetch_ready <= now) return true;
-  wake_hint_ = std::min(wake_hint_, ws.fetch_ready);
-  return false;
-}
+  bool fetched(unsigned slot, Pc pc, uint64_t now) override {
+    WarpSlot& ws = sm_.warps_[slot];
+    sm_.fetch(ws, pc, now);
+    if (ws.fetch_ready <= now) return true;
+    wake_at(ws.fetch_ready);
+    return false;
+  }
+  IssueStall take_shared_resources(const Instruction& in, const RegisterOperands& ops,
+                                   unsigned bank_slot, uint64_t now, uint64_t& ready) override {
+    return sm_.take_shared_resources(in, ops, bank_slot, now, ready);
+  }
+  void scheduler_issued(unsigned sched, unsigned local) override {
+    sm_.schedulers_[sched]->issued(local);
+    sm_.sched_[sched].stale = true;
+  }
+  void issue_own(unsigned slot, const Path& p, uint64_t now, uint64_t operands_ready) override {
+    sm_.issue(sm_.warps_[slot], p, now, operands_ready);
+  }
+  uint64_t issue_formed(unsigned slot, const Instruction& in, Pc pc, LaneMask lanes,
+                        const Warp& first, LaneMask first_lanes, uint64_t now,
+                        uint64_t operands_ready) override {
+    WarpSlot& ws = sm_.warps_[slot];
+    // The launch's count includes this SM's: it is the only check needed.
+    sm_.check_launch_budget(first, sm_.ctas_[ws.cta], Path{pc, first_lanes, 0});
+    if (sm_.trace_) sm_.trace_->issued(TraceRecord{now, sm_.id_, ws.global_id, 0, pc, lanes});
+    sm_.gates_[slot].control_ready = now + 1;
+    ws.fetch_pc = kExitPc;
+    return sm_.units_.issue(unit_of(in), now) + (operands_ready - (now + 1));
+  }
+  uint64_t time_memory(unsigned slot, const Path& p, const Instruction& in, uint64_t now) override {
+    return sm_.time_memory(sm_.warps_[slot], p, in, now);
+  }
+  void write_back(unsigned owner, Pc pc, LaneMask lanes, uint64_t cycle) override {
+    WarpSlot& ws = sm_.warps_[owner];
+    ws.scoreboard.reserve(sm_.operands_->at(pc), lanes);
+    ++ws.writebacks;
+    if (cycle != kNever) sm_.writebacks_.push(Writeback{cycle, owner, pc, lanes});
+  }
 
-void SmCore::scheduler_issued(unsigned sched, unsigned local) {
-  schedulers_[sched]->issued(local);
-  sched_[sched].stale = true;
-}
+ private:
+  SmCore& sm_;
+};
 
-uint64_t SmCore::issue_formed(unsigned slot, const Instruction& in, Pc pc, LaneMask lanes,
-                              const Warp& first, LaneMask first_lanes, uint64_t now,
-                              uint64_t operands_ready) {
-  WarpSlot& ws = warps_[slot];
-  // The launch's count includes this SM's: it is the only check needed.
-  check_launch_budget(first, ctas_[ws.cta], Path{pc, first_lanes, 0});
-  if (trace_) trace_->issued(TraceRecord{now, id_, ws.global_id, 0, pc, lanes});
-  gates_[slot].control_ready = now + 1;
-  ws.fetch_pc = kExitPc;
-  return units_.issue(unit_of(in), now) + (operands_ready - (now + 1));
-}
-
-void SmCore::write_back(unsigned owner, Pc pc, LaneMask lanes, uint64_t cycle) {
-  WarpSlot& ws = warps_[owner];
-  ws.scoreboard.reserve(operands_->at(pc), lanes);
-  ++ws.writebacks;
-  if (cycle != kNever) writebacks_.push(Writeback{cycle, owner, pc, lanes});
+void SmCore::start_compaction() {
+  compaction_view_ = std::make_unique<CompactionView>(*this);
+  compaction_ = std::make_unique<CompactionIssue>(
+      *compaction_view_, exec_config_,
+      CompactionIssue::Params{id_, warp_size_, config_.sm.warp_formation_cycles, warps_.size(),
+                              ctas_.size()});
 }
 
 }  // namespace warptlm

@@ -35,11 +35,7 @@ void SmCore::set_launch(const KernelLaunch& launch) {
   run_ = RunStats{};
   exec_config_ = config_.exec_config();
   compacting_ = exec_config_.compaction != "none";
-  if (compacting_ && !compaction_)
-    compaction_ = std::make_unique<CompactionIssue>(
-        static_cast<CompactionHost&>(*this), exec_config_,
-        CompactionIssue::Params{id_, warp_size_, config_.sm.warp_formation_cycles, warps_.size(),
-                                ctas_.size()});
+  if (compacting_ && !compaction_) start_compaction();
   issuer_ = std::make_unique<WarpIssuer>(
       *launch.program, *launch.kernel, *launch.memory, launch.layouts, config_.reconvergence,
       launch.instruction_budget, exec_config_.watchdog, exec_config_.options);
