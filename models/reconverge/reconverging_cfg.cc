@@ -106,7 +106,8 @@ void check_branch_graph(const BranchGraph& g) {
   const std::vector<bool> reaches_exit = reachable(reversed, exit);
   for (uint32_t b = 0; b < g.blocks.size(); ++b)
     if (live[b] && !reaches_exit[b])
-      throw CfgError(g.block_name(b) + " cannot reach the exit " + g.block_name(exit) +
+      throw CfgError(g.block_name(b) + " cannot reach the exit" +
+                     (g.block_name(exit) == "exit" ? "" : " " + g.block_name(exit)) +
                      " (an infinite loop): its lanes would never reconverge");
 }
 

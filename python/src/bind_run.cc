@@ -9,6 +9,7 @@
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
 #include "gpu/timing_run.h"
+#include "reconverge/function_reconvergence.h"
 #include "simt/reconvergence_unit.h"
 
 namespace warptlm::python {
@@ -71,6 +72,51 @@ py::dict analyze(const std::string& ptx, const std::string& source_name) {
   return out;
 }
 
+// The reconverging CFG of each function of a module (compiler-side
+// reconvergence): per function its blocks (name, pc or None, successors by
+// name, divergent, flow, routes) and its Graphviz text, or the reason it has
+// none.
+py::list reconverging_cfgs(const std::string& ptx, const std::string& source_name) {
+  Program program = finalize(parse_ptx(ptx, source_name));
+  py::list out;
+  for (uint32_t fi = 0; fi < program.module.functions.size(); ++fi) {
+    py::dict f;
+    f["function"] = program.module.functions[fi].name;
+    if (program.cfgs[fi].blocks.empty()) continue;
+    try {
+      const FunctionReconvergence r = reconverge_function(program, fi);
+      const ReconvergingCfg& c = r.cfg;
+      py::list blocks;
+      for (uint32_t b = 0; b < c.blocks.size(); ++b) {
+        const ReconvergingCfg::Block& blk = c.blocks[b];
+        py::dict d;
+        d["name"] = blk.name;
+        d["pc"] = !blk.flow && r.begin[b] != kExitPc ? py::object(py::int_(r.begin[b]))
+                                                     : py::object(py::none());
+        py::list succ, routes;
+        for (uint32_t t : blk.succ) succ.append(c.blocks[t].name);
+        for (const ReconvergingCfg::Route& rt : blk.routes)
+          routes.append(py::make_tuple(c.blocks[rt.from].name, c.blocks[rt.intent].name,
+                                       c.blocks[rt.to].name));
+        d["successors"] = succ;
+        d["divergent"] = blk.divergent;
+        d["flow"] = blk.flow;
+        d["routes"] = routes;
+        blocks.append(d);
+      }
+      f["blocks"] = blocks;
+      f["dot"] = reconverging_dot(program, r);
+      f["error"] = py::none();
+    } catch (const CfgError& e) {
+      f["blocks"] = py::list();
+      f["dot"] = "";
+      f["error"] = std::string(e.what());
+    }
+    out.append(f);
+  }
+  return out;
+}
+
 // args: ("buffer", name, bytes) for a new buffer, ("same_buffer", name, index)
 // for one passed before (one device pointer for both parameters), or
 // ("scalar", ptx_type_name, bits).
@@ -97,7 +143,8 @@ LaunchSpec make_launch(const py::tuple& grid, const py::tuple& block, uint32_t s
       launch.args.push_back(
           KernelArg::scalar(type_from_name(a[1].cast<std::string>()), a[2].cast<uint64_t>()));
     } else {
-      throw std::invalid_argument("argument kind must be 'buffer', 'same_buffer' or 'scalar', got '" + kind + "'");
+      throw std::invalid_argument(
+          "argument kind must be 'buffer', 'same_buffer' or 'scalar', got '" + kind + "'");
     }
   }
   return launch;
@@ -181,6 +228,10 @@ void bind_run(py::module_& m) {
   m.def("analyze", &analyze, py::arg("ptx"), py::arg("source_name") = "<string>",
         "Parse and finalize a PTX module: its kernels with parameters, device functions, and "
         "the finalizer's facts per branch. Raises PtxError.");
+  m.def("reconverging_cfgs", &reconverging_cfgs, py::arg("ptx"),
+        py::arg("source_name") = "<string>",
+        "Each function's reconverging CFG (compiler-side reconvergence): blocks, successors, "
+        "flow blocks and their routes, Graphviz text; or the reason it has none.");
   m.def("read_ptx_file", &read_ptx_file, py::arg("path"),
         "The text of a PTX file; PtxError for a missing, unreadable or empty file or a "
         "directory, as the C++ CLI reports it.");

@@ -26,7 +26,7 @@ __version__ = _core.version()
 from . import platforms, scenarios
 from .config import Platform, fields, presets
 from .isolation import SimulationCrash, SimulationTimeout
-from .kernel import CompileError, Kernel, Param, PtxError
+from .kernel import CfgBlock, CompileError, Kernel, Param, PtxError, ReconvergingCfg
 from .result import KernelError, Result
 from .cases import KernelCase
 from .compaction import Compactability
@@ -37,7 +37,8 @@ from .plugins import load_plugin, loaded_plugins
 
 __all__ = ["__version__", "Platform", "presets", "fields", "statistics", "Statistic", "schemes", "Kernel", "KernelCase", "Param", "Result", "sweep",
            "expand_breakdown", "Compactability", "compactability",
-           "scenarios", "platforms", "load_plugin", "loaded_plugins", "KernelError", "SimulationCrash", "SimulationTimeout", "CompileError", "PtxError"]
+           "scenarios", "platforms", "load_plugin", "loaded_plugins", "KernelError", "SimulationCrash", "SimulationTimeout", "CompileError", "PtxError",
+           "CfgBlock", "ReconvergingCfg"]
 
 
 def schemes():

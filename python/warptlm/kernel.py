@@ -39,6 +39,44 @@ class Param:
     size: int
 
 
+@dataclass(frozen=True)
+class CfgBlock:
+    """A block of a reconverging CFG: ``name`` (B0, B1... as ``warptlm analyze``
+    numbers them, ``exit``, or ``flow0``... for inserted flow blocks), ``pc`` (its
+    first instruction; None for the exit and flow blocks), ``successors`` (names),
+    ``divergent``, ``flow``, and for a flow block its ``routes``: (from, heading_for,
+    to) triples saying where a lane goes by the block it came from and the original
+    block it was heading for."""
+
+    name: str
+    pc: object
+    successors: tuple
+    divergent: bool
+    flow: bool
+    routes: tuple
+
+
+@dataclass(frozen=True)
+class ReconvergingCfg:
+    """One function's CFG after the reconverging transformation of compiler-side
+    reconvergence (docs/reconverging-cfg.md): ``function``, ``blocks`` (CfgBlock,
+    the function's blocks then the flow blocks), ``dot`` (Graphviz text)."""
+
+    function: str
+    blocks: tuple
+    dot: str
+
+    @property
+    def flow_blocks(self):
+        """How many flow blocks the transformation inserted."""
+        return sum(1 for b in self.blocks if b.flow)
+
+    @property
+    def edges(self):
+        """Every edge as a (from, to) pair of block names."""
+        return [(b.name, s) for b in self.blocks for s in b.successors]
+
+
 def _looks_like_ptx(text):
     return "\n" in text or ".entry" in text or ".version" in text
 
@@ -50,7 +88,8 @@ class Kernel:
     (the finalizer's facts per branch of the kernel and of the module's device
     functions: function, pc, target, reconvergence_pc (None: the function's
     exit), conditional, uniform_hint, structured, taint "P"/"D", line),
-    ``ptx`` and ``source_name``.
+    ``ptx`` and ``source_name``; ``reconverging_cfg`` and ``reconverging_cfgs``
+    (compiler-side reconvergence's transformed CFGs, computed when first read).
     """
 
     def __init__(self, ptx, entry, source_name="<string>"):
@@ -120,6 +159,42 @@ class Kernel:
             with open(out, encoding="utf-8") as f:
                 ptx = f.read()
         return cls(ptx, entry, source_name=name if name != "<cuda source>" else "<cuda source>.ptx")
+
+    def _reconverging_results(self):
+        if getattr(self, "_reconverging", None) is None:
+            device_functions = {b["function"] for b in self.branches} | set(_core.analyze(self.ptx, self.source_name)["functions"])
+            results = {}
+            for f in _core.reconverging_cfgs(self.ptx, self.source_name):
+                if f["function"] != self.entry and f["function"] not in device_functions:
+                    continue  # another kernel of the module
+                if f["error"] is not None:
+                    results[f["function"]] = ValueError(f["error"])
+                    continue
+                blocks = tuple(CfgBlock(b["name"], b["pc"], tuple(b["successors"]), b["divergent"], b["flow"],
+                                        tuple(tuple(r) for r in b["routes"])) for b in f["blocks"])
+                results[f["function"]] = ReconvergingCfg(f["function"], blocks, f["dot"])
+            self._reconverging = results
+        return self._reconverging
+
+    @property
+    def reconverging_cfgs(self):
+        """{function name: ReconvergingCfg} for the kernel and the module's device
+        functions (compiler-side reconvergence). Raises ValueError naming the
+        function, block and reason when one cannot be made reconverging (a block
+        that cannot reach the exit)."""
+        results = self._reconverging_results()
+        for r in results.values():
+            if isinstance(r, ValueError):
+                raise r
+        return dict(results)
+
+    @property
+    def reconverging_cfg(self):
+        """The kernel's own ReconvergingCfg (see reconverging_cfgs)."""
+        r = self._reconverging_results()[self.entry]
+        if isinstance(r, ValueError):
+            raise r
+        return r
 
     def __reduce__(self):
         return (Kernel, (self.ptx, self.entry, self.source_name))

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -276,6 +277,24 @@ TEST(Cli, AnalyzeListsBranchesWithReconvergenceAndTaint) {
   EXPECT_NE(r.output.find("pc 0x0048  -> 0x0088  reconv 0x0088  structured  taint P"),
             std::string::npos)
       << r.output;
+}
+
+TEST(Cli, AnalyzePrintsTheReconvergingCfgAsTextAndGraphviz) {
+  const std::string ptx = WARPTLM_SOURCE_DIR "/scenarios/collatz/kernel.ptx";
+  Result text = cli("analyze --reconverging " + ptx);
+  ASSERT_EQ(text.status, 0) << text.output;
+  EXPECT_NE(text.output.find("  reconverging CFG: 1 flow block inserted\n"), std::string::npos)
+      << text.output;
+  EXPECT_NE(text.output.find("    B6 [0x00f8] -> B3 flow0  divergent\n"), std::string::npos)
+      << text.output;
+  EXPECT_NE(text.output.find("      from B3 for B4 -> B4\n"), std::string::npos) << text.output;
+  Result dot = cli("analyze --reconverging-dot " + ptx);
+  ASSERT_EQ(dot.status, 0) << dot.output;
+  EXPECT_EQ(dot.output.rfind("digraph \"collatz_steps\" {", 0), 0u) << dot.output;
+  // Graphviz (installed by scripts/setup.sh) reads it.
+  const std::string file = temp_path("collatz.dot");
+  write_file(file, dot.output);
+  EXPECT_EQ(std::system(("dot -Tsvg " + file + " > /dev/null").c_str()), 0);
 }
 
 TEST(Cli, RunChecksAScenarioAndRejectsUnknownNames) {

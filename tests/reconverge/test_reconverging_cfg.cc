@@ -12,10 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "lane_paths.h"
+#include "reconverge/random_branch_graph.h"
 #include "reconverge/reconverging_cfg.h"
 
 namespace warptlm {
 namespace {
+
+using testing::expect_same_lanes;
 
 // Blocks named by letter, each with its successors; `uniform` lists the
 // two-way blocks whose branch is uniform (the others are divergent).
@@ -33,64 +37,6 @@ BranchGraph graph(const std::vector<std::vector<uint32_t>>& succ, const std::str
 
 std::set<uint32_t> succ_set(const ReconvergingCfg& r, uint32_t b) {
   return {r.blocks[b].succ.begin(), r.blocks[b].succ.end()};
-}
-
-// The original blocks one lane runs, in order, when its k-th visit of block b
-// takes successor decide(b, k) (at most `limit` blocks).
-template <class Decide>
-std::vector<uint32_t> lane_path(const BranchGraph& g, Decide decide, size_t limit) {
-  std::vector<uint32_t> path;
-  std::vector<unsigned> visits(g.blocks.size(), 0);
-  uint32_t b = g.entry;
-  while (path.size() < limit) {
-    path.push_back(b);
-    const std::vector<uint32_t>& s = g.blocks[b].succ;
-    if (s.empty()) break;
-    b = s.size() == 1 ? s[0] : s[decide(b, visits[b]++)];
-  }
-  return path;
-}
-
-template <class Decide>
-std::vector<uint32_t> lane_path(const ReconvergingCfg& r, Decide decide, size_t limit) {
-  std::vector<uint32_t> path;
-  std::vector<unsigned> visits(r.original_blocks, 0);
-  uint32_t b = r.entry;
-  while (path.size() < limit) {
-    path.push_back(b);
-    const ReconvergingCfg::Block& blk = r.blocks[b];
-    if (blk.original_succ.empty()) break;
-    const unsigned i = blk.original_succ.size() == 1 ? 0 : decide(b, visits[b]++);
-    const uint32_t intent = blk.original_succ[i];
-    uint32_t from = b, at = blk.edge_to[i];
-    for (unsigned hops = 0; r.blocks.at(at).flow; ++hops) {
-      EXPECT_LT(hops, r.blocks.size()) << "a lane circles through flow blocks";
-      if (hops >= r.blocks.size()) return path;
-      const uint32_t next = r.route(at, from, intent);
-      from = at;
-      at = next;
-    }
-    EXPECT_EQ(at, intent) << "a lane from " << blk.name << " arrived at " << r.blocks[at].name
-                          << " instead of " << r.blocks[intent].name;
-    b = at;
-  }
-  return path;
-}
-
-// Every lane of `lanes`, with outcomes from a seeded hash of (lane, block,
-// visit), runs the same original blocks in both graphs.
-void expect_same_lanes(const BranchGraph& g, const ReconvergingCfg& r, unsigned lanes,
-                       uint32_t seed) {
-  for (unsigned lane = 0; lane < lanes; ++lane) {
-    auto decide = [&](uint32_t b, unsigned k) {
-      std::seed_seq s{seed, lane, b, k};
-      std::mt19937 rng(s);
-      return static_cast<unsigned>(rng() % 2);
-    };
-    const std::vector<uint32_t> before = lane_path(g, decide, 400);
-    const std::vector<uint32_t> after = lane_path(r, decide, 400);
-    ASSERT_EQ(before, after) << "lane " << lane;
-  }
 }
 
 // The slides' input CFG: A -> B, C; B -> D; C -> D, E; D -> D, F; E -> C, F.
@@ -200,34 +146,22 @@ TEST(ReconvergingCfg, BadGraphsAreRefusedWithTheBlockAndTheReason) {
   EXPECT_THROW(make_reconverging(ok, {0, 1, 1, 2, 3, 4, 5}), CfgError);
 }
 
-// A random graph of n blocks, the last the exit: block i < n - 1 has a
-// successor after it (so every block reaches the exit) and, in about two of
-// three cases, a second one anywhere (backward edges, irreducible cycles,
-// self loops); `divergent` of two-way branches are divergent.
 BranchGraph random_graph(std::mt19937& rng, uint32_t n, double divergent) {
-  BranchGraph g;
-  g.blocks.resize(n);
-  std::bernoulli_distribution two(2.0 / 3.0), div(divergent);
-  for (uint32_t b = 0; b + 1 < n; ++b) {
-    const uint32_t forward = b + 1 + rng() % (n - 1 - b);
-    g.blocks[b].succ.push_back(forward);
-    if (two(rng)) {
-      const uint32_t other = rng() % n;
-      if (other != forward) g.blocks[b].succ.push_back(other);
-    }
-    if (g.blocks[b].succ.size() == 2 && rng() % 2)
-      std::swap(g.blocks[b].succ[0], g.blocks[b].succ[1]);
-    g.blocks[b].divergent = g.blocks[b].succ.size() == 2 && div(rng);
-  }
-  return g;
+  RandomGraphShape shape;
+  shape.blocks = n;
+  shape.divergent = divergent;
+  return random_branch_graph(rng(), shape);
 }
 
 TEST(ReconvergingCfg, RandomGraphsBecomeReconvergingAndKeepEveryLanesPath) {
   std::mt19937 rng(20261128);
   unsigned transformed = 0;
-  for (unsigned trial = 0; trial < 400; ++trial) {
-    const uint32_t n = 3 + rng() % 14;
-    const BranchGraph g = random_graph(rng, n, trial % 4 == 0 ? 0.5 : 1.0);
+  for (unsigned trial = 0; trial < 500; ++trial) {
+    RandomGraphShape shape;
+    shape.blocks = 3 + rng() % 14;
+    shape.divergent = trial % 4 == 0 ? 0.5 : 1.0;
+    shape.window = trial % 5 == 0 ? 3 : 0;  // some with local edges, as compiled code has
+    const BranchGraph g = random_branch_graph(rng(), shape);
     SCOPED_TRACE("trial " + std::to_string(trial));
     const ReconvergingCfg r = make_reconverging(g);
     ASSERT_TRUE(is_reconverging(r));

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
+#include "reconverge/function_reconvergence.h"
 
 namespace warptlm::cli {
 namespace {
@@ -26,6 +27,11 @@ CLI::App* add_analyze(CLI::App& app, AnalyzeCommand& c) {
   cmd->add_option("file", c.file, "the PTX file")->required()->type_name("FILE.ptx");
   cmd->add_flag("--markers", c.markers,
                 "insert the explicit reconvergence markers (as ppc_explicit runs do)");
+  cmd->add_flag("--reconverging", c.reconverging,
+                "also print each function's reconverging CFG (compiler-side reconvergence: the "
+                "flow blocks inserted and where they send each lane)");
+  cmd->add_flag("--reconverging-dot", c.reconverging_dot,
+                "print each function's reconverging CFG as a Graphviz digraph instead");
   return cmd;
 }
 
@@ -34,6 +40,17 @@ int cmd_analyze(const AnalyzeCommand& c) {
   options.insert_reconvergence_markers = c.markers;
   Program program = finalize(parse_ptx_file(c.file), options);
   const Module& m = program.module;
+  if (c.reconverging_dot) {
+    for (uint32_t fi = 0; fi < m.functions.size(); ++fi) {
+      if (program.cfgs[fi].blocks.empty()) continue;
+      try {
+        std::cout << reconverging_dot(program, reconverge_function(program, fi));
+      } catch (const CfgError& e) {
+        std::cout << "// " << e.what() << "\n";  // a DOT comment: the other graphs still load
+      }
+    }
+    return 0;
+  }
   std::cout << m.source_name << ": PTX " << m.version << ", target " << m.target << ", "
             << m.functions.size() << " function(s), " << m.code.size() << " instructions\n";
   for (size_t fi = 0; fi < m.functions.size(); ++fi) {
@@ -68,6 +85,13 @@ int cmd_analyze(const AnalyzeCommand& c) {
       std::cout << "  `" << m.at(bi.pc).text << "`\n";
     }
     if (!any) std::cout << "    (none)\n";
+    if (c.reconverging && !cfg.blocks.empty()) {
+      try {
+        std::cout << reconverging_text(reconverge_function(program, static_cast<uint32_t>(fi)));
+      } catch (const CfgError& e) {
+        std::cout << "  reconverging CFG: none: " << e.what() << "\n";
+      }
+    }
   }
   return 0;
 }

@@ -14,6 +14,8 @@ namespace warptlm::cli {
 struct AnalyzeCommand {
   std::string file;
   bool markers = false;
+  bool reconverging = false;      // each function's reconverging CFG as text
+  bool reconverging_dot = false;  // ... as Graphviz, instead of the usual text
 };
 CLI::App* add_analyze(CLI::App& app, AnalyzeCommand& c);
 int cmd_analyze(const AnalyzeCommand& c);
