@@ -379,6 +379,7 @@ class OpenTree {
         pb.succ.clear();
         if (first != kNone) pb.succ.push_back(first);
         pb.succ.push_back(x);
+        pb.divergent = pb.succ.size() == 2;
         pn.open_out = 1;
       } else {
         unsigned rerouted = 0;

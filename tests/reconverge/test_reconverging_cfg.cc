@@ -166,7 +166,10 @@ TEST(ReconvergingCfg, RandomGraphsBecomeReconvergingAndKeepEveryLanesPath) {
     const ReconvergingCfg r = make_reconverging(g);
     ASSERT_TRUE(is_reconverging(r));
     transformed += r.flow_blocks() > 0;
-    for (const ReconvergingCfg::Block& b : r.blocks) EXPECT_LE(b.succ.size(), 2u);
+    for (const ReconvergingCfg::Block& b : r.blocks) {
+      EXPECT_LE(b.succ.size(), 2u);
+      EXPECT_TRUE(!b.divergent || b.succ.size() == 2) << b.name;
+    }
     expect_same_lanes(g, r, 16, trial);
     if (::testing::Test::HasFailure()) return;
   }
