@@ -40,6 +40,10 @@ class NotTakenFirstStack : public warptlm::ReconvergenceUnit {
     Entry& top = stack_.back();
     unsigned frames = 0;
     switch (ev.kind) {
+      case Control::MaskDefer:  // only in programs lowered for exec_mask
+      case Control::MaskBranchZ:
+      case Control::MaskJoin:
+        warptlm::throw_not_lowered_for(name());
       case Control::Branch: {
         const LaneMask taken = ev.executed;
         const LaneMask fall = ev.active & ~taken;

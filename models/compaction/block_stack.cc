@@ -99,6 +99,10 @@ unsigned BlockStack::advance(const CtaControlEvent& ev) {
                                 std::to_string(warps_));
   Entry& top = entries_.back();
   switch (ev.kind) {
+    case Control::MaskDefer:  // only in programs lowered for exec_mask
+    case Control::MaskBranchZ:
+    case Control::MaskJoin:
+      throw_not_lowered_for("the block-wide stack of thread block compaction");
     case Control::Branch: {
       const LaneMask* active = top_mask();
       for (unsigned w = 0; w < warps_; ++w) {

@@ -27,7 +27,7 @@ void add_edge(FunctionCfg& cfg, uint32_t from, uint32_t to) {
 bool is_block_terminator(const Instruction& in) {
   // trap ends the thread (the whole kernel, in fact) like exit.
   return in.op == Opcode::Bra || in.op == Opcode::Ret || in.op == Opcode::Exit ||
-         in.op == Opcode::Trap;
+         in.op == Opcode::Trap || in.op == Opcode::EmaskBranchz;
 }
 
 int32_t block_containing(const FunctionCfg& cfg, Pc pc) {
@@ -50,7 +50,7 @@ FunctionCfg build_cfg(const Module& module, uint32_t function) {
     const Instruction& in = module.at(pc);
     if (!is_block_terminator(in)) continue;
     if (pc + kInstrBytes < fn.end) leaders.insert(pc + kInstrBytes);
-    if (in.op != Opcode::Bra) continue;
+    if (in.op != Opcode::Bra && in.op != Opcode::EmaskBranchz) continue;
     Pc target = branch_target(in);
     if (target < fn.begin || target >= fn.end || (target - fn.begin) % kInstrBytes != 0)
       throw std::invalid_argument("branch at pc " + std::to_string(pc) + " in " + fn.name +
@@ -71,8 +71,10 @@ FunctionCfg build_cfg(const Module& module, uint32_t function) {
     BasicBlock& b = cfg.blocks[i];
     const Instruction& last = module.at(b.end - kInstrBytes);
     bool has_next = i + 1 < cfg.blocks.size();
-    bool falls_through = !is_block_terminator(last) || last.has_guard;
-    if (last.op == Opcode::Bra)
+    // emask.branchz goes on when the exec mask is not empty: like a guarded bra.
+    bool falls_through =
+        !is_block_terminator(last) || last.has_guard || last.op == Opcode::EmaskBranchz;
+    if (last.op == Opcode::Bra || last.op == Opcode::EmaskBranchz)
       add_edge(cfg, i, static_cast<uint32_t>(block_containing(cfg, branch_target(last))));
     else if (is_block_terminator(last))
       b.exits = true;  // ret / exit / trap, guarded or not

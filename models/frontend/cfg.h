@@ -21,6 +21,7 @@ bool is_block_terminator(const Instruction& in);
 //   @p bra (even bra.uni)         -> target and fall-through
 //   ret / exit / trap             -> virtual exit
 //   @p ret / @p exit / @p trap    -> fall-through and virtual exit
+//   emask.branchz L               -> L and fall-through
 //   falling off the function end  -> virtual exit
 // Throws std::invalid_argument on a branch target outside the function.
 FunctionCfg build_cfg(const Module& module, uint32_t function);

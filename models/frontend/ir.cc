@@ -45,7 +45,8 @@ const char* opcode_name(Opcode op) {
       "selp",       "set", "slct",   "cvt",  "cvta",     "fma",   "rcp",   "sqrt",      "rsqrt",
       "ex2",        "lg2", "sin",    "cos",  "copysign", "testp", "ld",    "st",        "atom",
       "red",        "bar", "membar", "bra",  "call",     "ret",   "exit",  "vote",      "shfl",
-      "activemask", "shf", "bfind",  "lop3", "bmsk",     "redux", "trap",  "reconverge"};
+      "activemask", "shf", "bfind",  "lop3", "bmsk",     "redux", "trap",  "reconverge",
+      "emask.defer", "emask.branchz", "emask.join"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<unsigned>(Opcode::Count_),
                 "opcode names out of sync");
   return names[static_cast<unsigned>(op)];

@@ -147,6 +147,13 @@ enum class Opcode : uint8_t {
   // explicit paired-path-comparison scheme compares paths only here). Has no
   // effect on data; counts as a dynamic instruction.
   Reconverge,
+  // The exec-mask instructions of compiler-side reconvergence (scheme
+  // exec_mask, docs/reconverging-cfg.md), inserted by its lowering (never
+  // parsed). Operand 0 is a re-join mask number (Imm) of the current call
+  // frame, or for emask.branchz the label.
+  EmaskDefer,    // [@p] emask.defer M: the executing lanes wait in mask M, leaving the exec mask
+  EmaskBranchz,  // emask.branchz L: on to L when the exec mask is empty
+  EmaskJoin,     // emask.join M: the lanes waiting in M join the exec mask; M empties
   Count_
 };
 const char* opcode_name(Opcode op);

@@ -295,6 +295,9 @@ size_t num_dests(const Instruction& in) {
     case Opcode::Exit:
     case Opcode::Trap:
     case Opcode::Reconverge:
+    case Opcode::EmaskDefer:
+    case Opcode::EmaskBranchz:
+    case Opcode::EmaskJoin:
       return 0;
     case Opcode::Setp:
     case Opcode::Shfl:  // setp p|q, shfl d|p

@@ -7,16 +7,12 @@
 
 namespace warptlm {
 
-namespace {
-
 std::string pc_text(Pc pc) {
   if (pc == kExitPc) return "exit";
   char buf[32];
   std::snprintf(buf, sizeof buf, "0x%04llx", static_cast<unsigned long long>(pc));
   return buf;
 }
-
-}  // namespace
 
 BranchGraph function_branch_graph(const Program& program, uint32_t function,
                                   std::vector<Pc>* begin) {

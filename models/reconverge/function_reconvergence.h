@@ -32,6 +32,9 @@ BranchGraph function_branch_graph(const Program& program, uint32_t function,
 // made reconverging (a block that cannot reach the exit).
 FunctionReconvergence reconverge_function(const Program& program, uint32_t function);
 
+// A pc as `warptlm analyze` prints it: 0x0040, or "exit" for kExitPc.
+std::string pc_text(Pc pc);
+
 // Blocks with their pcs and successors, divergent branches marked, and each
 // flow block's routes ("from B3 for B5 -> flow1").
 std::string reconverging_text(const FunctionReconvergence& r);

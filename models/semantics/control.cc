@@ -54,6 +54,23 @@ Outcome exec_control(const Exec& x) {
     case Opcode::Membar:
     case Opcode::Reconverge:
       return out;  // no effect on data in a functional model
+    // Exec-mask instructions: the executing lanes (defer) or the mask number
+    // and label; the exec_mask unit does the rest.
+    case Opcode::EmaskDefer:
+    case Opcode::EmaskJoin: {
+      const Operand& mask = x.op(0);
+      if (mask.kind != Operand::Kind::Imm) x.unsupported("needs a mask number");
+      out.control = x.inst.op == Opcode::EmaskDefer ? Control::MaskDefer : Control::MaskJoin;
+      out.target = mask.imm;
+      return out;
+    }
+    case Opcode::EmaskBranchz: {
+      const Operand& target = x.op(0);
+      if (target.kind != Operand::Kind::Label) x.unsupported("emask.branchz needs a label");
+      out.control = Control::MaskBranchZ;
+      out.target = target.target;
+      return out;
+    }
     default:
       x.unsupported("not a control opcode");
   }

@@ -125,6 +125,9 @@ Outcome execute(const Module& module, const Instruction& inst, const WarpRegiste
     case Opcode::Exit:
     case Opcode::Trap:
     case Opcode::Reconverge:
+    case Opcode::EmaskDefer:
+    case Opcode::EmaskBranchz:
+    case Opcode::EmaskJoin:
       return sem::exec_control(x);
     case Opcode::Count_:
       x.unsupported("not an opcode");

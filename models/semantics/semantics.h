@@ -137,7 +137,20 @@ struct WarpRegisters {
 };
 
 // Trap: `trap` executed by some lane; the executor ends the run with a fault.
-enum class Control : uint8_t { None, Branch, Call, Ret, Exit, Barrier, Trap };
+// MaskDefer, MaskBranchZ, MaskJoin: the exec-mask instructions (Opcode::Emask*),
+// target = the mask number (defer, join) or the label (branchz).
+enum class Control : uint8_t {
+  None,
+  Branch,
+  Call,
+  Ret,
+  Exit,
+  Barrier,
+  Trap,
+  MaskDefer,
+  MaskBranchZ,
+  MaskJoin
+};
 
 // What the instruction asks of the SIMT control (the semantics never changes
 // PCs itself).

@@ -154,6 +154,10 @@ unsigned BreadthFirstQueue::advance(uint32_t split, const ControlEvent& ev) {
   std::vector<Entry>& q = top();
   Entry& head = q.front();
   switch (ev.kind) {
+    case Control::MaskDefer:  // only in programs lowered for exec_mask
+    case Control::MaskBranchZ:
+    case Control::MaskJoin:
+      throw_not_lowered_for(name());
     case Control::Branch: {
       LaneMask taken = ev.executed;
       LaneMask not_taken = ev.active & ~taken;

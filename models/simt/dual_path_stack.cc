@@ -29,6 +29,10 @@ unsigned DualPathStack::advance(uint32_t split, const ControlEvent& ev) {
   DpsSide& path = stack_.top().side[side];
   unsigned frames = 0;
   switch (ev.kind) {
+    case Control::MaskDefer:  // only in programs lowered for exec_mask
+    case Control::MaskBranchZ:
+    case Control::MaskJoin:
+      throw_not_lowered_for(name());
     case Control::Branch: {
       LaneMask taken = ev.executed;
       LaneMask not_taken = ev.active & ~taken;

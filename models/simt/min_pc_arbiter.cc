@@ -87,6 +87,10 @@ unsigned MinPcArbiter::advance(uint32_t split, const ControlEvent& ev) {
   Pc uniform = ev.next;
   bool moves_together = false;
   switch (ev.kind) {
+    case Control::MaskDefer:  // only in programs lowered for exec_mask
+    case Control::MaskBranchZ:
+    case Control::MaskJoin:
+      throw_not_lowered_for(name());
     case Control::Branch:
       moves_together = done == 0 || rest == 0;
       if (rest == 0) uniform = ev.target;

@@ -91,6 +91,10 @@ unsigned MinorityFirstStack::advance(uint32_t split, const ControlEvent& ev) {
     throw std::logic_error("minority_first: advance() on a path that is not the top of the stack");
   Entry& top = stack_.back();
   switch (ev.kind) {
+    case Control::MaskDefer:  // only in programs lowered for exec_mask
+    case Control::MaskBranchZ:
+    case Control::MaskJoin:
+      throw_not_lowered_for(name());
     case Control::Branch: {
       LaneMask taken = ev.executed;
       LaneMask not_taken = ev.active & ~taken;

@@ -79,6 +79,10 @@ unsigned MultiPathIpdom::advance(uint32_t split, const ControlEvent& ev) {
   bool moved = true;     // s is still the split that issued, at a new pc
   bool reshaped = true;  // the tables changed: settle() and statistics needed
   switch (ev.kind) {
+    case Control::MaskDefer:  // only in programs lowered for exec_mask
+    case Control::MaskBranchZ:
+    case Control::MaskJoin:
+      throw_not_lowered_for(name());
     case Control::Branch: {
       const LaneMask taken = ev.executed & ev.active, not_taken = ev.active & ~taken;
       if (not_taken == 0 || taken == 0) {

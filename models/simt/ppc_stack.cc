@@ -72,6 +72,10 @@ unsigned PairedPathStack::advance(uint32_t split, const ControlEvent& ev) {
   Pc rpc = mode_ == Mode::Explicit ? ev.reconv : kExitPc;
   unsigned frames = 0;
   switch (ev.kind) {
+    case Control::MaskDefer:  // only in programs lowered for exec_mask
+    case Control::MaskBranchZ:
+    case Control::MaskJoin:
+      throw_not_lowered_for(name());
     case Control::Branch: {
       LaneMask taken = ev.executed;
       LaneMask not_taken = ev.active & ~taken;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -137,6 +138,14 @@ class ReconvergenceUnit {
   const std::vector<uint32_t>* ranks_ = nullptr;
   std::shared_ptr<const std::vector<StatInfo>> own_stats_;
 };
+
+// For a scheme that met an exec-mask instruction (Control::Mask*): those exist
+// only in programs lowered for the exec_mask scheme. Inline: plug-ins use it.
+[[noreturn]] inline void throw_not_lowered_for(const char* scheme) {
+  throw std::logic_error(std::string("reconvergence scheme '") + scheme +
+                         "' met an exec-mask instruction: those exist only in programs lowered "
+                         "for compiler-side reconvergence");
+}
 
 // Most own statistics one scheme may register.
 constexpr size_t kMaxOwnStats = 16;

@@ -151,6 +151,10 @@ unsigned SortedPathList::advance(uint32_t split, const ControlEvent& ev) {
   unsigned n = 0;
   unsigned frames = 0;
   switch (ev.kind) {
+    case Control::MaskDefer:  // only in programs lowered for exec_mask
+    case Control::MaskBranchZ:
+    case Control::MaskJoin:
+      throw_not_lowered_for(name());
     case Control::Branch:
       if (done && rest) joins_.split(act.mask, ev.reconv, act.depth);
       if (done) in[n++] = {ev.target, done, act.depth};

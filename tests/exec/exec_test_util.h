@@ -39,6 +39,41 @@ JOIN:
 }
 )";
 
+// out[ctaid * 32 + tid] = cond ? 2 : 1 with cond = (ctaid == 0 ? tid < 16 :
+// tid even): one branch whose CTA-wide pattern is the low half in CTA 0 and
+// the even threads in CTAs 1 and 2 (CAPRI's tests: test_capri_exec.cc and
+// tests/sm/test_compaction_issue.cc).
+inline const char* const kCapriMixed = R"(
+.visible .entry mixed(.param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  and.b32 %r3, %r1, 1;
+  setp.lt.u32 %p2, %r1, 16;
+  selp.u32 %r4, 1, 0, %p2;
+  xor.b32 %r5, %r3, 1;
+  setp.eq.s32 %p3, %r2, 0;
+  selp.u32 %r6, %r4, %r5, %p3;
+  setp.ne.s32 %p1, %r6, 0;
+  @%p1 bra A;
+  mov.u32 %r7, 1;
+  bra.uni J;
+A:
+  mov.u32 %r7, 2;
+J:
+  mad.lo.s32 %r8, %r2, 32, %r1;
+  mul.wide.u32 %rd3, %r8, 4;
+  add.s64 %rd3, %rd2, %rd3;
+  st.global.u32 [%rd3], %r7;
+  ret;
+}
+)";
+
 inline std::string ptx_module(const std::string& body) {
   return ".version 7.0\n.target sm_70\n.address_size 64\n\n" + body;
 }

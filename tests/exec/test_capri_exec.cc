@@ -15,40 +15,9 @@ using testing::i32_values;
 using testing::one_buffer;
 using testing::run;
 
-// out[ctaid * 32 + tid] = cond ? 2 : 1 with cond = (ctaid == 0 ? tid < 16 :
-// tid even): one branch whose CTA-wide pattern is the low half in CTA 0 and
-// the even threads in CTAs 1 and 2. 12 instructions up to the branch, 1 on
-// the taken side (A), 2 on the other, 5 from J: 17 with all 32 threads.
-const char* const kMixed = R"(
-.visible .entry mixed(.param .u64 out)
-{
-  .reg .pred %p<4>;
-  .reg .b32 %r<10>;
-  .reg .b64 %rd<4>;
-  ld.param.u64 %rd1, [out];
-  cvta.to.global.u64 %rd2, %rd1;
-  mov.u32 %r1, %tid.x;
-  mov.u32 %r2, %ctaid.x;
-  and.b32 %r3, %r1, 1;
-  setp.lt.u32 %p2, %r1, 16;
-  selp.u32 %r4, 1, 0, %p2;
-  xor.b32 %r5, %r3, 1;
-  setp.eq.s32 %p3, %r2, 0;
-  selp.u32 %r6, %r4, %r5, %p3;
-  setp.ne.s32 %p1, %r6, 0;
-  @%p1 bra A;
-  mov.u32 %r7, 1;
-  bra.uni J;
-A:
-  mov.u32 %r7, 2;
-J:
-  mad.lo.s32 %r8, %r2, 32, %r1;
-  mul.wide.u32 %rd3, %r8, 4;
-  add.s64 %rd3, %rd2, %rd3;
-  st.global.u32 [%rd3], %r7;
-  ret;
-}
-)";
+// kCapriMixed (exec_test_util.h): 12 instructions up to the branch, 1 on the
+// taken side (A), 2 on the other, 5 from J: 17 with all 32 threads.
+using testing::kCapriMixed;
 
 RunStats run_mixed(const std::string& compaction, unsigned history_bits = 2) {
   ExecConfig c;
@@ -56,7 +25,7 @@ RunStats run_mixed(const std::string& compaction, unsigned history_bits = 2) {
   c.compaction = compaction;
   c.permutation = "balanced";
   c.options["capri.history_bits"] = history_bits;
-  auto r = run(kMixed, "mixed", one_buffer(3, 32, std::vector<int32_t>(96, 0)), c);
+  auto r = run(kCapriMixed, "mixed", one_buffer(3, 32, std::vector<int32_t>(96, 0)), c);
   std::vector<int32_t> expected;
   for (int cta = 0; cta < 3; ++cta)
     for (int t = 0; t < 32; ++t) expected.push_back((cta == 0 ? t < 16 : t % 2 == 0) ? 2 : 1);

@@ -435,44 +435,15 @@ TEST(CompactionIssueBench, ACallWaitsForThePendingWritesOfItsSet) {
   EXPECT_GE(bench.sync_cycles.front(), call->cycle - 1 + latency);
 }
 
-// kMixed of test_capri_exec.cc: one branch; CAPRI predicts compaction for
+// kCapriMixed (exec_test_util.h): one branch; CAPRI predicts compaction for
 // CTA 0 (no entry yet), not for CTA 1 (its counter is low after CTA 0), and
 // again for CTA 2 (CTA 1's pattern was adequate after all).
-const char* const kMixed = R"(
-.visible .entry mixed(.param .u64 out)
-{
-  .reg .pred %p<4>;
-  .reg .b32 %r<10>;
-  .reg .b64 %rd<4>;
-  ld.param.u64 %rd1, [out];
-  cvta.to.global.u64 %rd2, %rd1;
-  mov.u32 %r1, %tid.x;
-  mov.u32 %r2, %ctaid.x;
-  and.b32 %r3, %r1, 1;
-  setp.lt.u32 %p2, %r1, 16;
-  selp.u32 %r4, 1, 0, %p2;
-  xor.b32 %r5, %r3, 1;
-  setp.eq.s32 %p3, %r2, 0;
-  selp.u32 %r6, %r4, %r5, %p3;
-  setp.ne.s32 %p1, %r6, 0;
-  @%p1 bra A;
-  mov.u32 %r7, 1;
-  bra.uni J;
-A:
-  mov.u32 %r7, 2;
-J:
-  mad.lo.s32 %r8, %r2, 32, %r1;
-  mul.wide.u32 %rd3, %r8, 4;
-  add.s64 %rd3, %rd2, %rd3;
-  st.global.u32 [%rd3], %r7;
-  ret;
-}
-)";
+using testing::kCapriMixed;
 
 TEST(CompactionIssueBench, CapriBypassesRunStaticWarpsOnTheirOwnAndRejoin) {
   const ExecConfig c = compaction_config("capri", 8, "balanced");
   const LaunchSpec launch = one_buffer(3, 32, std::vector<int32_t>(96, 0));
-  CompactionBench bench(kMixed, "mixed", launch, c);
+  CompactionBench bench(kCapriMixed, "mixed", launch, c);
   bench.run();
   std::vector<int32_t> expected;
   for (int cta = 0; cta < 3; ++cta)
@@ -484,7 +455,7 @@ TEST(CompactionIssueBench, CapriBypassesRunStaticWarpsOnTheirOwnAndRejoin) {
   EXPECT_EQ(bench.own_issues.size(), 16u);
   for (const CompactionBench::Issue& i : bench.own_issues) EXPECT_NE(i.lanes, 0u);
   EXPECT_GT(bench.bypass_attempts, 0u);
-  const auto reference = functional(kMixed, "mixed", launch, c);
+  const auto reference = functional(kCapriMixed, "mixed", launch, c);
   EXPECT_EQ(bench.counts().thread_instructions, reference.stats.thread_instructions);
   EXPECT_EQ(bench.counts().warp_instructions, reference.stats.warp_instructions);
   EXPECT_EQ(bench.counts().warp_instructions, 228u);  // 74 + 80 + 74, as test_capri_exec

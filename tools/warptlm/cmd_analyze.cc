@@ -8,17 +8,6 @@
 #include "reconverge/function_reconvergence.h"
 
 namespace warptlm::cli {
-namespace {
-
-std::string pc_text(Pc pc) {
-  if (pc == kExitPc) return "exit";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%04llx", static_cast<unsigned long long>(pc));
-  return buf;
-}
-
-}  // namespace
-
 CLI::App* add_analyze(CLI::App& app, AnalyzeCommand& c) {
   CLI::App* cmd =
       app.add_subcommand("analyze",

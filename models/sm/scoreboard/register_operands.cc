@@ -25,6 +25,9 @@ size_t destination_count(const Instruction& in) {
     case Opcode::Exit:
     case Opcode::Trap:
     case Opcode::Reconverge:
+    case Opcode::EmaskDefer:
+    case Opcode::EmaskBranchz:
+    case Opcode::EmaskJoin:
       return 0;
     // p|q and d|p: the second is Kind::None when absent.
     case Opcode::Setp:
