@@ -8,8 +8,9 @@
 // exec mask, to the branch's reconvergence pc. A call runs the calling lanes
 // and brings the others back on return.
 //
-// Not registered as a scheme yet: it runs only programs the lowering made,
-// and the lowering is not built (issue 20).
+// Not registered as a scheme yet: it runs only programs lowered by
+// models/reconverge/exec_mask_lowering, and the run paths do not lower yet
+// (tests/exec_mask registers it for its own runs).
 #pragma once
 
 #include <vector>
