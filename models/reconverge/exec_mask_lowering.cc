@@ -49,18 +49,7 @@ class FunctionLowering {
     const std::vector<int32_t> primary = primary_successors(c);
     const uint32_t n = static_cast<uint32_t>(program_.cfgs[fi_].blocks.size());  // exit: n
     // Blocks the entry cannot reach are left out (nothing runs them).
-    std::vector<bool> live(c.blocks.size(), false);
-    std::vector<uint32_t> work{c.entry};
-    live[c.entry] = true;
-    while (!work.empty()) {
-      const uint32_t b = work.back();
-      work.pop_back();
-      for (uint32_t s : c.blocks[b].succ)
-        if (!live[s]) {
-          live[s] = true;
-          work.push_back(s);
-        }
-    }
+    const std::vector<bool> live = reachable_blocks(c);
     // Re-join masks: one per block that is a divergent block's primary.
     std::vector<int64_t> mask_of(c.blocks.size(), -1);
     int64_t masks = 0;

@@ -37,14 +37,18 @@ std::vector<bool> reachable(const std::vector<std::vector<uint32_t>>& succ, uint
   return seen;
 }
 
+std::vector<std::vector<uint32_t>> reversed(const std::vector<std::vector<uint32_t>>& succ) {
+  std::vector<std::vector<uint32_t>> pred(succ.size());
+  for (uint32_t b = 0; b < succ.size(); ++b)
+    for (uint32_t s : succ[b]) pred[s].push_back(b);
+  return pred;
+}
+
 // Whether each reachable divergent two-way block of the graph `succ` has a
 // successor that post-dominates it (`exit`: the one block without successors).
 bool reconverging(const std::vector<std::vector<uint32_t>>& succ,
                   const std::vector<bool>& divergent, uint32_t entry, uint32_t exit) {
-  std::vector<std::vector<uint32_t>> reversed(succ.size());
-  for (uint32_t b = 0; b < succ.size(); ++b)
-    for (uint32_t s : succ[b]) reversed[s].push_back(b);
-  const std::vector<int32_t> ipdom = immediate_dominators(reversed, exit);
+  const std::vector<int32_t> ipdom = immediate_dominators(reversed(succ), exit);
   const std::vector<bool> live = reachable(succ, entry);
   for (uint32_t b = 0; b < succ.size(); ++b) {
     if (!live[b] || !divergent[b] || succ[b].size() != 2) continue;
@@ -100,10 +104,7 @@ void check_branch_graph(const BranchGraph& g) {
   const std::vector<std::vector<uint32_t>> succ = successors(g);
   const std::vector<bool> live = reachable(succ, g.entry);
   const uint32_t exit = the_exit(g, live);
-  std::vector<std::vector<uint32_t>> reversed(succ.size());
-  for (uint32_t b = 0; b < succ.size(); ++b)
-    for (uint32_t s : succ[b]) reversed[s].push_back(b);
-  const std::vector<bool> reaches_exit = reachable(reversed, exit);
+  const std::vector<bool> reaches_exit = reachable(reversed(succ), exit);
   for (uint32_t b = 0; b < g.blocks.size(); ++b)
     if (live[b] && !reaches_exit[b])
       throw CfgError(g.block_name(b) + " cannot reach the exit" +
@@ -119,14 +120,28 @@ bool is_reconverging(const BranchGraph& g) {
   return reconverging(succ, divergent, g.entry, the_exit(g, reachable(succ, g.entry)));
 }
 
-bool is_reconverging(const ReconvergingCfg& cfg) {
+namespace {
+
+std::vector<std::vector<uint32_t>> successors(const ReconvergingCfg& cfg) {
   std::vector<std::vector<uint32_t>> succ;
+  for (const ReconvergingCfg::Block& b : cfg.blocks) succ.push_back(b.succ);
+  return succ;
+}
+
+}  // namespace
+
+std::vector<bool> reachable_blocks(const ReconvergingCfg& cfg) {
+  return reachable(successors(cfg), cfg.entry);
+}
+
+std::vector<int32_t> immediate_post_dominators(const ReconvergingCfg& cfg) {
+  return immediate_dominators(reversed(successors(cfg)), cfg.exit);
+}
+
+bool is_reconverging(const ReconvergingCfg& cfg) {
   std::vector<bool> divergent;
-  for (const ReconvergingCfg::Block& b : cfg.blocks) {
-    succ.push_back(b.succ);
-    divergent.push_back(b.divergent);
-  }
-  return reconverging(succ, divergent, cfg.entry, cfg.exit);
+  for (const ReconvergingCfg::Block& b : cfg.blocks) divergent.push_back(b.divergent);
+  return reconverging(successors(cfg), divergent, cfg.entry, cfg.exit);
 }
 
 std::vector<uint32_t> reconvergence_order(const BranchGraph& g) {

@@ -77,6 +77,11 @@ void check_branch_graph(const BranchGraph& graph);
 bool is_reconverging(const BranchGraph& graph);
 bool is_reconverging(const ReconvergingCfg& cfg);
 
+// The blocks of `cfg` its entry reaches; each block's immediate
+// post-dominator (-1: the exit itself, or a block that cannot reach it).
+std::vector<bool> reachable_blocks(const ReconvergingCfg& cfg);
+std::vector<int32_t> immediate_post_dominators(const ReconvergingCfg& cfg);
+
 // The default processing order: a depth-first preorder from the entry
 // (successor 0 first), the exit moved last. Only reachable blocks.
 std::vector<uint32_t> reconvergence_order(const BranchGraph& graph);

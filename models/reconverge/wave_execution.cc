@@ -3,23 +3,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "frontend/postdom.h"
-
 namespace warptlm {
 
-namespace {
-
-std::vector<int32_t> post_dominators(const ReconvergingCfg& cfg) {
-  std::vector<std::vector<uint32_t>> reversed(cfg.blocks.size());
-  for (uint32_t b = 0; b < cfg.blocks.size(); ++b)
-    for (uint32_t s : cfg.blocks[b].succ) reversed[s].push_back(b);
-  return immediate_dominators(reversed, cfg.exit);
-}
-
-}  // namespace
-
 std::vector<int32_t> primary_successors(const ReconvergingCfg& cfg) {
-  const std::vector<int32_t> ipdom = post_dominators(cfg);
+  const std::vector<int32_t> ipdom = immediate_post_dominators(cfg);
   std::vector<int32_t> primary(cfg.blocks.size(), -1);
   for (uint32_t b = 0; b < cfg.blocks.size(); ++b) {
     const std::vector<uint32_t>& s = cfg.blocks[b].succ;
@@ -33,7 +20,7 @@ std::vector<int32_t> primary_successors(const ReconvergingCfg& cfg) {
 WaveRun run_wave(const ReconvergingCfg& cfg, unsigned lanes, const LaneDecision& decide,
                  size_t max_steps) {
   if (lanes == 0 || lanes > 64) throw std::invalid_argument("run_wave: 1 to 64 lanes");
-  const std::vector<int32_t> ipdom = post_dominators(cfg);
+  const std::vector<int32_t> ipdom = immediate_post_dominators(cfg);
   const std::vector<int32_t> primary = primary_successors(cfg);
   WaveRun run;
   run.lane_blocks.resize(lanes);
