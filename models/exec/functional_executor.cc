@@ -11,26 +11,10 @@
 #include "exec/cta_memory.h"
 #include "exec/grid_runner.h"
 #include "exec/kernel_args.h"
+#include "exec/prepared_program.h"
 #include "memory/device_memory.h"
 
 namespace warptlm {
-
-// A scheme that compares paths only at Reconverge markers never reconverges on
-// a program finalized without them (right values, meaningless statistics).
-void check_reconvergence_markers(const Program& program, const std::string& scheme) {
-  if (!reconvergence_needs_markers(scheme)) return;
-  for (const BranchInfo& b : program.branches) {
-    if (!b.conditional || b.reconv == kExitPc ||
-        program.module.at(b.reconv).op == Opcode::Reconverge)
-      continue;
-    throw std::invalid_argument(
-        "reconvergence scheme '" + scheme +
-        "' needs the finalizer's reconvergence markers, but the program has none (the branch at " +
-        hex_string(b.pc) + " reconverges at " + hex_string(b.reconv) +
-        ", which is not a marker): finalize with FinalizeOptions::insert_reconvergence_markers "
-        "when reconvergence_needs_markers() says so");
-  }
-}
 
 const Function& find_kernel(const Module& module, const std::string& entry) {
   const Function* kernel = module.find_function(entry);
@@ -148,7 +132,7 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
   const Module& module = program.module;
   const Function* kernel = &find_kernel(module, entry);
   check_launch(module, *kernel, launch, config.warp_size);
-  check_reconvergence_markers(program, config.reconvergence);
+  check_program_form(program, config.reconvergence);
   // The SM limits a timing run's GPU refuses a launch by (gpu_launch.cc).
   const CtaResources cta = cta_resources(module, *kernel, launch.block, launch.shared_bytes,
                                          config.sm, config.warp_size);
@@ -176,6 +160,7 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
                     GridShape{launch.grid, launch.block, launch.shared_bytes}, config, trace,
                     analysis);
   RunStats stats = runner.run();
+  stats.note_program(module);
   for (size_t i = 0; i < launch.buffers.size(); ++i)
     global.read(addresses[i], launch.buffers[i].bytes.data(), launch.buffers[i].bytes.size());
   return stats;

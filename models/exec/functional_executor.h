@@ -114,9 +114,6 @@ class KernelFault : public std::runtime_error {
 // instruction is reported to it in issue order.
 // The .entry named `entry`; std::invalid_argument listing the kernels if none.
 const Function& find_kernel(const Module& module, const std::string& entry);
-// Throws std::invalid_argument when `scheme` needs reconvergence markers and
-// `program` was finalized without them (every executor checks this).
-void check_reconvergence_markers(const Program& program, const std::string& scheme);
 
 // With an `analysis`, every CTA runs in lockstep under the block-wide stack
 // (as compaction "tbc" does; the statistics count the configured compaction)

@@ -16,6 +16,9 @@ void RunStats::add(const RunStats& o) {
   reconvergences += o.reconvergences;
   early_reconvergences += o.early_reconvergences;
   marker_instructions += o.marker_instructions;
+  mask_instructions += o.mask_instructions;
+  flow_blocks = std::max(flow_blocks, o.flow_blocks);
+  mask_instructions_static = std::max(mask_instructions_static, o.mask_instructions_static);
   issuable_paths_sum += o.issuable_paths_sum;
   max_issuable_paths = std::max(max_issuable_paths, o.max_issuable_paths);
   peak_entries = std::max(peak_entries, o.peak_entries);
@@ -24,6 +27,12 @@ void RunStats::add(const RunStats& o) {
   capri_predictions += o.capri_predictions;
   capri_compactions += o.capri_compactions;
   capri_mispredictions += o.capri_mispredictions;
+}
+
+void RunStats::note_program(const Module& module) {
+  flow_blocks = module.flow_blocks;
+  mask_instructions_static = 0;
+  for (const Instruction& in : module.code) mask_instructions_static += in.lowered;
 }
 
 void RunStats::add_own(const std::shared_ptr<const std::vector<StatInfo>>& stats,
@@ -58,6 +67,9 @@ nlohmann::json RunStats::to_json() const {
                                     {"reconvergences", reconvergences},
                                     {"early_reconvergences", early_reconvergences},
                                     {"marker_instructions", marker_instructions},
+                                    {"mask_instructions", mask_instructions},
+                                    {"flow_blocks", flow_blocks},
+                                    {"mask_instructions_static", mask_instructions_static},
                                     {"issuable_paths_sum", issuable_paths_sum},
                                     {"mean_issuable_paths", mean_issuable_paths()},
                                     {"max_issuable_paths", max_issuable_paths},
@@ -81,9 +93,12 @@ const std::vector<StatInfo>& run_stat_infos() {
        "included)"},
       {"thread_instructions", "thread instructions",
        "active lanes summed over issued warp instructions"},
-      {"branches", "warp instructions", "issued conditional (guarded) branch warp instructions"},
+      {"branches", "warp instructions",
+       "issued conditional (guarded) branch warp instructions (exec_mask: guarded emask.defer, "
+       "the lowered form of a divergent branch)"},
       {"divergent_branches", "warp instructions",
-       "conditional branches whose active lanes went both ways"},
+       "conditional branches whose active lanes went both ways (exec_mask: emask.defer that "
+       "deferred some but not all active lanes)"},
       {"simd_utilisation", "fraction",
        "mean active lanes over the SIMD lanes a warp instruction occupies: thread_instructions / "
        "(warp_instructions x max(1, warp_size / simd_width) x simd_width)"},
@@ -101,6 +116,13 @@ const std::vector<StatInfo>& run_stat_infos() {
        "min_pc, breadth_first, ppc_explicit, ppc_implicit)"},
       {"marker_instructions", "warp instructions",
        "Reconverge marker instructions issued (ppc_explicit; part of warp_instructions)"},
+      {"mask_instructions", "warp instructions",
+       "exec_mask: instructions the exec-mask lowering wrote (emask.*, intent and route "
+       "setting, jumps, the exit's ret) issued; part of warp_instructions"},
+      {"flow_blocks", "blocks",
+       "exec_mask: flow blocks the lowering inserted into the program (static, all functions)"},
+      {"mask_instructions_static", "instructions",
+       "exec_mask: instructions the lowering wrote into the program (static)"},
       {"issuable_paths_sum", "paths", "issuable paths of the issuing warp, summed over issues"},
       {"mean_issuable_paths", "paths per warp instruction",
        "issuable_paths_sum / warp_instructions"},

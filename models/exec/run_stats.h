@@ -29,6 +29,12 @@ struct RunStats {
   uint64_t reconvergences = 0;        // paths merged into one (k paths at once: k - 1)
   uint64_t early_reconvergences = 0;  // ... before their branch's IPDOM
   uint64_t marker_instructions = 0;   // Reconverge markers issued (in warp_instructions)
+  // exec_mask: instructions the exec-mask lowering wrote, issued (in
+  // warp_instructions); and, of the program run, its inserted flow blocks and
+  // written instructions (static: the same in every part, add() keeps one).
+  uint64_t mask_instructions = 0;
+  uint64_t flow_blocks = 0;
+  uint64_t mask_instructions_static = 0;
   // Issuable paths of the issuing warp, sampled at every issue (note_issuable()).
   uint64_t issuable_paths_sum = 0;
   unsigned max_issuable_paths = 0;
@@ -71,6 +77,9 @@ struct RunStats {
     issuable_paths_sum += paths;
     max_issuable_paths = std::max(max_issuable_paths, static_cast<unsigned>(paths));
   }
+  // Sets the program's static figures (flow_blocks, mask_instructions_static)
+  // from the module the run executed.
+  void note_program(const Module& module);
   // Adds the statistics of another part of the same run (an SM's): counts
   // add up, peaks take the maximum; warp_size is kept unless unset.
   void add(const RunStats& other);

@@ -230,6 +230,7 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
   ev.next = p.pc + kInstrBytes;
   ev.target = o.target;
   ev.marker = in.op == Opcode::Reconverge;
+  ev.lowered = in.lowered;
   switch (o.control) {
     case Control::Branch: {
       r.branch = program_.branch_at(p.pc);
@@ -279,7 +280,12 @@ void WarpIssuer::budget_fault(const Warp& w, const CtaContext& cta, Pc pc, LaneM
 }
 
 void WarpIssuer::count_branch(const IssueResult& r, LaneMask active, RunStats& stats) {
-  if (!r.branch || !r.branch->conditional) return;
+  // exec_mask: a guarded emask.defer is what the lowering made of a divergent
+  // branch (the lanes it defers go the other way), so it counts as one.
+  const bool conditional = r.branch ? r.branch->conditional
+                                    : r.outcome.control == Control::MaskDefer && r.instruction &&
+                                          r.instruction->has_guard;
+  if (!conditional) return;
   ++stats.branches;
   const LaneMask taken = r.outcome.executed;
   if (taken != 0 && taken != active) ++stats.divergent_branches;
@@ -313,9 +319,15 @@ IssueResult WarpIssuer::issue(Warp& w, const Path& p, CtaContext& cta, WarpEnvir
   check_budget(w, cta, p.pc, p.mask, stats);
   count_branch(r, p.mask, stats);
   if (ev.marker) ++stats.marker_instructions;
+  if (ev.lowered) ++stats.mask_instructions;
   // The scheme's counters stay in the unit until add_counters() (a diff per
   // issue cost about 2% of a run's instructions).
-  unsigned returned = w.simt->advance(p.split, ev);
+  unsigned returned = 0;
+  try {
+    returned = w.simt->advance(p.split, ev);
+  } catch (const ControlFault& e) {
+    fault(w, cta, p.pc, lowest_lane(p.mask), e.what());
+  }
   w.counters_pending = true;
   complete_frames(w, returned);
   r.returned = returned;

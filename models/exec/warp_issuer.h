@@ -73,8 +73,9 @@ class WarpIssuer {
   // Whoever issues calls it when the warp ends and before resetting its unit;
   // the sums are those of every issue's own part, the peaks the same maxima.
   static void add_counters(Warp& w, RunStats& stats);
-  // Counts a conditional branch that path lanes `active` issued (and whether
-  // they went both ways) into stats.branches / divergent_branches.
+  // Counts a conditional branch (or a guarded emask.defer) that path lanes
+  // `active` issued, and whether they went both ways, into stats.branches /
+  // divergent_branches.
   static void count_branch(const IssueResult& r, LaneMask active, RunStats& stats);
   // Drops the `frames` innermost call frames of `w` (calls that completed),
   // copying their return values into the caller.

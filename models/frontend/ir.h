@@ -291,6 +291,10 @@ struct Instruction {
   bool carry_out = false;    // .cc: writes the carry flag
   bool has_guard = false;
   bool guard_negated = false;  // @!p
+  // Written by the exec-mask lowering (models/reconverge/exec_mask_lowering.h),
+  // not copied from the source: what the run statistics count as mask
+  // instructions.
+  bool lowered = false;
   uint32_t guard_reg = 0;
   std::vector<Operand> ops;
   Pc pc = 0;
@@ -357,6 +361,8 @@ struct Module {
   uint64_t global_data_size = 0;  // bytes of module .global variables
   uint64_t const_data_size = 0;   // bytes of module .const variables
   uint64_t shared_static_size = 0;
+  // Flow blocks the exec-mask lowering inserted (0 for any other module).
+  uint64_t flow_blocks = 0;
 
   const Function* find_function(const std::string& name) const;  // nullptr if absent
   const Instruction& at(Pc pc) const { return code[pc / kInstrBytes]; }

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "exec/prepared_program.h"
 #include "simt/reconvergence_unit.h"
 
 namespace warptlm {
@@ -95,7 +96,8 @@ Gpu::Gpu(sc_core::sc_module_name name, const PlatformConfig& config)
   for (L2Slice& slice : l2_) slice.use_wakeups(wakeups_);
   port_.use_wakeups(wakeups_);
 
-  if (config_.coding_style == "lt") lt_ = std::make_unique<LtRunner>("lt", config_, cycle_, &bound_memory_);
+  if (config_.coding_style == "lt")
+    lt_ = std::make_unique<LtRunner>("lt", config_, cycle_, &bound_memory_);
 
   SC_HAS_PROCESS(Gpu);
   SC_METHOD(on_finished);
@@ -159,7 +161,7 @@ GlobalMemory& Gpu::functional_memory() {
 
 uint32_t Gpu::load_program(const Program& program, uint64_t globals_address) {
   const Module& m = program.module;
-  check_reconvergence_markers(program, config_.reconvergence);
+  check_program_form(program, config_.reconvergence);
   auto lp = std::make_unique<LoadedProgram>();
   lp->program = program;
   if (memory_bound_outside()) {

@@ -4,6 +4,7 @@
 // the register write, reading memory through the GPU's functional view of it.
 #include <exception>
 
+#include "exec/prepared_program.h"
 #include "exec/warp_issuer.h"
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
@@ -80,9 +81,8 @@ void Gpu::load_image() {
   while (!text.empty() && text.back() == '\0') text.pop_back();
   Program program;
   try {
-    FinalizeOptions options;
-    options.insert_reconvergence_markers = reconvergence_needs_markers(config_.reconvergence);
-    program = finalize(parse_ptx(text, "image@" + hex_string(address)), options);
+    program =
+        prepare_program(parse_ptx(text, "image@" + hex_string(address)), config_.reconvergence);
   } catch (const std::exception& e) {
     return refuse_command(GpuError::BadImage, std::string("load: ") + e.what());
   }

@@ -162,7 +162,10 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
       store.read(addresses[i], launch.buffers[i].bytes.data(), launch.buffers[i].bytes.size());
 
   nlohmann::json result = gpu.stats();
-  if (stats) *stats = gpu.run_stats();
+  if (stats) {
+    *stats = gpu.run_stats();
+    stats->note_program(program.module);
+  }
   return result;
 }
 

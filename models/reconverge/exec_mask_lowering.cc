@@ -78,6 +78,7 @@ class FunctionLowering {
       next_ = k + 1 < layout.size() ? layout[k + 1] : kNoBlock;
       start_[b] = code_.size();
       if (!live[b]) continue;
+      starts_.emplace_back(c.blocks[b].name, code_.size());
       loc_ = b < n ? m_.at(r.begin[b]).loc : fn_.loc;
       if (mask_of[b] >= 0)
         emit(Opcode::EmaskJoin, "emask.join " + std::to_string(mask_of[b]),
@@ -95,6 +96,10 @@ class FunctionLowering {
     return std::move(code_);
   }
 
+  // Each laid-out block's name in the reconverging CFG and its first
+  // instruction (index), in layout order.
+  const std::vector<std::pair<std::string, size_t>>& block_starts() const { return starts_; }
+
   // Where the original instruction at `pc` landed (index), for labels.
   size_t index_of(Pc pc) const {
     const int32_t b = block_containing(program_.cfgs[fi_], pc);
@@ -110,16 +115,16 @@ class FunctionLowering {
     uint32_t block;
   };
 
-  Instruction& emit(Opcode op, const std::string& text, std::vector<Operand> ops,
-                    bool counts = true) {
+  Instruction& emit(Opcode op, const std::string& text, std::vector<Operand> ops) {
     Instruction in;
     in.op = op;
+    in.lowered = true;
     in.function = fi_;
     in.loc = loc_;
     in.text = text;
     in.ops = std::move(ops);
     code_.push_back(std::move(in));
-    inserted_ += counts;
+    ++inserted_;
     return code_.back();
   }
   void guard(Instruction& in, uint32_t reg, bool negated) {
@@ -265,6 +270,7 @@ class FunctionLowering {
   std::vector<Fix> fixes_;
   std::vector<size_t> start_;  // per block of the reconverging CFG: its first instruction
   std::map<Pc, size_t> copied_;
+  std::vector<std::pair<std::string, size_t>> starts_;
   size_t inserted_ = 0;
 };
 
@@ -300,10 +306,16 @@ ExecMaskLowering lower_exec_masks(const Program& program) {
     }
     for (auto& [name, pc] : fn.labels)
       pc = base + static_cast<Pc>(lowering.index_of(pc)) * kInstrBytes;
+    // The blocks by their names in the reconverging CFG, under names no PTX
+    // label can have ('.' is not allowed in identifiers), for listings.
+    for (const auto& [name, index] : lowering.block_starts())
+      fn.labels[std::string(kLoweredBlockPrefix) + name] =
+          base + static_cast<Pc>(index) * kInstrBytes;
     fn.begin = base;
     fn.end = base + static_cast<Pc>(code.size()) * kInstrBytes;
     for (Instruction& in : code) out.module.code.push_back(std::move(in));
   }
+  out.module.flow_blocks = out.flow_blocks;
   return out;
 }
 

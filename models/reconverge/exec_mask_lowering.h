@@ -13,8 +13,16 @@
 
 namespace warptlm {
 
+// The lowered functions' labels name their blocks too, as in the reconverging
+// CFG ("%emask.B2", "%emask.flow0", "%emask.exit": the jumps' text names
+// them without the prefix).
+constexpr const char* kLoweredBlockPrefix = "%emask.";
+
 struct ExecMaskLowering {
-  Module module;           // the lowered module (finalize() it again before running it)
+  // The lowered module (finalize() it again before running it): its written
+  // instructions have Instruction::lowered set, and Module::flow_blocks says
+  // how many flow blocks it got.
+  Module module;
   size_t flow_blocks = 0;  // inserted, over all functions
   // Instructions the lowering wrote rather than copied: the emask.* operations,
   // intent and route setting, the jumps and the exit's ret (they replace the

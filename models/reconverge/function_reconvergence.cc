@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "frontend/cfg.h"
+#include "reconverge/uniformity.h"
 
 namespace warptlm {
 
@@ -22,6 +23,7 @@ BranchGraph function_branch_graph(const Program& program, uint32_t function,
   BranchGraph g;
   g.blocks.resize(cfg.blocks.size() + 1);
   if (begin) begin->assign(cfg.blocks.size() + 1, kExitPc);
+  const std::vector<bool> uniform = uniform_branch_blocks(program, function);
   for (uint32_t b = 0; b < cfg.blocks.size(); ++b) {
     const BasicBlock& bb = cfg.blocks[b];
     const Instruction& last = m.at(bb.end - kInstrBytes);
@@ -33,12 +35,10 @@ BranchGraph function_branch_graph(const Program& program, uint32_t function,
     for (uint32_t s : bb.succs) gb.succ.push_back(s);
     if (bb.exits && (last.op == Opcode::Bra || !is_block_terminator(last)))
       gb.succ.push_back(exit);  // falls off the function's end
-    bool divergent = gb.succ.size() == 2 && last.has_guard;
-    if (last.op == Opcode::Bra) {
-      const BranchInfo* info = program.branch_at(bb.end - kInstrBytes);
-      if (info && info->uniform_hint) divergent = false;
-    }
-    gb.divergent = divergent;
+    // bra.uni by the compiler's word, other guarded bras by the uniformity
+    // analysis: a scalar branch, kept as it is.
+    const bool scalar = last.op == Opcode::Bra && (last.uni || uniform[b]);
+    gb.divergent = gb.succ.size() == 2 && last.has_guard && !scalar;
   }
   g.blocks[exit].name = "exit";
   g.entry = 0;

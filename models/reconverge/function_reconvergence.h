@@ -3,9 +3,10 @@
 // exit block joining its returns, the transformed CFG, and its text and
 // Graphviz views for `warptlm analyze --reconverging`.
 //
-// A conditional branch is divergent unless the finalizer knows it is
-// uniform (bra.uni: the compiler's claim that every active thread agrees);
-// guarded returns and exits are divergent. docs/reconverging-cfg.md.
+// A conditional branch is divergent unless it is uniform: bra.uni (the
+// compiler's claim that every active thread agrees), or a predicate the
+// uniformity analysis (reconverge/uniformity.h) finds uniform; guarded
+// returns and exits are divergent. docs/reconverging-cfg.md.
 #pragma once
 
 #include <string>

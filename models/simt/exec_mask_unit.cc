@@ -59,11 +59,12 @@ unsigned ExecMaskUnit::advance(uint32_t split, const ControlEvent& ev) {
       } else if (rest == 0) {
         pc_ = ev.target;
       } else if (taken != 0) {
-        throw std::logic_error("exec_mask: the branch at " + hex(ev.next - kInstrBytes) +
-                               " sends lanes " + hex(taken) + " to " + hex(ev.target) +
-                               " and lanes " + hex(rest) +
-                               " on: a uniform branch diverged (the lowering leaves no "
-                               "divergent branch)");
+        throw ControlFault(
+            "exec_mask: a branch kept uniform (bra.uni, or a predicate the "
+            "uniformity analysis found uniform) sends lanes " +
+            hex(taken) + " to " + hex(ev.target) + " and lanes " + hex(rest) +
+            " on; exec_mask runs it as a scalar branch, so its lanes must agree "
+            "(drop .uni if they may not)");
       }
       return 0;
     }

@@ -6,11 +6,8 @@
 // emask.join brings a re-join mask's lanes back. Branches left in the program
 // are uniform (a jump, or bra.uni): the whole warp goes one way; with an empty
 // exec mask, to the branch's reconvergence pc. A call runs the calling lanes
-// and brings the others back on return.
-//
-// Not registered as a scheme yet: it runs only programs lowered by
-// models/reconverge/exec_mask_lowering, and the run paths do not lower yet
-// (tests/exec_mask registers it for its own runs).
+// and brings the others back on return. Registered as scheme "exec_mask",
+// whose programs prepare_program() lowers (ProgramForm::ExecMask).
 #pragma once
 
 #include <vector>

@@ -32,6 +32,7 @@ struct ControlEvent {
   Pc target = 0;                 // Branch: taken target; Call: callee entry
   Pc reconv = kExitPc;           // Branch: reconvergence PC (IPDOM) from the finalizer
   bool marker = false;           // the instruction was a Reconverge marker (ppc_explicit)
+  bool lowered = false;          // ... was written by the exec-mask lowering (exec_mask)
 };
 
 // What every scheme counts about its own work, for the run statistics
@@ -139,6 +140,15 @@ class ReconvergenceUnit {
   std::shared_ptr<const std::vector<StatInfo>> own_stats_;
 };
 
+// What a scheme throws for a program it cannot run as written (exec_mask: a
+// bra.uni whose lanes disagree, which it runs as a scalar branch). The
+// executor reports it as a kernel fault at the issuing instruction; any other
+// exception from advance() is a defect of the scheme.
+class ControlFault : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // For a scheme that met an exec-mask instruction (Control::Mask*): those exist
 // only in programs lowered for the exec_mask scheme. Inline: plug-ins use it.
 [[noreturn]] inline void throw_not_lowered_for(const char* scheme) {
@@ -166,11 +176,20 @@ inline uint64_t ReconvergenceUnit::own_counter(const std::string& stat) const {
 using ReconvergenceFactory =
     std::unique_ptr<ReconvergenceUnit> (*)(unsigned warp_size, const ComponentOptions& options);
 
+// What a scheme needs of the program it runs (exec/prepared_program.h makes it).
+enum class ProgramForm {
+  Plain,     // finalized as parsed
+  Markers,   // finalized with Reconverge markers at every reconvergence point
+  ExecMask,  // lowered to a reconverging CFG with exec-mask instructions (exec_mask)
+};
+const char* program_form_name(ProgramForm form);
+
 // The registry of schemes by name (registry/component_registry.h): the
 // built-ins (simt/registry.cc) first, then those registered here, in order. A
 // new scheme is one class plus one registration. `needs_markers`: the scheme
 // only works on a program finalized with
-// FinalizeOptions::insert_reconvergence_markers. `stats`: the statistics only
+// FinalizeOptions::insert_reconvergence_markers (ProgramForm::Markers;
+// otherwise Plain). `stats`: the statistics only
 // this scheme counts (ReconvergenceUnit::own_counters()); every run reports
 // every registered scheme's, 0 under the others, so runs under different
 // schemes have the same columns. `options`: the scheme's options, configured
@@ -203,9 +222,9 @@ std::unique_ptr<ReconvergenceUnit> make_reconvergence_unit(const std::string& na
 std::shared_ptr<const std::vector<StatInfo>> reconvergence_stats(const std::string& name);
 // Every registered scheme's own statistics, in registration order, each name once.
 std::vector<StatInfo> all_reconvergence_stats();
-// Whether a program run under scheme `name` must be finalized with
-// reconvergence markers; every caller that finalizes a program for a run asks.
-// Throws like make_reconvergence_unit() for an unknown name.
-bool reconvergence_needs_markers(const std::string& name);
+// The form of program scheme `name` runs; every caller that prepares a
+// program for a run asks (through prepare_program()). Throws like
+// make_reconvergence_unit() for an unknown name.
+ProgramForm reconvergence_program_form(const std::string& name);
 
 }  // namespace warptlm

@@ -4,6 +4,7 @@
 #include "registry/component_registry.h"
 #include "simt/breadth_first_queue.h"
 #include "simt/dual_path_stack.h"
+#include "simt/exec_mask_unit.h"
 #include "simt/ipdom_stack.h"
 #include "simt/min_pc_arbiter.h"
 #include "simt/minority_first_stack.h"
@@ -15,11 +16,11 @@
 namespace warptlm {
 namespace {
 
-// A registered scheme: its factory, whether it needs the finalizer's
-// Reconverge markers in the program, and its own statistics.
+// A registered scheme: its factory, the form of program it runs, and its own
+// statistics.
 struct Scheme {
   ReconvergenceFactory make = nullptr;
-  bool needs_markers = false;
+  ProgramForm form = ProgramForm::Plain;
   std::shared_ptr<const std::vector<StatInfo>> stats = none();
   explicit operator bool() const { return make != nullptr; }
 
@@ -44,40 +45,43 @@ std::vector<Registry::Entry> builtins() {
   return {
       {"breadth_first",
        "FIFO queue of paths, one basic block per turn; IPDOM joins",
-       {&sized<BreadthFirstQueue>, false}},
+       {&sized<BreadthFirstQueue>}},
       {"dual_path",
        "dual-path stack: both sides of the top entry issuable",
-       {&unsized<DualPathStack>, false}},
-      {"ipdom", "the immediate post-dominator (IPDOM) stack", {&unsized<IpdomStack>, false}},
+       {&unsized<DualPathStack>}},
+      {"exec_mask",
+       "compiler-side: reconverging CFG, exec-mask instructions, one pc (seed 001)",
+       {&unsized<ExecMaskUnit>, ProgramForm::ExecMask}},
+      {"ipdom", "the immediate post-dominator (IPDOM) stack", {&unsized<IpdomStack>}},
       {"min_pc",
        "per-thread PCs: max call depth, then min PC issues (Simty)",
-       {&sized<MinPcArbiter>, false}},
+       {&sized<MinPcArbiter>}},
       {"minority_first",
        "depth-first, the side with fewer lanes first; IPDOM",
-       {&sized<MinorityFirstStack>, false}},
+       {&sized<MinorityFirstStack>}},
       {"mp_ipdom",
        "multi-path IPDOM: split and reconvergence tables (mp_ipdom.*)",
        {[](unsigned ws, const ComponentOptions& o) -> std::unique_ptr<ReconvergenceUnit> {
           return std::make_unique<MultiPathIpdom>(ws, o.get_unsigned("st_entries"),
                                                   o.get_unsigned("rt_entries"));
         },
-        false, std::make_shared<const std::vector<StatInfo>>(MultiPathIpdom::stat_infos())},
+        ProgramForm::Plain,
+        std::make_shared<const std::vector<StatInfo>>(MultiPathIpdom::stat_infos())},
        MultiPathIpdom::option_infos()},
       {"ppc_explicit",
        "paired-path comparison at the finalizer's IPDOM markers",
        {[](unsigned, const ComponentOptions&) -> std::unique_ptr<ReconvergenceUnit> {
           return std::make_unique<PairedPathStack>(PairedPathStack::Mode::Explicit);
         },
-        true}},
+        ProgramForm::Markers}},
       {"ppc_implicit",
        "paired-path comparison after every instruction, no markers",
        {[](unsigned, const ComponentOptions&) -> std::unique_ptr<ReconvergenceUnit> {
-          return std::make_unique<PairedPathStack>(PairedPathStack::Mode::Implicit);
-        },
-        false}},
+         return std::make_unique<PairedPathStack>(PairedPathStack::Mode::Implicit);
+       }}},
       {"sorted_list",
        "Simty's sorted path list (HCT and CCT), no reconvergence point",
-       {&sized<SortedPathList>, false,
+       {&sized<SortedPathList>, ProgramForm::Plain,
         std::make_shared<const std::vector<StatInfo>>(SortedPathList::stat_infos())}},
   };
 }
@@ -113,10 +117,10 @@ void register_reconvergence(const std::string& name, ReconvergenceFactory factor
                                     "' is already a statistic of another scheme, in " + k.unit +
                                     (k.peak ? " (a peak)" : " (a sum)"));
   }
-  registry().add(
-      name, description,
-      Scheme{factory, needs_markers, std::make_shared<const std::vector<StatInfo>>(stats)},
-      options);
+  registry().add(name, description,
+                 Scheme{factory, needs_markers ? ProgramForm::Markers : ProgramForm::Plain,
+                        std::make_shared<const std::vector<StatInfo>>(stats)},
+                 options);
 }
 
 std::shared_ptr<const std::vector<StatInfo>> reconvergence_stats(const std::string& name) {
@@ -165,8 +169,20 @@ std::unique_ptr<ReconvergenceUnit> make_reconvergence_unit(const std::string& na
   return unit;
 }
 
-bool reconvergence_needs_markers(const std::string& name) {
-  return registry().factory(name).needs_markers;
+ProgramForm reconvergence_program_form(const std::string& name) {
+  return registry().factory(name).form;
+}
+
+const char* program_form_name(ProgramForm form) {
+  switch (form) {
+    case ProgramForm::Plain:
+      return "plain";
+    case ProgramForm::Markers:
+      return "markers";
+    case ProgramForm::ExecMask:
+      return "exec_mask";
+  }
+  return "?";
 }
 
 }  // namespace warptlm

@@ -6,6 +6,7 @@
 #include "cli_text.h"
 #include "compactability_dict.h"
 #include "core.h"
+#include "exec/prepared_program.h"
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
 #include "gpu/timing_run.h"
@@ -242,9 +243,7 @@ void bind_run(py::module_& m) {
          uint32_t shared_bytes, const py::list& args, bool trace, const std::string& mode,
          const std::string& timeline_path, const std::string& vcd_path, bool compactability) {
         PlatformConfig config = config_from_text(config_json);
-        FinalizeOptions fin;
-        fin.insert_reconvergence_markers = reconvergence_needs_markers(config.reconvergence);
-        Program program = finalize(parse_ptx(ptx, source_name), fin);
+        Program program = prepare_program(parse_ptx(ptx, source_name), config.reconvergence);
         LaunchSpec launch = make_launch(grid, block, shared_bytes, args);
         py::dict out = run_launch(program, entry, launch, config, trace, mode, timeline_path,
                                   vcd_path, compactability);

@@ -1,6 +1,7 @@
 // The built-in scenarios: list, describe, and run one against its host
 // reference.
 #include "core.h"
+#include "exec/prepared_program.h"
 #include "frontend/ptx_parser.h"
 #include "scenario.h"
 #include "simt/reconvergence_unit.h"
@@ -38,10 +39,9 @@ py::dict run_scenario(const std::string& name, const std::string& size, uint64_t
   uint64_t n = scenarios::resolve_size(s, size);
   LaunchSpec input = s.make_launch(n, seed);
   LaunchSpec launch = input;
-  FinalizeOptions fin;
-  fin.insert_reconvergence_markers = reconvergence_needs_markers(config.reconvergence);
-  Program program = finalize(
-      parse_ptx(scenarios::scenario_ptx(s), "scenarios/" + s.source_dir + "/kernel.ptx"), fin);
+  Program program = prepare_program(
+      parse_ptx(scenarios::scenario_ptx(s), "scenarios/" + s.source_dir + "/kernel.ptx"),
+      config.reconvergence);
   py::dict out = run_launch(program, s.entry, launch, config, trace, mode, timeline_path, vcd_path,
                             compactability);
   describe_run(out, scenarios::scenario_ptx(s), "scenarios/" + s.source_dir + "/kernel.ptx",

@@ -57,3 +57,24 @@ def test_a_kernel_that_cannot_reconverge_says_where_and_why():
     k = warptlm.Kernel.from_ptx(SPIN_PTX, "spin")
     with pytest.raises(ValueError, match=r"function spin: B1 cannot reach the exit \(an infinite loop\)"):
         k.reconverging_cfg
+
+
+def test_exec_mask_is_a_scheme_like_every_other():
+    assert "exec_mask" in warptlm.schemes()["reconvergence"]
+    base = warptlm.Platform("small")
+    lowered = warptlm.Platform("small", reconvergence="exec_mask")
+    for mode in ("functional", "timing"):
+        ipdom = warptlm.scenarios.run(base, "collatz", mode=mode)
+        r = warptlm.scenarios.run(lowered, "collatz", mode=mode)
+        assert r.passed, r.message
+        assert r.stats["flow_blocks"] == 1
+        assert 0 < r.stats["mask_instructions"] < r.stats["warp_instructions"]
+        assert r.stats["mask_instructions_static"] > 0
+        assert r.stats["thread_instructions"] >= ipdom.stats["thread_instructions"]
+        assert ipdom.stats["mask_instructions"] == 0 and ipdom.stats["flow_blocks"] == 0
+
+
+def test_an_exec_mask_run_of_a_kernel_that_cannot_reconverge_is_refused_by_name():
+    k = warptlm.Kernel.from_ptx(SPIN_PTX, "spin")
+    with pytest.raises(ValueError, match=r"function spin: B1 cannot reach the exit"):
+        warptlm.Platform("small", reconvergence="exec_mask").launch(k, grid=1, block=32, args=[])

@@ -297,6 +297,22 @@ TEST(Cli, AnalyzePrintsTheReconvergingCfgAsTextAndGraphviz) {
   EXPECT_EQ(std::system(("dot -Tsvg " + file + " > /dev/null").c_str()), 0);
 }
 
+TEST(Cli, AnalyzeLoweredListsTheExecMaskCodeThatExecMaskRuns) {
+  const std::string ptx = WARPTLM_SOURCE_DIR "/scenarios/collatz/kernel.ptx";
+  Result r = cli("analyze --lowered " + ptx);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("lowered to exec masks: 1 flow block(s) inserted, 27 instruction(s) "
+                          "written\n"),
+            std::string::npos)
+      << r.output;
+  // Blocks by their reconverging-CFG names, written instructions starred.
+  EXPECT_NE(r.output.find("  [flow0]\n   * 0x01c0  emask.join 3\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("   * 0x0030  @%p1 emask.defer 0\n"), std::string::npos) << r.output;
+  Result both = cli("analyze --lowered --markers " + ptx);
+  EXPECT_EQ(both.status, 2);
+  EXPECT_NE(both.output.find("--markers excludes --lowered"), std::string::npos) << both.output;
+}
+
 TEST(Cli, RunChecksAScenarioAndRejectsUnknownNames) {
   Result r = cli("run reduction --size test");
   EXPECT_EQ(r.status, 0) << r.output;

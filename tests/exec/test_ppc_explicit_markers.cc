@@ -28,12 +28,12 @@ TEST(PpcExplicitMarkers, ProgramWithoutMarkersIsRefused) {
     EXPECT_NE(what.find("'ppc_explicit' needs the finalizer's reconvergence markers"),
               std::string::npos)
         << what;
-    EXPECT_NE(what.find("insert_reconvergence_markers"), std::string::npos) << what;
+    EXPECT_NE(what.find("prepare_program(module, \"ppc_explicit\")"), std::string::npos) << what;
   }
 }
 
 TEST(PpcExplicitMarkers, ProgramWithMarkersRunsAndCountsThem) {
-  ASSERT_TRUE(reconvergence_needs_markers("ppc_explicit"));
+  ASSERT_EQ(reconvergence_program_form("ppc_explicit"), ProgramForm::Markers);
   FinalizeOptions fin;
   fin.insert_reconvergence_markers = true;
   Program p = finalize(parse_ptx(ptx_module(kDiverge), "test.ptx"), fin);

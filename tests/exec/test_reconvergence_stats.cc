@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "exec/prepared_program.h"
 #include "exec_test_util.h"
 #include "simt/reconvergence_unit.h"
 
@@ -44,9 +45,7 @@ E:
 
 RunStats run_scheme(const char* ptx, const char* entry, const std::string& scheme, uint32_t threads,
                     unsigned warp_size) {
-  FinalizeOptions fin;
-  fin.insert_reconvergence_markers = reconvergence_needs_markers(scheme);
-  Program p = finalize(parse_ptx(ptx_module(ptx), "test.ptx"), fin);
+  Program p = prepare_program(parse_ptx(ptx_module(ptx), "test.ptx"), scheme);
   LaunchSpec l = one_buffer(1, threads, std::vector<int32_t>(threads, 0));
   ExecConfig c;
   c.warp_size = warp_size;
@@ -59,6 +58,7 @@ struct Expected {
   uint64_t instructions, reconvergences, early, markers;
   uint64_t paths_sum;
   unsigned max_paths, peak, st = 0, rt = 0, hct = 0, cct = 0;
+  uint64_t divergent = 2, mask_instructions = 0;
 };
 
 // By hand, in issue order (lane 1 takes the first branch to D, lanes 2, 3
@@ -82,6 +82,16 @@ struct Expected {
 //   D(1110) parks at E, C arrives (merge at E): D once, 14 instructions.
 // - sorted_list, min_pc: D(1100) meets D(0010) at D (early), D(1110) falls
 //   into E where C waits: 14 instructions; two paths at most.
+// - exec_mask: the lowered program (warptlm analyze --lowered) has 31
+//   instructions, 21 of them written, two flow blocks, and the warp runs
+//   every one once: B0 defers lane 1 (for flow0), B1 sets intents, flow0
+//   joins lane 1 and defers lane 0 (for B2, through flow1), B3 (D) runs
+//   lanes 1-3, flow1 joins lane 0 and defers lanes 1-3 for E, B2 (C) runs
+//   lane 0, E joins them. Three defers split the warp (three divergent
+//   "branches") and three joins merge it; no early judgement (0). One
+//   re-join mask holds lanes at a time.
+// - exec_mask's one path counts as issuable even while its exec mask is
+//   empty, so the mean stays 1.
 // clang-format off
 const Expected kAndAndRuns[] = {
     {"ipdom", 15, 2, 0, 0, 15, 1, 3},
@@ -93,6 +103,7 @@ const Expected kAndAndRuns[] = {
     {"breadth_first", 14, 2, 1, 0, 14, 1, 2},
     {"sorted_list", 14, 2, 1, 0, 14, 1, 2, 0, 0, 2, 0},
     {"min_pc", 14, 2, 1, 0, 14, 1, 2},
+    {"exec_mask", 31, 3, 0, 0, 31, 1, 1, 0, 0, 0, 0, 3, 21},
 };
 // clang-format on
 
@@ -102,7 +113,8 @@ TEST(ReconvergenceStats, IfAandBUnderEveryScheme) {
     SCOPED_TRACE(x.scheme);
     const RunStats s = run_scheme(kAndAnd, "andand", x.scheme, 4, 4);
     EXPECT_EQ(s.warp_instructions, x.instructions);
-    EXPECT_EQ(s.divergent_branches, 2u);
+    EXPECT_EQ(s.divergent_branches, x.divergent);
+    EXPECT_EQ(s.mask_instructions, x.mask_instructions);
     EXPECT_EQ(s.reconvergences, x.reconvergences);
     EXPECT_EQ(s.early_reconvergences, x.early);
     EXPECT_EQ(s.marker_instructions, x.markers);
@@ -120,12 +132,17 @@ TEST(ReconvergenceStats, IfAandBUnderEveryScheme) {
 TEST(ReconvergenceStats, NonDivergentKernelHasOnePathAndNoMerges) {
   // kDiverge with 8 threads: all below 12, so every lane takes THEN; two
   // warps of 4, 13 instructions each (see test_executor.cc), plus JOIN's
-  // marker per warp under ppc_explicit.
+  // marker per warp under ppc_explicit. Under exec_mask each warp runs 24
+  // lowered instructions (11 original, 13 written: the if-else's defer,
+  // branchz and jumps, flow0's routing, the joins, the exit's ret; none of
+  // its defers splits the warp).
   for (const std::string& scheme : reconvergence_names()) {
     SCOPED_TRACE(scheme);
     const RunStats s = run_scheme(kDiverge, "diverge", scheme, 8, 4);
     const uint64_t markers = scheme == "ppc_explicit" ? 2 : 0;
-    EXPECT_EQ(s.warp_instructions, 2 * 13u + markers);
+    const bool lowered = scheme == "exec_mask";
+    EXPECT_EQ(s.warp_instructions, lowered ? 2 * 24u : 2 * 13u + markers);
+    EXPECT_EQ(s.mask_instructions, lowered ? 2 * 13u : 0u);
     EXPECT_EQ(s.marker_instructions, markers);
     EXPECT_EQ(s.divergent_branches, 0u);
     EXPECT_EQ(s.reconvergences, 0u);

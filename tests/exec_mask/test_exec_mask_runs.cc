@@ -1,8 +1,9 @@
-// The exec-mask lowering run end to end in the functional executor: every
-// scenario's program lowered (reconverging CFG, re-join masks, intents) and
-// run by ExecMaskUnit under a scheme registered here for the test (the
-// exec_mask scheme itself is not registered until it is wired into every
-// run path) matches its host reference at warp sizes 8 and 32.
+// The exec-mask lowering run end to end: every scenario's program prepared
+// for scheme exec_mask (reconverging CFG, re-join masks, intents) matches its
+// host reference at warp sizes 16 and 64 (the scenario suites run every
+// scheme at 8 and 32, and in timing mode on the small preset), its timing run
+// on the fermi preset matches the functional run bit for bit, and the run
+// statistics count the lowering's blocks and instructions.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,36 +13,26 @@
 #include "common/systemc_child.h"
 #include "config/platform_config.h"
 #include "exec/functional_executor.h"
+#include "exec/prepared_program.h"
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
 #include "gpu/timing_run.h"
 #include "reconverge/exec_mask_lowering.h"
 #include "scenario.h"
-#include "simt/exec_mask_unit.h"
 #include "simt/reconvergence_unit.h"
 
 namespace warptlm::scenarios {
 namespace {
 
-const char* const kScheme = "exec_mask_lowered_test";
+const char* const kScheme = "exec_mask";
 
-std::unique_ptr<ReconvergenceUnit> make_exec_mask(unsigned, const ComponentOptions&) {
-  return std::make_unique<ExecMaskUnit>();
+Program lowered(const Scenario& s) {
+  return prepare_program(parse_ptx(scenario_ptx(s), s.source_dir + "/kernel.ptx"), kScheme);
 }
 
-const bool registered = [] {
-  register_reconvergence(kScheme, &make_exec_mask, false, "exec-mask warp (test)");
-  return true;
-}();
-
-Program lowered(const Scenario& s, ExecMaskLowering* info = nullptr) {
-  const Program plain = finalize(parse_ptx(scenario_ptx(s), s.source_dir + "/kernel.ptx"));
-  ExecMaskLowering l = lower_exec_masks(plain);
-  if (info) {
-    info->flow_blocks = l.flow_blocks;
-    info->mask_instructions = l.mask_instructions;
-  }
-  return finalize(std::move(l.module));
+bool skipped(const Scenario& s) {
+  const auto& l = s.livelocks_under;
+  return std::find(l.begin(), l.end(), kScheme) != l.end();
 }
 
 // An if-else: the then side (B2) runs first while the else side's lanes wait
@@ -96,45 +87,142 @@ JOIN:
   EXPECT_EQ(l.module.at(f.labels.at("THEN")).text, "mul.lo.s32 %r5, %r1, 3");
 }
 
+// A kernel whose bra.uni is not uniform: lanes below 12 branch.
+const char* const kLyingUniformBranch = R"(.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry lying(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r5, 1;
+  setp.lt.s32 %p1, %r1, 12;
+  @%p1 bra.uni SKIP;
+  mov.u32 %r5, 2;
+SKIP:
+  mul.wide.s32 %rd3, %r1, 4;
+  add.s64 %rd3, %rd2, %rd3;
+  st.global.u32 [%rd3], %r5;
+  ret;
+}
+)";
+
+LaunchSpec sixteen_threads() {
+  LaunchSpec l;
+  l.grid = {1, 1, 1};
+  l.block = {16, 1, 1};
+  HostBuffer out;
+  out.name = "out";
+  out.bytes.assign(16 * 4, 0);
+  l.buffers.push_back(out);
+  l.args.push_back(KernelArg::buffer_arg(0));
+  return l;
+}
+
+TEST(ExecMaskScheme, ABraUniWhoseLanesDisagreeIsAKernelFaultAtTheBranch) {
+  const Program program = prepare_program(parse_ptx(kLyingUniformBranch, "lying.ptx"), kScheme);
+  LaunchSpec l = sixteen_threads();
+  ExecConfig config;
+  config.reconvergence = kScheme;
+  try {
+    run_functional(program, "lying", l, config);
+    FAIL() << "no fault";
+  } catch (const KernelFault& f) {
+    const std::string what = f.what();
+    EXPECT_NE(what.find("lying"), std::string::npos) << what;
+    EXPECT_NE(what.find("bra.uni"), std::string::npos) << what;
+    EXPECT_NE(what.find("its lanes must agree"), std::string::npos) << what;
+  }
+  // Under a hardware scheme .uni is only a hint: the same kernel runs.
+  const Program plain = prepare_program(parse_ptx(kLyingUniformBranch, "lying.ptx"), "ipdom");
+  l = sixteen_threads();
+  config.reconvergence = "ipdom";
+  run_functional(plain, "lying", l, config);
+  EXPECT_EQ(l.buffers[0].bytes[0], 1);
+  EXPECT_EQ(l.buffers[0].bytes[15 * 4], 2);
+}
+
+TEST(ExecMaskScheme, EachSchemeRefusesAProgramPreparedForAnother) {
+  const Module m = parse_ptx(kLyingUniformBranch, "lying.ptx");
+  const Program plain = prepare_program(m, "ipdom");
+  const Program marked = prepare_program(m, "ppc_explicit");
+  const Program masked = prepare_program(m, kScheme);
+  EXPECT_EQ(program_form(plain), ProgramForm::Plain);
+  EXPECT_EQ(program_form(marked), ProgramForm::Markers);
+  EXPECT_EQ(program_form(masked), ProgramForm::ExecMask);
+  EXPECT_EQ(masked.module.flow_blocks, 0u);  // an if-then needs no flow block
+  auto message = [](const Program& p, const std::string& scheme) -> std::string {
+    try {
+      check_program_form(p, scheme);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(message(plain, "ipdom"), "");
+  EXPECT_EQ(message(marked, "ppc_explicit"), "");
+  EXPECT_EQ(message(masked, kScheme), "");
+  EXPECT_NE(message(plain, kScheme).find("runs programs lowered to exec masks, but lying.ptx"),
+            std::string::npos);
+  EXPECT_NE(message(masked, "ipdom").find("which was lowered to exec masks"), std::string::npos);
+  EXPECT_NE(message(plain, "ppc_explicit").find("needs the finalizer's reconvergence markers"),
+            std::string::npos);
+  EXPECT_NE(message(plain, "ppc_explicit").find("prepare_program(module, \"ppc_explicit\")"),
+            std::string::npos);
+  // The executor checks before it runs.
+  LaunchSpec l = sixteen_threads();
+  ExecConfig config;
+  config.reconvergence = "ipdom";
+  EXPECT_THROW(run_functional(masked, "lying", l, config), std::invalid_argument);
+}
+
 class ExecMaskRun : public ::testing::TestWithParam<std::tuple<size_t, unsigned>> {};
 
-TEST_P(ExecMaskRun, MatchesTheHostReference) {
-  ASSERT_TRUE(registered);
+TEST_P(ExecMaskRun, MatchesTheHostReferenceAndCountsTheLowering) {
   const Scenario& s = all()[std::get<0>(GetParam())];
-  const auto& l = s.livelocks_under;
-  if (std::find(l.begin(), l.end(), "ipdom") != l.end())
-    GTEST_SKIP() << s.name << " livelocks under one path at a time";
-  ExecMaskLowering info;
-  const Program program = lowered(s, &info);
-  // What remains of branches is uniform; divergence is exec-mask code.
-  size_t emask = 0;
+  if (skipped(s)) GTEST_SKIP() << s.name << " livelocks under exec_mask";
+  const Program program = lowered(s);
+  EXPECT_EQ(program_form(program), ProgramForm::ExecMask);
+  // What remains of branches is uniform (bra.uni, or found uniform: one
+  // whose lanes disagreed would fault the run); divergence is exec-mask code.
+  uint64_t written = 0;
   for (const Instruction& in : program.module.code) {
-    if (in.op == Opcode::Bra && in.has_guard) {
-      EXPECT_TRUE(in.uni) << in.text;
+    if (in.op == Opcode::EmaskDefer || in.op == Opcode::EmaskJoin ||
+        in.op == Opcode::EmaskBranchz) {
+      EXPECT_TRUE(in.lowered) << in.text;
     }
-    emask += in.op == Opcode::EmaskDefer || in.op == Opcode::EmaskJoin;
+    written += in.lowered;
   }
-  EXPECT_LE(emask, info.mask_instructions);
   for (uint64_t n : {resolve_size(s, "test"), s.min_n}) {
     const LaunchSpec in = s.make_launch(n, 1);
     LaunchSpec out = in;
     ExecConfig config;
     config.warp_size = std::get<1>(GetParam());
     config.reconvergence = kScheme;
-    run_functional(program, s.entry, out, config);
+    const RunStats stats = run_functional(program, s.entry, out, config);
     const CheckResult r = s.check(in, out);
     EXPECT_TRUE(r.passed) << s.name << " n=" << n << ": " << r.message;
+    EXPECT_EQ(stats.mask_instructions_static, written);
+    EXPECT_EQ(stats.flow_blocks, program.module.flow_blocks);
+    // Every warp at least runs the exit block's ret, which the lowering wrote.
+    EXPECT_GE(stats.mask_instructions, stats.warps);
+    EXPECT_LT(stats.mask_instructions, stats.warp_instructions);
   }
 }
 
-TEST_P(ExecMaskRun, TimingRunMatchesTheFunctionalRunBitExactly) {
-  const Scenario& s = all()[std::get<0>(GetParam())];
-  const auto& l = s.livelocks_under;
-  if (std::find(l.begin(), l.end(), "ipdom") != l.end() || s.name == "spinlock")
-    GTEST_SKIP() << s.name << ": no bit-exact reference";
+class ExecMaskTiming : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(ExecMaskTiming, OnFermiMatchesTheFunctionalRunBitExactly) {
+  const Scenario& s = all()[GetParam()];
+  if (skipped(s) || s.name == "spinlock")
+    GTEST_SKIP() << s.name << ": no bit-exact reference (test_timing_scenarios.cc)";
   const Program program = lowered(s);
   warptlm::testing::in_child_process([&] {
-    PlatformConfig config = preset(std::get<1>(GetParam()) == 8 ? "small" : "fermi");
+    PlatformConfig config = preset("fermi");
     config.reconvergence = kScheme;
     const LaunchSpec in = s.make_launch(resolve_size(s, "test"), 1);
     LaunchSpec functional = in, timing = in;
@@ -144,15 +232,21 @@ TEST_P(ExecMaskRun, TimingRunMatchesTheFunctionalRunBitExactly) {
     EXPECT_TRUE(s.check(in, timing).passed) << s.name;
     EXPECT_EQ(tstats.warp_instructions, fstats.warp_instructions);
     EXPECT_EQ(tstats.thread_instructions, fstats.thread_instructions);
+    EXPECT_EQ(tstats.mask_instructions, fstats.mask_instructions);
+    EXPECT_EQ(tstats.flow_blocks, fstats.flow_blocks);
+    EXPECT_EQ(tstats.mask_instructions_static, fstats.mask_instructions_static);
     for (size_t i = 0; i < functional.buffers.size(); ++i)
       EXPECT_TRUE(functional.buffers[i].bytes == timing.buffers[i].bytes)
           << s.name << ": buffer " << functional.buffers[i].name;
   });
 }
 
+INSTANTIATE_TEST_SUITE_P(Scenarios, ExecMaskTiming, ::testing::Range<size_t>(0, all().size()),
+                         [](const auto& info) { return all()[info.param].name; });
+
 INSTANTIATE_TEST_SUITE_P(Scenarios, ExecMaskRun,
                          ::testing::Combine(::testing::Range<size_t>(0, all().size()),
-                                            ::testing::Values(8u, 32u)),
+                                            ::testing::Values(16u, 64u)),
                          [](const auto& info) {
                            return all()[std::get<0>(info.param)].name + "_w" +
                                   std::to_string(std::get<1>(info.param));

@@ -4,8 +4,10 @@
 #include <string>
 
 #include "exec/functional_executor.h"
+#include "exec/prepared_program.h"
 #include "frontend/ptx_error.h"
 #include "frontend/ptx_parser.h"
+#include "reconverge/reconverging_cfg.h"
 #include "simt/reconvergence_unit.h"
 
 namespace warptlm::fuzz {
@@ -54,12 +56,12 @@ void fuzz_ptx(const uint8_t* data, size_t size) {
   // of input over a run.
   const std::vector<std::string> schemes = reconvergence_names();
   const std::string scheme = schemes[size % schemes.size()];
-  FinalizeOptions options;
-  options.insert_reconvergence_markers = reconvergence_needs_markers(scheme);
   Program program;
   try {
-    program = finalize(std::move(module), options);
+    program = prepare_program(std::move(module), scheme);
   } catch (const PtxError&) {
+    return;
+  } catch (const CfgError&) {  // a function the exec-mask lowering cannot handle, named
     return;
   }
   if (program.module.global_data_size > kMaxGlobalBytes) return;

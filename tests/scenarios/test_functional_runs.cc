@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "exec/functional_executor.h"
+#include "exec/prepared_program.h"
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
 #include "scenario.h"
@@ -29,9 +30,8 @@ class ScenarioRun : public ::testing::TestWithParam<RunParam> {
   // when the outputs differ from the host reference.
   RunStats run_and_check(uint64_t n, uint64_t seed) {
     const Scenario& s = scenario();
-    FinalizeOptions fin;
-    fin.insert_reconvergence_markers = reconvergence_needs_markers(scheme());
-    Program program = finalize(parse_ptx(scenario_ptx(s), s.source_dir + "/kernel.ptx"), fin);
+    Program program =
+        prepare_program(parse_ptx(scenario_ptx(s), s.source_dir + "/kernel.ptx"), scheme());
     LaunchSpec in = s.make_launch(n, seed);
     LaunchSpec out = in;
     ExecConfig config;
@@ -53,9 +53,8 @@ class ScenarioRun : public ::testing::TestWithParam<RunParam> {
   // Runs the scenario at size n expecting the executor's watchdog to end it.
   void expect_runaway(uint64_t n, uint64_t seed) {
     const Scenario& s = scenario();
-    FinalizeOptions fin;
-    fin.insert_reconvergence_markers = reconvergence_needs_markers(scheme());
-    Program program = finalize(parse_ptx(scenario_ptx(s), s.source_dir + "/kernel.ptx"), fin);
+    Program program =
+        prepare_program(parse_ptx(scenario_ptx(s), s.source_dir + "/kernel.ptx"), scheme());
     LaunchSpec out = s.make_launch(n, seed);
     ExecConfig config;
     config.warp_size = warp_size();

@@ -197,15 +197,16 @@ TEST(PpcStack, ImplicitOnRawPcsRunsTheLatchWithHalfTheWarp) {
 
 TEST(PpcStack, RegistryKnowsImplicitPpcWithoutMarkers) {
   EXPECT_EQ(make_reconvergence_unit("ppc_implicit", 16)->name(), std::string("ppc_implicit"));
-  EXPECT_FALSE(reconvergence_needs_markers("ppc_implicit"));
+  EXPECT_EQ(reconvergence_program_form("ppc_implicit"), ProgramForm::Plain);
 }
 
 TEST(PpcStack, RegistryKnowsExplicitPpcAndThatItNeedsMarkers) {
   EXPECT_EQ(make_reconvergence_unit("ppc_explicit", 16)->name(), std::string("ppc_explicit"));
-  EXPECT_TRUE(reconvergence_needs_markers("ppc_explicit"));
-  EXPECT_FALSE(reconvergence_needs_markers("ipdom"));
-  EXPECT_FALSE(reconvergence_needs_markers("dual_path"));
-  EXPECT_THROW(reconvergence_needs_markers("nope"), std::invalid_argument);
+  EXPECT_EQ(reconvergence_program_form("ppc_explicit"), ProgramForm::Markers);
+  EXPECT_EQ(reconvergence_program_form("ipdom"), ProgramForm::Plain);
+  EXPECT_EQ(reconvergence_program_form("dual_path"), ProgramForm::Plain);
+  EXPECT_EQ(reconvergence_program_form("exec_mask"), ProgramForm::ExecMask);
+  EXPECT_THROW(reconvergence_program_form("nope"), std::invalid_argument);
 }
 
 }  // namespace

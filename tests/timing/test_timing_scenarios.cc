@@ -12,6 +12,7 @@
 #include "common/systemc_child.h"
 #include "config/platform_config.h"
 #include "exec/functional_executor.h"
+#include "exec/prepared_program.h"
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
 #include "gpu/timing_run.h"
@@ -33,9 +34,8 @@ TEST_P(TimingScenario, MatchesFunctionalRunBitExactly) {
   warptlm::testing::in_child_process([&] {
     PlatformConfig config = preset(preset_name);
     config.reconvergence = scheme;
-    FinalizeOptions fin;
-    fin.insert_reconvergence_markers = reconvergence_needs_markers(scheme);
-    Program program = finalize(parse_ptx(scenario_ptx(s), s.source_dir + "/kernel.ptx"), fin);
+    Program program =
+        prepare_program(parse_ptx(scenario_ptx(s), s.source_dir + "/kernel.ptx"), scheme);
     const auto& livelocks = s.livelocks_under;
     if (std::find(livelocks.begin(), livelocks.end(), scheme) != livelocks.end()) {
       // The scheme livelocks this kernel by design: the watchdog must end it.

@@ -9,6 +9,7 @@
 #include "common/systemc_child.h"
 #include "config/platform_config.h"
 #include "exec/functional_executor.h"
+#include "exec/prepared_program.h"
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
 #include "gpu/statistics.h"
@@ -109,10 +110,8 @@ namespace {
 uint64_t avoided(const std::string& scheme) {
   uint64_t value = 0;
   const scenarios::Scenario& s = scenarios::find("short_circuit");
-  FinalizeOptions fin;
-  fin.insert_reconvergence_markers = reconvergence_needs_markers(scheme);
   Program program =
-      finalize(parse_ptx(scenarios::scenario_ptx(s), s.source_dir + "/kernel.ptx"), fin);
+      prepare_program(parse_ptx(scenarios::scenario_ptx(s), s.source_dir + "/kernel.ptx"), scheme);
   LaunchSpec l = s.make_launch(scenarios::resolve_size(s, "test"), 1);
   PlatformConfig c = preset("small");
   c.reconvergence = scheme;

@@ -1,10 +1,17 @@
 // `warptlm analyze FILE.ptx`: the finalizer's view of every function.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "commands.h"
+#include "exec/prepared_program.h"
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
+#include "reconverge/exec_mask_lowering.h"
 #include "reconverge/function_reconvergence.h"
 
 namespace warptlm::cli {
@@ -14,8 +21,13 @@ CLI::App* add_analyze(CLI::App& app, AnalyzeCommand& c) {
                          "Per kernel and function: basic blocks, and every branch with its PC, "
                          "reconvergence PC (IPDOM), structured or not, and P/D taint.");
   cmd->add_option("file", c.file, "the PTX file")->required()->type_name("FILE.ptx");
-  cmd->add_flag("--markers", c.markers,
-                "insert the explicit reconvergence markers (as ppc_explicit runs do)");
+  CLI::Option* markers =
+      cmd->add_flag("--markers", c.markers,
+                    "insert the explicit reconvergence markers (as ppc_explicit runs do)");
+  cmd->add_flag("--lowered", c.lowered,
+                "analyze the program as exec_mask runs it (lowered to exec masks: flow blocks "
+                "and emask.* instructions) and list its code, * marking what the lowering wrote")
+      ->excludes(markers);
   cmd->add_flag("--reconverging", c.reconverging,
                 "also print each function's reconverging CFG (compiler-side reconvergence: the "
                 "flow blocks inserted and where they send each lane)");
@@ -25,9 +37,10 @@ CLI::App* add_analyze(CLI::App& app, AnalyzeCommand& c) {
 }
 
 int cmd_analyze(const AnalyzeCommand& c) {
-  FinalizeOptions options;
-  options.insert_reconvergence_markers = c.markers;
-  Program program = finalize(parse_ptx_file(c.file), options);
+  const ProgramForm form = c.lowered   ? ProgramForm::ExecMask
+                           : c.markers ? ProgramForm::Markers
+                                       : ProgramForm::Plain;
+  Program program = prepare_program(parse_ptx_file(c.file), form);
   const Module& m = program.module;
   if (c.reconverging_dot) {
     for (uint32_t fi = 0; fi < m.functions.size(); ++fi) {
@@ -42,6 +55,12 @@ int cmd_analyze(const AnalyzeCommand& c) {
   }
   std::cout << m.source_name << ": PTX " << m.version << ", target " << m.target << ", "
             << m.functions.size() << " function(s), " << m.code.size() << " instructions\n";
+  if (c.lowered) {
+    size_t written = 0;
+    for (const Instruction& in : m.code) written += in.lowered;
+    std::cout << "lowered to exec masks: " << m.flow_blocks << " flow block(s) inserted, "
+              << written << " instruction(s) written\n";
+  }
   for (size_t fi = 0; fi < m.functions.size(); ++fi) {
     const Function& f = m.functions[fi];
     const FunctionCfg& cfg = program.cfgs[fi];
@@ -74,6 +93,28 @@ int cmd_analyze(const AnalyzeCommand& c) {
       std::cout << "  `" << m.at(bi.pc).text << "`\n";
     }
     if (!any) std::cout << "    (none)\n";
+    if (c.lowered) {
+      // Labels by pc, in name order: the lowering's blocks as [B2], the
+      // source's labels as NAME:.
+      const std::string prefix = kLoweredBlockPrefix;
+      std::vector<std::pair<Pc, std::string>> labels;
+      for (const auto& [name, pc] : f.labels)
+        labels.emplace_back(
+            pc, name.rfind(prefix, 0) == 0 ? "[" + name.substr(prefix.size()) + "]" : name + ":");
+      std::sort(labels.begin(), labels.end(), [](const auto& a, const auto& b) {
+        const bool block_a = a.second[0] == '[', block_b = b.second[0] == '[';
+        return std::tie(a.first, block_b, a.second) < std::tie(b.first, block_a, b.second);
+      });
+      size_t next_label = 0;
+      std::cout << "  code (* written by the lowering):\n";
+      for (Pc pc = f.begin; pc < f.end; pc += kInstrBytes) {
+        const Instruction& in = m.at(pc);
+        for (; next_label < labels.size() && labels[next_label].first <= pc; ++next_label)
+          std::cout << "  " << labels[next_label].second << "\n";
+        std::cout << "   " << (in.lowered ? '*' : ' ') << " " << pc_text(pc) << "  " << in.text
+                  << "\n";
+      }
+    }
     if (c.reconverging && !cfg.blocks.empty()) {
       try {
         std::cout << reconverging_text(reconverge_function(program, static_cast<uint32_t>(fi)));

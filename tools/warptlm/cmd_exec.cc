@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "exec/kernel_args.h"
+#include "exec/prepared_program.h"
 #include "frontend/ptx_parser.h"
 #include "npy.h"
 #include "run_output.h"
@@ -73,9 +74,7 @@ int cmd_exec(const ExecCommand& c) {
   }
 
   const std::string ptx = read_ptx_file(c.file);
-  FinalizeOptions fin;
-  fin.insert_reconvergence_markers = reconvergence_needs_markers(platform.reconvergence);
-  const Program program = finalize(parse_ptx(ptx, c.file), fin);
+  const Program program = prepare_program(parse_ptx(ptx, c.file), platform.reconvergence);
   const std::string kernel = c.kernel.empty() ? sole_kernel(program.module, c.file) : c.kernel;
   std::cout << "warptlm exec: kernel " << kernel << " of " << c.file << ", "
             << geometry_text(launch) << ", " << platform.reconvergence << " reconvergence, "

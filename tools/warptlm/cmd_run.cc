@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "exec/prepared_program.h"
 #include "frontend/ptx_parser.h"
 #include "run_output.h"
 #include "scenario.h"
@@ -32,9 +33,7 @@ int cmd_run(const RunCommand& c) {
   LaunchSpec launch = input;
   const std::string& ptx = scenarios::scenario_ptx(s);
   const std::string source = "scenarios/" + s.source_dir + "/kernel.ptx";
-  FinalizeOptions fin;
-  fin.insert_reconvergence_markers = reconvergence_needs_markers(platform.reconvergence);
-  const Program program = finalize(parse_ptx(ptx, source), fin);
+  const Program program = prepare_program(parse_ptx(ptx, source), platform.reconvergence);
 
   std::cout << "warptlm run " << s.name << ": " << s.title << "\n";
   std::cout << "  mirrors " << s.mirrors << "; size " << c.size << " (n=" << n << "), seed " << seed

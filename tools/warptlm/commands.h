@@ -16,6 +16,7 @@ struct AnalyzeCommand {
   bool markers = false;
   bool reconverging = false;      // each function's reconverging CFG as text
   bool reconverging_dot = false;  // ... as Graphviz, instead of the usual text
+  bool lowered = false;           // analyze the exec-mask lowered program, and list its code
 };
 CLI::App* add_analyze(CLI::App& app, AnalyzeCommand& c);
 int cmd_analyze(const AnalyzeCommand& c);
