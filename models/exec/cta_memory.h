@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "frontend/ir.h"
@@ -19,6 +20,9 @@ struct KernelMemory {
   uint64_t globals_base = 0;       // module .global variables
   std::vector<uint8_t> constants;  // module .const bank
   std::vector<uint8_t> params;     // the kernel's parameter buffer
+  // What the launch's printf calls wrote, in issue order (the lanes of one
+  // call in lane order): the runtime's printf buffer, read after the launch.
+  std::string console;
 };
 
 // Writes the initial values of `module`'s .global variables at

@@ -159,8 +159,15 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
   GridRunner runner(program, *kernel, mem,
                     GridShape{launch.grid, launch.block, launch.shared_bytes}, config, trace,
                     analysis);
-  RunStats stats = runner.run();
+  RunStats stats;
+  try {
+    stats = runner.run();
+  } catch (KernelFault& f) {
+    f.output = std::move(mem.console);
+    throw;
+  }
   stats.note_program(module);
+  launch.output = std::move(mem.console);
   for (size_t i = 0; i < launch.buffers.size(); ++i)
     global.read(addresses[i], launch.buffers[i].bytes.data(), launch.buffers[i].bytes.size());
   return stats;

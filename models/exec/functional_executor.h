@@ -104,6 +104,8 @@ class KernelFault : public std::runtime_error {
   KernelFault(const std::string& what, FaultSite site)
       : std::runtime_error(what), site(std::move(site)) {}
   FaultSite site;
+  // What the launch's printf calls wrote before the fault (launch order).
+  std::string output;
 };
 
 // Runs kernel `entry` of `program` over launch.grid x launch.block threads.

@@ -49,6 +49,8 @@ struct LaunchSpec {
   uint32_t shared_bytes = 0;  // dynamic shared memory per CTA
   std::vector<HostBuffer> buffers;
   std::vector<KernelArg> args;  // one per kernel parameter, in order
+  // Filled by the run: what the kernel's printf calls wrote, in issue order.
+  std::string output;
 };
 
 }  // namespace warptlm

@@ -4,6 +4,7 @@
 
 #include "exec/warp_issuer.h"
 #include "reconverge/exec_mask_lowering.h"
+#include "reconverge/reconverging_cfg.h"
 
 namespace warptlm {
 
@@ -12,7 +13,12 @@ Program prepare_program(Module module, ProgramForm form) {
   options.insert_reconvergence_markers = form == ProgramForm::Markers;
   Program program = finalize(std::move(module), options);
   if (form != ProgramForm::ExecMask) return program;
-  return finalize(lower_exec_masks(program).module);
+  try {
+    return finalize(lower_exec_masks(program).module);
+  } catch (const CfgError& e) {
+    throw CfgError(program.module.source_name +
+                   ": compiler-side reconvergence (exec_mask): " + e.what());
+  }
 }
 
 Program prepare_program(Module module, const std::string& scheme) {

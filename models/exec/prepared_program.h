@@ -15,8 +15,8 @@ namespace warptlm {
 // `module` finalized for form `form`: as parsed (Plain), with reconvergence
 // markers (Markers), or finalized, lowered by lower_exec_masks() and finalized
 // again (ExecMask). What finalize() throws propagates; CfgError
-// (reconverge/reconverging_cfg.h) names the function, block and reason for a
-// function the lowering cannot handle.
+// (reconverge/reconverging_cfg.h) names the file, function, block and reason
+// for a function the lowering cannot handle.
 Program prepare_program(Module module, ProgramForm form);
 // ... for the form scheme `scheme` runs (std::invalid_argument listing the
 // known schemes for an unknown name).

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "exec/device_printf.h"
+
 namespace warptlm {
 namespace {
 
@@ -169,6 +171,44 @@ void WarpIssuer::push_frame(Warp& w, const CtaContext& cta, uint32_t function, P
   w.frames.push_back(std::move(fr));
 }
 
+void WarpIssuer::system_call(Warp& w, const CtaContext& cta, Pc pc, const Instruction& call,
+                             const Function& callee, LaneMask lanes, WarpEnvironment& env) const {
+  Frame& frame = w.frames.back();
+  const auto& args = call.ops[2].elems;
+  // A call-site .param of lane l (the arguments are b32 or b64).
+  auto param = [&](unsigned l, const Operand& op) -> uint8_t* {
+    return frame.params.data() + l * frame.param_frame_size + module_.symbols[op.symbol].offset;
+  };
+  auto arg = [&](unsigned l, size_t i) {
+    uint64_t v = 0;
+    std::memcpy(&v, param(l, args[i]), std::min<uint64_t>(module_.symbols[args[i].symbol].size, 8));
+    return v;
+  };
+  for (unsigned l = 0; l < w.size; ++l) {
+    if (!((lanes >> l) & 1)) continue;
+    const DeviceRead read = [&](uint64_t a, void* dst, unsigned n) {
+      env.peek(Space::Generic, l, a, dst, n);
+    };
+    try {
+      if (callee.system == SystemFunction::Vprintf) {
+        const DevicePrintf out = format_device_printf(read, arg(l, 0), arg(l, 1));
+        append_console(memory_.console, out.text);
+        if (!call.ops[0].elems.empty())
+          std::memcpy(param(l, call.ops[0].elems[0]), &out.arguments, 4);
+      } else {
+        // As the CUDA runtime reports a failed assert; the launch ends.
+        fault(w, cta, pc, l,
+              "assertion `" + read_device_string(read, arg(l, 0)) + "` failed (" +
+                  read_device_string(read, arg(l, 1)) + ":" +
+                  std::to_string(static_cast<uint32_t>(arg(l, 2))) + ", in " +
+                  read_device_string(read, arg(l, 3)) + ")");
+      }
+    } catch (const MemoryFault& mf) {
+      fault(w, cta, pc, l, callee.name + ": memory fault reading its arguments: " + mf.what(), &mf);
+    }
+  }
+}
+
 void WarpIssuer::pop_frame(Warp& w) const {
   Frame callee = std::move(w.frames.back());
   w.frames.pop_back();
@@ -238,7 +278,11 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
       break;
     }
     case Control::Call:
-      if (o.executed) {
+      if (module_.functions[o.callee].system != SystemFunction::None) {
+        // The runtime's function runs at the call: no frame, no control effect.
+        if (o.executed) system_call(w, cta, p.pc, in, module_.functions[o.callee], o.executed, env);
+        o.control = ev.kind = Control::None;
+      } else if (o.executed) {
         push_frame(w, cta, o.callee, p.pc, o.executed, Frame{});
         r.called = true;
       }
@@ -253,7 +297,8 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
 
   // The no-progress watchdog: what another thread could see, or what ends
   // a wait, is progress; a warp that only computes and loads is spinning.
-  bool progress = ev.kind == Control::Exit || ev.kind == Control::Barrier;
+  bool progress = ev.kind == Control::Exit || ev.kind == Control::Barrier ||
+                  (in.op == Opcode::Call && o.executed && o.control == Control::None);
   if (o.executed && (in.op == Opcode::Atom || in.op == Opcode::Red ||
                      (in.op == Opcode::St && in.space != Space::Local && in.space != Space::Param)))
     progress = true;

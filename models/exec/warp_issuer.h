@@ -77,6 +77,11 @@ class WarpIssuer {
   // `active` issued, and whether they went both ways, into stats.branches /
   // divergent_branches.
   static void count_branch(const IssueResult& r, LaneMask active, RunStats& stats);
+  // Carries out a call of the runtime's `callee` (vprintf, __assertfail) for
+  // lanes `lanes` of `w`, in lane order: printf's text goes to
+  // KernelMemory::console, a failed assert faults.
+  void system_call(Warp& w, const CtaContext& cta, Pc pc, const Instruction& call,
+                   const Function& callee, LaneMask lanes, WarpEnvironment& env) const;
   // Drops the `frames` innermost call frames of `w` (calls that completed),
   // copying their return values into the caller.
   void complete_frames(Warp& w, unsigned frames) const;

@@ -336,11 +336,21 @@ struct Symbol {
   SourceLoc loc;
 };
 
+// Functions the CUDA runtime provides to kernels, declared .extern in the
+// PTX and never defined there: the executor carries them out at the call
+// (docs/printf.md).
+enum class SystemFunction : uint8_t {
+  None,
+  Vprintf,     // vprintf(format, argument buffer): printf
+  AssertFail,  // __assertfail(message, file, line, function, char size): a failed assert
+};
+
 struct Function {
   std::string name;
-  bool is_entry = false;         // .entry (kernel) vs .func
-  std::vector<uint32_t> params;  // symbols, in declaration order
-  std::vector<uint32_t> rets;    // .func return-value symbols
+  bool is_entry = false;                         // .entry (kernel) vs .func
+  SystemFunction system = SystemFunction::None;  // a runtime function: no body, begin == end
+  std::vector<uint32_t> params;                  // symbols, in declaration order
+  std::vector<uint32_t> rets;                    // .func return-value symbols
   std::vector<RegDecl> regs;
   Pc begin = 0, end = 0;  // [begin, end) in Module::code
   std::unordered_map<std::string, Pc> labels;

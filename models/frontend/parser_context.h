@@ -82,6 +82,9 @@ class Parser {
   void skip_section();
   void skip_line_directive(const Token& keyword);
   void link_calls();
+  // Defines the runtime function (vprintf, __assertfail) that header `h`
+  // declares and a call at `call` uses, or fails for any other undefined one.
+  void define_system_function(FunctionHeader& h, const SourceLoc& call);
   void place_extern_shared();
 
   // ---- declarations (parser_decls.cc) ----

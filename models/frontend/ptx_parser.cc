@@ -243,10 +243,8 @@ void Parser::link_calls() {
     auto it = header_index_.find(call.callee);
     if (it == header_index_.end())
       fail(call.loc, "call to undeclared function '" + call.callee + "'");
-    const FunctionHeader& h = headers_[it->second];
-    if (h.defined < 0)
-      fail(call.loc,
-           "call to '" + call.callee + "', which is declared but never defined in this module");
+    FunctionHeader& h = headers_[it->second];
+    if (h.defined < 0) define_system_function(h, call.loc);
     if (h.is_entry) fail(call.loc, "cannot call kernel '" + call.callee + "'");
     Instruction& inst = module_.code[call.inst];
     size_t nrets = inst.ops[0].elems.size(), nargs = inst.ops[2].elems.size();
@@ -259,6 +257,52 @@ void Parser::link_calls() {
     inst.ops[1].func = static_cast<uint32_t>(h.defined);
     inst.ops[1].target = module_.functions[h.defined].begin;
   }
+}
+
+void Parser::define_system_function(FunctionHeader& h, const SourceLoc& call) {
+  // The runtime's functions, with the signatures nvcc and clang declare
+  // (b32 return / b64 pointer, b32 line / b64 size as .b or .u/.s types).
+  struct Known {
+    const char* name;
+    SystemFunction kind;
+    std::vector<unsigned> rets, params;  // sizes in bytes
+    const char* signature;
+  };
+  static const Known known[] = {
+      {"vprintf",
+       SystemFunction::Vprintf,
+       {4},
+       {8, 8},
+       "(.param .b32 ret) vprintf(.param .b64 format, .param .b64 args)"},
+      {"__assertfail",
+       SystemFunction::AssertFail,
+       {},
+       {8, 8, 4, 8, 8},
+       "__assertfail(.param .b64 message, .param .b64 file, .param .b32 line, .param .b64 "
+       "function, .param .b64 char_size)"},
+  };
+  const Known* k = nullptr;
+  for (const Known& x : known)
+    if (h.name == x.name) k = &x;
+  if (!k)
+    fail(call, "call to '" + h.name +
+                   "', which is declared but never defined in this module (the runtime "
+                   "functions warptlm provides are vprintf and __assertfail)");
+  auto sizes = [](const std::vector<ParamDecl>& decls) {
+    std::vector<unsigned> out;
+    for (const ParamDecl& d : decls) out.push_back(static_cast<unsigned>(d.size));
+    return out;
+  };
+  if (h.is_entry || sizes(h.rets) != k->rets || sizes(h.params) != k->params)
+    fail(h.loc, "'" + h.name + "' is the CUDA runtime's and must be declared .extern .func " +
+                    k->signature);
+  Function f;
+  f.name = h.name;
+  f.system = k->kind;
+  f.loc = h.loc;
+  f.begin = f.end = static_cast<Pc>(module_.code.size()) * kInstrBytes;
+  h.defined = static_cast<int32_t>(module_.functions.size());
+  module_.functions.push_back(std::move(f));
 }
 
 void Parser::place_extern_shared() {

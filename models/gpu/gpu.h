@@ -97,6 +97,8 @@ class Gpu : public sc_core::sc_module {
   RunStats run_stats() const;
   // The fault of the last launch, if it ended in one (STATUS says so).
   const std::optional<KernelFault>& fault() const { return fault_; }
+  // What the last launch's printf calls wrote so far (KernelMemory::console).
+  const std::string& console() const { return launch_memory_.console; }
   // Text of the last refused launch, or of the fault; empty after a success.
   std::string last_error() const { return last_error_; }
 

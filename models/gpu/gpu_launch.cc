@@ -102,6 +102,7 @@ void Gpu::doorbell() {
   launch_memory_.global = &global;
   launch_memory_.globals_base = lp.globals_base;
   launch_memory_.constants = lp.constants;
+  launch_memory_.console.clear();
 
   launch_.program = &lp.program;
   launch_.kernel = kernel;

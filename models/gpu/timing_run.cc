@@ -146,8 +146,11 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
   switch (host.status()) {
     case GpuStatus::LaunchError:
       throw std::invalid_argument(gpu.last_error());
-    case GpuStatus::Fault:
-      throw *gpu.fault();
+    case GpuStatus::Fault: {
+      KernelFault f = *gpu.fault();
+      f.output = gpu.console();
+      throw f;
+    }
     case GpuStatus::Done:
       break;
     default:
@@ -161,6 +164,7 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
     else
       store.read(addresses[i], launch.buffers[i].bytes.data(), launch.buffers[i].bytes.size());
 
+  launch.output = gpu.console();
   nlohmann::json result = gpu.stats();
   if (stats) {
     *stats = gpu.run_stats();

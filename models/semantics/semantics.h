@@ -65,6 +65,12 @@ class WarpEnvironment {
   // through address_map). Bounds are checked here; alignment is checked by the
   // semantics before calling. Throw MemoryFault.
   virtual void load(Space space, unsigned lane, uint64_t addr, void* dst, unsigned size) = 0;
+  // A read that is not one of the instruction's own accesses (the runtime's
+  // printf reading its format string and arguments): checked like load, but
+  // not timed.
+  virtual void peek(Space space, unsigned lane, uint64_t addr, void* dst, unsigned size) {
+    load(space, lane, addr, dst, size);
+  }
   virtual void store(Space space, unsigned lane, uint64_t addr, const void* src, unsigned size) = 0;
   // The accesses of one warp instruction in one call: for each lane l of
   // `lanes`, in increasing lane order, load(space, l, addrs[l], data + l * size,

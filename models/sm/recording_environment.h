@@ -23,6 +23,10 @@ class RecordingEnvironment : public FunctionalWarpEnvironment {
   using FunctionalWarpEnvironment::FunctionalWarpEnvironment;
 
   void load(Space space, unsigned lane, uint64_t addr, void* dst, unsigned size) override;
+  // Not recorded: the LD/ST unit does not time it.
+  void peek(Space space, unsigned lane, uint64_t addr, void* dst, unsigned size) override {
+    FunctionalWarpEnvironment::load(space, lane, addr, dst, size);
+  }
   void store(Space space, unsigned lane, uint64_t addr, const void* src, unsigned size) override;
   // The functional batch, then a record per lane in lane order (on a fault,
   // of the lanes below the faulting one), as the per-lane calls make them.

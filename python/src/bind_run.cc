@@ -197,6 +197,7 @@ py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec
   for (const HostBuffer& b : launch.buffers)
     buffers.append(py::bytes(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size()));
   out["buffers"] = buffers;
+  out["output"] = launch.output;
   out["trace"] = trace ? py::object(trace_columns(records.records)) : py::none();
   if (trace) {  // what each traced pc is: its PTX source line and text
     py::list lines, texts;

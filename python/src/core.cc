@@ -58,6 +58,7 @@ py::dict fault_dict(const KernelFault& fault) {
   d["lane"] = s.has_thread ? py::object(py::int_(s.lane)) : py::none();
   d["space"] = s.has_address ? py::object(py::str(space_name(s.space))) : py::none();
   d["address"] = s.has_address ? py::object(py::int_(s.address)) : py::none();
+  d["output"] = fault.output;
   return d;
 }
 

@@ -71,6 +71,13 @@ def _platform(args):
     return warptlm.Platform(args.preset, **overrides)
 
 
+def _print_output(text):
+    """What the kernel's printf calls wrote, as the C++ CLI prints it."""
+    if text:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.flush()
+
+
 def _print_summary(result, mode):
     """The summary table the C++ CLI prints, line for line."""
     s = result.stats
@@ -117,6 +124,7 @@ def cmd_run(args):
     print(f"  mirrors {info['mirrors']}; size {args.size} (n={result.n}), seed {record['scenario']['seed']}, "
           f"{_geometry(record)}, {result.config['reconvergence']} reconvergence, {args.mode} mode "
           f"(preset {args.preset})")
+    _print_output(result.output)
     _print_summary(result, args.mode)
     print(f"  host reference: {'PASS' if result.passed else 'FAIL'} ({result.message})")
     _write_outputs(args, result)
@@ -212,6 +220,7 @@ def cmd_exec(args):
         np.save(path, array)
     print(f"warptlm exec: kernel {kernel.entry} of {args.file}, {_geometry(result.record)}, "
           f"{result.config['reconvergence']} reconvergence, {args.mode} mode (preset {args.preset})")
+    _print_output(result.output)
     _print_summary(result, args.mode)
     if arrays:
         print(f"  {len(arrays)} array(s) written back in place")
@@ -435,6 +444,7 @@ def main(argv=None):
     try:
         return args.func(args)
     except (warptlm.KernelError, warptlm.PtxError) as exc:
+        _print_output(getattr(exc, "output", ""))  # printf's text before the fault
         print(f"warptlm: kernel fault: {exc}" if isinstance(exc, warptlm.KernelError) else str(exc),
               file=sys.stderr)
         return 1

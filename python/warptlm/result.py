@@ -27,14 +27,18 @@ class KernelError(RuntimeError):
 
     Attributes (None where the fault has no such part): ``kernel``, ``pc``,
     ``thread`` and ``cta`` ((x, y, z)), ``warp``, ``lane``, ``space``
-    ("global", "shared"...), ``address``; ``str()`` is the full message.
+    ("global", "shared"...), ``address``; ``output``: what the kernel's printf
+    calls wrote before the fault ("" for none); ``str()`` is the full message.
+    A failed device assert is a KernelError whose message holds the assertion,
+    its file, line and function.
     """
 
     def __init__(self, message, kernel=None, pc=None, thread=None, cta=None, warp=None, lane=None,
-                 space=None, address=None):
+                 space=None, address=None, output=""):
         super().__init__(message)
         self.kernel, self.pc, self.thread, self.cta = kernel, pc, thread, cta
         self.warp, self.lane, self.space, self.address = warp, lane, space, address
+        self.output = output
 
     def __reduce__(self):
         return (_rebuild_kernel_error, (str(self), self.__dict__))
@@ -57,6 +61,8 @@ class Result:
     ``wall_seconds``: the simulation's own run time; ``total_seconds``: from the
     call to the result, isolation included. Scenario runs also set ``passed``
     and ``message`` (the host reference's verdict) and ``n`` (the size).
+    ``output``: what the kernel's printf calls wrote, in issue order (the
+    lanes of one call in lane order; "" for none).
     ``compactability``: with compactability=True, the SLP paper's analysis
     (a warptlm.compaction.Compactability). ``record``: the run record a
     statistics file holds (version, command, mode, kernel, launch geometry,
@@ -73,6 +79,7 @@ class Result:
     config: dict = field(default_factory=dict)
     compactability: object = None
     record: dict = None
+    output: str = ""
 
     def save(self, path):
         """Writes the run record as JSON (what ``--stats`` writes)."""
@@ -129,7 +136,7 @@ def result_from(out, config, started, command, mode, outdir=None):
     return Result(stats=stats, trace=trace, wall_seconds=out["wall_seconds"],
                   total_seconds=time.perf_counter() - started, passed=out.get("passed"),
                   message=out.get("message", ""), n=out.get("n"), config=config, compactability=analysis,
-                  record=record)
+                  record=record, output=out.get("output", ""))
 
 
 def output_path(name, value, mode):

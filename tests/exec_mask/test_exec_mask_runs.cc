@@ -18,6 +18,7 @@
 #include "frontend/ptx_parser.h"
 #include "gpu/timing_run.h"
 #include "reconverge/exec_mask_lowering.h"
+#include "reconverge/reconverging_cfg.h"
 #include "scenario.h"
 #include "simt/reconvergence_unit.h"
 
@@ -178,6 +179,33 @@ TEST(ExecMaskScheme, EachSchemeRefusesAProgramPreparedForAnother) {
   ExecConfig config;
   config.reconvergence = "ipdom";
   EXPECT_THROW(run_functional(masked, "lying", l, config), std::invalid_argument);
+}
+
+TEST(ExecMaskScheme, AKernelThatCannotReconvergeIsRefusedNamingFileFunctionAndBlock) {
+  const Module m = parse_ptx(R"(.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry spin()
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<2>;
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 ret;
+LOOP:
+  bra.uni LOOP;
+}
+)",
+                             "spin.ptx");
+  try {
+    prepare_program(m, kScheme);
+    FAIL() << "no error";
+  } catch (const CfgError& e) {
+    EXPECT_STREQ(e.what(),
+                 "spin.ptx: compiler-side reconvergence (exec_mask): function spin: B1 cannot "
+                 "reach the exit (an infinite loop): its lanes would never reconverge");
+  }
+  EXPECT_NO_THROW(prepare_program(m, "ipdom"));  // the hardware schemes run it (until the watchdog)
 }
 
 class ExecMaskRun : public ::testing::TestWithParam<std::tuple<size_t, unsigned>> {};

@@ -79,7 +79,9 @@ int cmd_exec(const ExecCommand& c) {
   std::cout << "warptlm exec: kernel " << kernel << " of " << c.file << ", "
             << geometry_text(launch) << ", " << platform.reconvergence << " reconvergence, "
             << c.run.mode << " mode (preset " << c.run.preset << ")\n";
+  std::cout << std::flush;
   KernelRun r = run_kernel(program, kernel, launch, platform, c.run, paths);
+  print_kernel_output(launch.output);
   for (size_t i = 0; i < arrays.size(); ++i) {
     arrays[i].data = launch.buffers[i].bytes;
     write_npy(arrays[i]);

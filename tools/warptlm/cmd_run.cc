@@ -39,7 +39,9 @@ int cmd_run(const RunCommand& c) {
   std::cout << "  mirrors " << s.mirrors << "; size " << c.size << " (n=" << n << "), seed " << seed
             << ", " << geometry_text(launch) << ", " << platform.reconvergence << " reconvergence, "
             << c.run.mode << " mode (preset " << c.run.preset << ")\n";
+  std::cout << std::flush;
   KernelRun r = run_kernel(program, s.entry, launch, platform, c.run, paths);
+  print_kernel_output(launch.output);
   const scenarios::CheckResult check = s.check(input, launch);
   print_summary(r, c.run.mode);
   std::cout << "  host reference: " << (check.passed ? "PASS" : "FAIL") << " (" << check.message

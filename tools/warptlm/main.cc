@@ -6,6 +6,7 @@
 #include "config/version.h"
 #include "exec/functional_executor.h"
 #include "frontend/ptx_error.h"
+#include "run_output.h"
 
 int main(int argc, char** argv) {
   using namespace warptlm::cli;
@@ -66,6 +67,8 @@ int main(int argc, char** argv) {
     std::cerr << e.what() << "\n";
     return 1;
   } catch (const warptlm::KernelFault& e) {
+    std::cout << std::flush;
+    warptlm::cli::print_kernel_output(e.output);  // printf's text before the fault
     std::cerr << "warptlm: kernel fault: " << e.what() << "\n";
     return 1;
   } catch (const std::invalid_argument& e) {  // a bad configuration value, scenario or launch

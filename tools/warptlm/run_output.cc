@@ -71,6 +71,13 @@ KernelRun run_kernel(const Program& program, const std::string& entry, LaunchSpe
   return r;
 }
 
+void print_kernel_output(const std::string& text) {
+  if (text.empty()) return;
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  if (text.back() != '\n') std::fputc('\n', stdout);
+  std::fflush(stdout);
+}
+
 std::string geometry_text(const LaunchSpec& l) {
   return "grid (" + std::to_string(l.grid.x) + "," + std::to_string(l.grid.y) + "," +
          std::to_string(l.grid.z) + ") x block (" + std::to_string(l.block.x) + "," +

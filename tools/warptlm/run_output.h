@@ -29,6 +29,9 @@ KernelRun run_kernel(const Program& program, const std::string& entry, LaunchSpe
                      const OutputPaths& paths);
 
 // The header line's description of a launch: "grid (4,1,1) x block (256,1,1)".
+// What the kernel's printf calls wrote (LaunchSpec::output, KernelFault::output),
+// as the program's output: on stdout, ending in a newline.
+void print_kernel_output(const std::string& text);
 std::string geometry_text(const LaunchSpec& launch);
 // The summary table a run prints.
 void print_summary(const KernelRun& r, const std::string& mode);
