@@ -137,6 +137,42 @@ TEST(DevicePrintf, ALaunchKeepsAtMostCudasPrintfBufferAndSaysWhatItDropped) {
   EXPECT_EQ(console, full);  // nothing after the overflow
 }
 
+TEST(DevicePrintf, AFormatAtABadAddressIsAMemoryFaultNamingVprintfAndTheAddress) {
+  const Program p = prepare_program(parse_ptx(R"(.version 7.0
+.target sm_70
+.address_size 64
+.extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);
+.visible .entry k()
+{
+  .reg .b32 %r<2>;
+  {
+  .param .b64 param0;
+  st.param.b64 [param0+0], 64;
+  .param .b64 param1;
+  st.param.b64 [param1+0], 0;
+  .param .b32 retval0;
+  call.uni (retval0), vprintf, (param0, param1);
+  ld.param.b32 %r1, [retval0+0];
+  }
+  ret;
+}
+)",
+                                              "bad.ptx"),
+                                    "ipdom");
+  LaunchSpec l;
+  l.block = {2, 1, 1};
+  try {
+    run_functional(p, "k", l, ExecConfig{});
+    FAIL() << "no fault";
+  } catch (const KernelFault& f) {
+    const std::string what = f.what();
+    EXPECT_NE(what.find("vprintf: memory fault reading its arguments"), std::string::npos) << what;
+    ASSERT_TRUE(f.site.has_address) << what;
+    EXPECT_EQ(f.site.tid.x, 0u);
+    EXPECT_EQ(f.output, "");
+  }
+}
+
 TEST(DevicePrintf, AnUndefinedFunctionOtherThanTheRuntimesIsStillAnError) {
   const std::string ptx = R"(.version 7.0
 .target sm_70
