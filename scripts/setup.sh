@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
   build-essential cmake ninja-build      # toolchain
   clang                                  # CUDA C -> PTX for kernels and scenarios
+  llvm-14                                # opt: LLVM's structurizer, compared with the reconverging CFG
   libboost-graph-dev                     # post-dominator trees (Lengauer-Tarjan)
   nlohmann-json3-dev                     # statistics as JSON
   libyaml-cpp-dev                        # configuration files in YAML (C++ API)
