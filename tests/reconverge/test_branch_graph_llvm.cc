@@ -5,6 +5,7 @@
 // that LLVM's structurizer inserts 5 blocks in the slides' example where
 // the reconverging transformation inserts 2.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -40,7 +41,11 @@ std::string opt_program() {
 // Runs opt with `passes` on `ir`; the printed module, or a failure naming
 // opt's complaint.
 std::string run_opt(const std::string& ir, const std::string& passes) {
-  const std::string path = testing::TempDir() + "branch_graph.ll";
+  // A file of its own: CTest runs the tests of this suite in parallel.
+  std::string path = testing::TempDir() + "branch_graph_XXXXXX";
+  const int fd = mkstemp(path.data());
+  EXPECT_GE(fd, 0) << path;
+  if (fd >= 0) close(fd);
   { std::ofstream(path) << ir; }
   const std::string cmd = opt_program() + " -S -passes=" + passes + " " + path + " -o - 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
@@ -49,6 +54,7 @@ std::string run_opt(const std::string& ir, const std::string& passes) {
   size_t n;
   while (p && (n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
   const int status = p ? pclose(p) : -1;
+  std::remove(path.c_str());
   EXPECT_EQ(status, 0) << cmd << " failed (scripts/setup.sh installs llvm-14's opt):\n" << out;
   return out;
 }
