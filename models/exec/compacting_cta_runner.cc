@@ -32,6 +32,7 @@ void CompactingCtaRunner::begin(const std::vector<Warp*>& warps) {
   side_.assign(nw, 0);
   other_side_.assign(nw, 0);
   event_.executed.assign(nw, 0);
+  barrier_votes_.assign(nw, 0);
   warp_ptrs_ = warps;
   cta_threads_ = 0;
   for (Warp* w : warps) {
@@ -174,6 +175,7 @@ void CompactingCtaRunner::execute_pieces(CtaContext& cta, RunStats& stats) {
     IssueResult r =
         issuer_.execute_path(*warp_ptrs_[w], Path{pc, lanes, 0}, cta, env, piece_event_);
     event_.executed[w] = r.outcome.executed;
+    barrier_votes_[w] = r.outcome.barrier_votes;
     stats.thread_instructions += lane_count(lanes);
     // Branch statistics per static warp, as a run without compaction counts them.
     WarpIssuer::count_branch(r, lanes, stats);
@@ -227,7 +229,18 @@ void CompactingCtaRunner::synchronise(const CtaContext& cta, Pc pc) {
   for (LaneMask m : event_.executed) arrived += lane_count(m);
   // As CtaBarriers counts: exited threads never arrive.
   const uint64_t expected = barrier_count_ ? barrier_count_ : cta_threads_;
-  if (!barrier_ids_differ_ && arrived >= expected) return;
+  if (!barrier_ids_differ_ && arrived >= expected) {
+    const Instruction& in = issuer_.module().at(pc);
+    if (in.barrier_red == BarrierRed::None) return;
+    uint64_t votes = 0;
+    for (size_t w = 0; w < warp_ptrs_.size(); ++w)
+      if (event_.executed[w]) votes += lane_count(barrier_votes_[w]);
+    for (size_t w = 0; w < warp_ptrs_.size(); ++w)
+      if (event_.executed[w])
+        CtaBarriers::write_reduction(*warp_ptrs_[w], warp_ptrs_[w]->frames.size() - 1, in,
+                                     event_.executed[w], votes, arrived);
+    return;
+  }
   // The threads the barrier waits for are on other paths of the block stack,
   // which cannot run before this one passes the barrier: a deadlock.
   for (size_t w = 0; w < warp_ptrs_.size(); ++w) {

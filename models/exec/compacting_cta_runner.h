@@ -116,6 +116,7 @@ class CompactingCtaRunner {
   bool marker_ = false;
   const BranchInfo* branch_ = nullptr;
   uint32_t barrier_id_ = 0, barrier_count_ = 0;
+  std::vector<LaneMask> barrier_votes_;  // per warp: bar.red's predicate, lanes where it held
   bool barrier_ids_differ_ = false;
 };
 

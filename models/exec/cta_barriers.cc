@@ -19,9 +19,36 @@ bool CtaBarriers::arrive(Warp& w, const Outcome& o, Pc pc, std::vector<Warp*>& w
   if (!w.simt->per_thread_barriers()) w.at_barrier = true;
   w.barrier_id = id;
   w.barrier_pc = pc;
+  // PTX: bar.red cannot be mixed with bar.sync, nor its operations with
+  // each other, on one barrier at once.
+  const Instruction& in = issuer.module().at(pc);
+  if (pending_.size() <= id) pending_.resize(id + 1);
+  Reduction& red = pending_[id];
+  if (arrived_[id] == 0) red.op = in.barrier_red;
+  if (red.op != in.barrier_red) {
+    const auto form = [](BarrierRed r) {
+      return std::string(r == BarrierRed::None   ? "bar.sync"
+                         : r == BarrierRed::Popc ? "bar.red.popc"
+                         : r == BarrierRed::And  ? "bar.red.and"
+                                                 : "bar.red.or");
+    };
+    issuer.fault(w, cta, pc, lowest_lane(o.executed),
+                 form(in.barrier_red) + " on barrier " + std::to_string(id) +
+                     " while other threads wait there at " + form(red.op));
+  }
+  if (in.barrier_red != BarrierRed::None) {
+    red.votes += lane_count(o.barrier_votes);
+    red.pending.push_back(Pending{&w, w.frames.size() - 1, pc, o.executed});
+  }
   arrived_[id] += lane_count(o.executed);
   uint64_t expected = o.barrier_count ? o.barrier_count : cta_threads;
   if (arrived_[id] < expected) return false;
+  if (red.op != BarrierRed::None) {
+    for (const Pending& p : red.pending)
+      write_reduction(*p.warp, p.frame, issuer.module().at(p.pc), p.lanes, red.votes, arrived_[id]);
+    red.pending.clear();
+    red.votes = 0;
+  }
   arrived_[id] = 0;
   for (Warp* other : warps)
     if (other->barrier_lanes && other->barrier_id == id) {
@@ -29,6 +56,19 @@ bool CtaBarriers::arrive(Warp& w, const Outcome& o, Pc pc, std::vector<Warp*>& w
       other->at_barrier = false;
     }
   return true;
+}
+
+void CtaBarriers::write_reduction(Warp& w, size_t frame, const Instruction& red, LaneMask lanes,
+                                  uint64_t votes, uint64_t arrived) {
+  const Operand& d = red.ops.at(0);
+  if (d.kind != Operand::Kind::Reg) return;  // `_`
+  const uint64_t value = red.barrier_red == BarrierRed::Popc  ? votes
+                         : red.barrier_red == BarrierRed::And ? uint64_t(votes == arrived)
+                                                              : uint64_t(votes != 0);
+  Frame& f = w.frames.at(frame);
+  const WarpRegisters regs{f.regs.data(), f.slots, w.size};
+  for (unsigned lane = 0; lane < w.size; ++lane)
+    if (lanes >> lane & 1) regs.set(d.reg, lane, value);
 }
 
 void CtaBarriers::deadlock(const std::vector<Warp*>& warps, uint64_t cta_threads,

@@ -72,7 +72,14 @@ uint64_t FunctionalWarpEnvironment::special(SpecialReg sreg, unsigned comp, unsi
     case SpecialReg::Clock:
       return warp_->issued & 0xffffffffu;
     case SpecialReg::Clock64:
+    case SpecialReg::GlobalTimer:  // as the clock: a nanosecond per instruction
       return warp_->issued;
+    case SpecialReg::GlobalTimerLo:
+      return warp_->issued & 0xffffffffu;
+    case SpecialReg::GlobalTimerHi:
+      return warp_->issued >> 32;
+    case SpecialReg::WarpSize:
+      return ws;
     case SpecialReg::LanemaskEq:
       return bit;
     case SpecialReg::LanemaskLe:

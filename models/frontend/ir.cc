@@ -33,20 +33,26 @@ const char* special_name(SpecialReg s) {
                                       "%lanemask_ge",
                                       "%lanemask_gt",
                                       "%dynamic_smem_size",
-                                      "%total_smem_size"};
+                                      "%total_smem_size",
+                                      "%globaltimer",
+                                      "%globaltimer_lo",
+                                      "%globaltimer_hi",
+                                      "WARP_SZ"};
   return names[static_cast<unsigned>(s)];
 }
 
 const char* opcode_name(Opcode op) {
   static const char* const names[] = {
-      "mov",        "add", "sub",    "mul",  "mad",      "mul24", "mad24", "div",       "rem",
-      "abs",        "neg", "min",    "max",  "and",      "or",    "xor",   "not",       "cnot",
-      "shl",        "shr", "bfe",    "bfi",  "popc",     "clz",   "brev",  "prmt",      "setp",
-      "selp",       "set", "slct",   "cvt",  "cvta",     "fma",   "rcp",   "sqrt",      "rsqrt",
-      "ex2",        "lg2", "sin",    "cos",  "copysign", "testp", "ld",    "st",        "atom",
-      "red",        "bar", "membar", "bra",  "call",     "ret",   "exit",  "vote",      "shfl",
-      "activemask", "shf", "bfind",  "lop3", "bmsk",     "redux", "trap",  "reconverge",
-      "emask.defer", "emask.branchz", "emask.join"};
+      "mov",       "add",        "sub",         "mul",           "mad",       "mul24",      "mad24",
+      "div",       "rem",        "abs",         "neg",           "min",       "max",        "and",
+      "or",        "xor",        "not",         "cnot",          "shl",       "shr",        "bfe",
+      "bfi",       "popc",       "clz",         "brev",          "prmt",      "setp",       "selp",
+      "set",       "slct",       "cvt",         "cvta",          "fma",       "rcp",        "sqrt",
+      "rsqrt",     "ex2",        "lg2",         "sin",           "cos",       "copysign",   "testp",
+      "ld",        "st",         "atom",        "red",           "bar",       "membar",     "bra",
+      "call",      "ret",        "exit",        "vote",          "shfl",      "activemask", "shf",
+      "bfind",     "lop3",       "bmsk",        "redux",         "trap",      "match",      "elect",
+      "nanosleep", "reconverge", "emask.defer", "emask.branchz", "emask.join"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<unsigned>(Opcode::Count_),
                 "opcode names out of sync");
   return names[static_cast<unsigned>(op)];

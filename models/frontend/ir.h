@@ -78,6 +78,10 @@ enum class SpecialReg : uint8_t {
   LanemaskGt,
   DynamicSmemSize,  // %dynamic_smem_size: the launch's dynamic shared bytes
   TotalSmemSize,    // %total_smem_size: static + dynamic shared bytes of the CTA
+  GlobalTimer,      // %globaltimer: nanoseconds (timing: simulated time; functional: issue count)
+  GlobalTimerLo,    // %globaltimer_lo / _hi: its low and high 32 bits
+  GlobalTimerHi,
+  WarpSize,  // the predefined identifier WARP_SZ: the configured warp size
 };
 const char* special_name(SpecialReg s);
 
@@ -143,6 +147,9 @@ enum class Opcode : uint8_t {
   Bmsk,
   Redux,
   Trap,
+  Match,      // match.any / match.all (mode in `vote`)
+  Elect,      // elect.sync
+  Nanosleep,  // nanosleep: the warp sleeps about t ns (timing model)
   // Explicit reconvergence marker inserted by the finalizer at an IPDOM (the
   // explicit paired-path-comparison scheme compares paths only here). Has no
   // effect on data; counts as a dynamic instruction.
@@ -187,6 +194,9 @@ enum class VoteMode : uint8_t { None, All, Any, Uni, Ballot };
 enum class ShflMode : uint8_t { None, Up, Down, Bfly, Idx };
 enum class TestpOp : uint8_t { None, Finite, Infinite, Number, NotANumber, Normal, Subnormal };
 enum class PrmtMode : uint8_t { None, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
+// bar / barrier: a plain barrier, or one that reduces a predicate over the
+// threads that arrive (bar.red.popc.u32, bar.red.and.pred, bar.red.or.pred).
+enum class BarrierRed : uint8_t { None, Popc, And, Or };
 
 struct Operand {
   enum class Kind : uint8_t {
@@ -233,6 +243,8 @@ struct Operand {
 //   atom:               d, Address, b [, c]   (c: cas new value)
 //   red:                Address, b
 //   bar / barrier:      a [, b]               (barrier id, optional thread count)
+//   bar.red:            d, a, b, c            (b Kind::None when absent; c the predicate,
+//                                              maybe negated)
 //   membar / fence:     (none)
 //   bra:                Label
 //   call:               Vector(rets, each Symbol), Function, Vector(args, each Symbol)
@@ -261,6 +273,9 @@ struct Operand {
 //   lop3:               d, a, b, c, immLut    (immLut an Imm 0..255)
 //   bmsk:               d, a, b               (shift_clamp)
 //   redux:              d, a, membermask      (reduction in `atom`)
+//   match:              d, p, a, membermask   (p Kind::None unless match.all's d|p)
+//   elect:              d, p, membermask      (d may be the sink `_`)
+//   nanosleep:          t
 //   trap:               (none)
 struct Instruction {
   Opcode op = Opcode::Mov;
@@ -270,14 +285,15 @@ struct Instruction {
   bool cvta_to = false;          // cvta.to.<space>
   uint8_t vec = 1;               // .v2 / .v4
   Rounding rnd = Rounding::None;
-  MulMode mul = MulMode::None;   // mul/mad: .lo/.hi/.wide
-  CmpOp cmp = CmpOp::None;       // setp/set
-  BoolOp boolop = BoolOp::None;  // setp/set: .and/.or/.xor
-  AtomOp atom = AtomOp::None;    // atom/red; redux: the reduction (Add/Min/Max/And/Or/Xor)
-  VoteMode vote = VoteMode::None;
+  MulMode mul = MulMode::None;     // mul/mad: .lo/.hi/.wide
+  CmpOp cmp = CmpOp::None;         // setp/set
+  BoolOp boolop = BoolOp::None;    // setp/set: .and/.or/.xor
+  AtomOp atom = AtomOp::None;      // atom/red; redux: the reduction (Add/Min/Max/And/Or/Xor)
+  VoteMode vote = VoteMode::None;  // vote; match: Any or All
   ShflMode shfl = ShflMode::None;
   TestpOp testp = TestpOp::None;
   PrmtMode prmt = PrmtMode::None;
+  BarrierRed barrier_red = BarrierRed::None;  // bar.red / barrier.red
   bool sat = false, ftz = false, approx = false, full = false;
   bool nan = false;  // min/max .NaN: a NaN input gives the canonical NaN
   bool uni = false;  // bra.uni / call.uni

@@ -1,6 +1,6 @@
 // Decoders for control flow, synchronisation and warp-level operations:
 // bra, call, ret, exit, trap, bar, barrier, membar, fence, vote, shfl,
-// activemask, redux.
+// activemask, redux, match, elect, nanosleep.
 #include "frontend/parser_decoder.h"
 
 namespace warptlm::ptx {
@@ -45,14 +45,40 @@ void cta_barrier(Decoder& d, bool aligned) {
   if (d.count() == 2) d.inst.ops.push_back(d.src(1, Type::U32));
 }
 
-void reject_arrive_red(Decoder& d) {
-  if (const Modifier* m = d.mods.take_any({"arrive", "red"}))
-    d.fail(m->loc, "'" + d.name() + "." + m->name + "' is not supported");
+// bar.red.popc.u32 d, a{, b}, {!}c and bar.red.{and,or}.pred p, a{, b}, {!}c
+// (barrier.red likewise): a barrier that also reduces predicate c over the
+// threads that arrive; each of them gets the result when it completes.
+void cta_barrier_red(Decoder& d, bool aligned) {
+  d.inst.op = Opcode::Bar;
+  d.inst.sync = true;
+  d.inst.aligned = aligned;
+  const Modifier* m = d.mods.take_any({"popc", "and", "or"});
+  if (m == nullptr) d.fail("'" + d.name() + ".red' needs an operation (.popc, .and or .or)");
+  d.inst.barrier_red = m->name == "popc"  ? BarrierRed::Popc
+                       : m->name == "and" ? BarrierRed::And
+                                          : BarrierRed::Or;
+  const Type want = d.inst.barrier_red == BarrierRed::Popc ? Type::U32 : Type::Pred;
+  const Type t = d.inst.type = d.one_type(type_set({Type::U32, Type::Pred}));
+  if (t != want)
+    d.fail("'" + d.name() + ".red." + m->name + "' takes ." + type_name(want) + ", not ." +
+           type_name(t));
+  d.no_pipe();
+  d.expect_count(3, 4);
+  Operand count;  // Kind::None: the whole CTA
+  if (d.count() == 4) count = d.src(2, Type::U32);
+  d.inst.ops = {d.dst(0, t), d.src(1, Type::U32), count,
+                d.src(d.count() - 1, Type::Pred, kAllowNegate)};
+}
+
+void reject_arrive(Decoder& d) {
+  if (const Modifier* m = d.mods.take_any({"arrive"}))
+    d.fail(m->loc, "'" + d.name() + ".arrive' is not supported");
 }
 
 void decode_bar(Decoder& d) {
   d.mods.take("cta");
-  reject_arrive_red(d);
+  reject_arrive(d);
+  if (d.mods.take("red")) return cta_barrier_red(d, true);
   if (d.mods.take("warp")) {
     // bar.warp.sync mask: under stack-based reconvergence the lanes that
     // reach it together are already in lockstep, so all it adds is memory
@@ -65,13 +91,14 @@ void decode_bar(Decoder& d) {
     d.inst.op = Opcode::Membar;
     return;
   }
-  if (!d.mods.take("sync")) d.fail("'bar' needs .sync (bar.arrive and bar.red are not supported)");
+  if (!d.mods.take("sync")) d.fail("'bar' needs .sync or .red (bar.arrive is not supported)");
   cta_barrier(d, true);
 }
 
 void decode_barrier(Decoder& d) {
   d.mods.take("cta");
-  reject_arrive_red(d);
+  reject_arrive(d);
+  if (d.mods.take("red")) return cta_barrier_red(d, d.mods.take("aligned"));
   if (!d.mods.take("sync")) d.fail("'barrier' needs .sync");
   cta_barrier(d, d.mods.take("aligned"));
 }
@@ -172,6 +199,44 @@ void decode_redux(Decoder& d) {
   d.inst.ops = {d.dst(0, t), d.src(1, t), d.src(2, Type::B32)};
 }
 
+// match.any.sync.b32/.b64 d, a, membermask; match.all.sync.b32/.b64 d{|p},
+// a, membermask.
+void decode_match(Decoder& d) {
+  d.inst.op = Opcode::Match;
+  const Modifier* m = d.mods.take_any({"any", "all"});
+  if (m == nullptr) d.fail("'match' needs a mode (.any or .all)");
+  d.inst.vote = m->name == "any" ? VoteMode::Any : VoteMode::All;
+  if (!d.mods.take("sync")) d.fail("'match' needs .sync");
+  d.inst.sync = true;
+  const Type t = d.inst.type = d.one_type(type_set({Type::B32, Type::B64}));
+  if (d.inst.vote == VoteMode::Any) d.no_pipe();
+  const size_t dsts = d.has_pipe() ? 2 : 1;
+  d.expect_count(dsts + 2);
+  Operand p;  // Kind::None without `|p`
+  if (d.has_pipe()) p = d.dst(1, Type::Pred);
+  d.inst.ops = {d.dst(0, Type::B32), p, d.src(dsts, t), d.src(dsts + 1, Type::B32)};
+}
+
+// elect.sync d|p, membermask (d may be `_`).
+void decode_elect(Decoder& d) {
+  d.inst.op = Opcode::Elect;
+  if (!d.mods.take("sync")) d.fail("'elect' needs .sync");
+  d.inst.sync = true;
+  d.inst.type = Type::B32;
+  if (!d.has_pipe()) d.fail("'elect.sync' writes d|p: a lane id and a predicate");
+  d.expect_count(3);
+  d.inst.ops = {d.dst(0, Type::B32), d.dst(1, Type::Pred), d.src(2, Type::B32)};
+}
+
+// nanosleep.u32 t: t nanoseconds, a register or a literal.
+void decode_nanosleep(Decoder& d) {
+  d.inst.op = Opcode::Nanosleep;
+  d.inst.type = d.one_type(type_set({Type::U32}));
+  d.no_pipe();
+  d.expect_count(1);
+  d.inst.ops = {d.src(0, Type::U32)};
+}
+
 }  // namespace
 
 DecodeFn find_control_decoder(const std::string& name) {
@@ -190,7 +255,10 @@ DecodeFn find_control_decoder(const std::string& name) {
                 {"shfl", decode_shfl},
                 {"activemask", decode_activemask},
                 {"trap", decode_trap},
-                {"redux", decode_redux}};
+                {"redux", decode_redux},
+                {"match", decode_match},
+                {"elect", decode_elect},
+                {"nanosleep", decode_nanosleep}};
   for (const auto& e : kTable)
     if (name == e.name) return e.fn;
   return nullptr;

@@ -34,6 +34,10 @@ const SpecialName* find_special(const std::string& name) {
       {"%lanemask_gt", SpecialReg::LanemaskGt, false},
       {"%dynamic_smem_size", SpecialReg::DynamicSmemSize, false},
       {"%total_smem_size", SpecialReg::TotalSmemSize, false},
+      {"%globaltimer", SpecialReg::GlobalTimer, false},
+      {"%globaltimer_lo", SpecialReg::GlobalTimerLo, false},
+      {"%globaltimer_hi", SpecialReg::GlobalTimerHi, false},
+      {"WARP_SZ", SpecialReg::WarpSize, false},
   };
   for (const auto& s : kSpecials)
     if (name == s.name) return &s;
@@ -43,9 +47,8 @@ const SpecialName* find_special(const std::string& name) {
 // Special registers of PTX that this model does not provide.
 bool is_unsupported_special(const std::string& name) {
   static const char* const kPrefixes[] = {
-      "%envreg",        "%globaltimer",         "%pm",
-      "%reserved_smem", "%aggr_smem_size",      "%cluster",
-      "%nclusterid",    "%is_explicit_cluster", "%current_graph_exec"};
+      "%envreg",  "%pm",         "%reserved_smem",       "%aggr_smem_size",
+      "%cluster", "%nclusterid", "%is_explicit_cluster", "%current_graph_exec"};
   for (const char* p : kPrefixes)
     if (name.rfind(p, 0) == 0) return true;
   return false;

@@ -398,6 +398,9 @@ Taint special_taint(SpecialReg s) {
   switch (s) {
     case SpecialReg::Clock:
     case SpecialReg::Clock64:
+    case SpecialReg::GlobalTimer:
+    case SpecialReg::GlobalTimerLo:
+    case SpecialReg::GlobalTimerHi:
     case SpecialReg::Smid:
     case SpecialReg::Warpid:
       return Taint::DataDependent;

@@ -285,9 +285,11 @@ class FactBuilder {
 
 size_t num_dests(const Instruction& in) {
   switch (in.op) {
+    case Opcode::Bar:  // bar.red writes its result
+      return in.barrier_red != BarrierRed::None ? 1 : 0;
     case Opcode::St:
     case Opcode::Red:
-    case Opcode::Bar:
+    case Opcode::Nanosleep:
     case Opcode::Membar:
     case Opcode::Bra:
     case Opcode::Call:
@@ -300,7 +302,9 @@ size_t num_dests(const Instruction& in) {
     case Opcode::EmaskJoin:
       return 0;
     case Opcode::Setp:
-    case Opcode::Shfl:  // setp p|q, shfl d|p
+    case Opcode::Shfl:   // setp p|q, shfl d|p
+    case Opcode::Match:  // match d|p
+    case Opcode::Elect:  // elect d|p
       return std::min<size_t>(2, in.ops.size());
     default:
       // d, CF-out of the carry forms (ir.h).

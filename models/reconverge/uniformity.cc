@@ -12,6 +12,9 @@ bool per_lane(SpecialReg s) {
     case SpecialReg::Laneid:
     case SpecialReg::Clock:  // read per lane; no guarantee they agree
     case SpecialReg::Clock64:
+    case SpecialReg::GlobalTimer:
+    case SpecialReg::GlobalTimerLo:
+    case SpecialReg::GlobalTimerHi:
     case SpecialReg::LanemaskEq:
     case SpecialReg::LanemaskLe:
     case SpecialReg::LanemaskLt:
@@ -39,6 +42,8 @@ bool writes_per_lane_values(const Instruction& in, bool in_entry) {
     case Opcode::Vote:
     case Opcode::Activemask:
     case Opcode::Redux:
+    case Opcode::Match:
+    case Opcode::Elect:
     case Opcode::Call:  // return values: the callee is not analysed
       return true;
     case Opcode::Ld:

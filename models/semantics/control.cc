@@ -1,5 +1,7 @@
 // Control: bra call ret exit trap bar membar reconverge. The semantics only
 // reports what the instruction asks for; the SIMT unit moves PCs.
+#include <algorithm>
+
 #include "semantics/families.h"
 
 namespace warptlm::sem {
@@ -11,10 +13,21 @@ Outcome barrier(const Exec& x, Outcome out) {
   if (!x.executed) return out;
   const unsigned first = static_cast<unsigned>(__builtin_ctzll(x.executed));
   out.control = Control::Barrier;
-  out.barrier_id = static_cast<uint32_t>(x.src(0, Type::U32)(first));
-  if (x.has(1)) out.barrier_count = static_cast<uint32_t>(x.src(1, Type::U32)(first));
+  // bar.red: d, a, b (Kind::None when absent), c.
+  const size_t id = x.inst.barrier_red != BarrierRed::None ? 1 : 0;
+  out.barrier_id = static_cast<uint32_t>(x.src(id, Type::U32)(first));
+  if (x.has(id + 1) && x.op(id + 1).kind != Operand::Kind::None)
+    out.barrier_count = static_cast<uint32_t>(x.src(id + 1, Type::U32)(first));
+  if (id == 1) {
+    const Source c = x.src(3, Type::Pred);
+    for_lanes(x.executed, [&](unsigned lane) {
+      if (c(lane)) out.barrier_votes |= LaneMask(1) << lane;
+    });
+  }
   return out;
 }
+
+constexpr uint32_t kMaxSleepNs = 1000000;  // PTX: at most 1 millisecond
 
 }  // namespace
 
@@ -54,6 +67,14 @@ Outcome exec_control(const Exec& x) {
     case Opcode::Membar:
     case Opcode::Reconverge:
       return out;  // no effect on data in a functional model
+    case Opcode::Nanosleep: {
+      const Source t = x.src(0, Type::U32);
+      for_lanes(x.executed, [&](unsigned lane) {
+        out.sleep_ns =
+            std::max(out.sleep_ns, static_cast<uint32_t>(std::min<uint64_t>(t(lane), kMaxSleepNs)));
+      });
+      return out;
+    }
     // Exec-mask instructions: the executing lanes (defer) or the mask number
     // and label; the exec_mask unit does the rest.
     case Opcode::EmaskDefer:

@@ -115,10 +115,13 @@ Outcome execute(const Module& module, const Instruction& inst, const WarpRegiste
     case Opcode::Shfl:
     case Opcode::Activemask:
     case Opcode::Redux:
+    case Opcode::Match:
+    case Opcode::Elect:
       sem::exec_warp(x);
       break;
     case Opcode::Bar:
     case Opcode::Membar:
+    case Opcode::Nanosleep:
     case Opcode::Bra:
     case Opcode::Call:
     case Opcode::Ret:

@@ -170,6 +170,12 @@ struct Outcome {
   uint32_t callee = 0;         // Call: function index
   uint32_t barrier_id = 0;     // Barrier
   uint32_t barrier_count = 0;  // Barrier: expected threads, 0 = whole CTA
+  // bar.red: the executed lanes whose predicate holds (the barrier reduces
+  // them over the arriving threads and writes every one's destination).
+  LaneMask barrier_votes = 0;
+  // nanosleep: the longest duration its lanes asked for, in ns, at most
+  // PTX's 1 ms (the timing model holds the warp that long; None control).
+  uint32_t sleep_ns = 0;
 };
 
 // Executes `inst` on the lanes of `active` whose guard predicate holds

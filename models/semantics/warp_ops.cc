@@ -1,4 +1,4 @@
-// Warp-wide operations: vote, shfl, activemask, redux.
+// Warp-wide operations: vote, shfl, activemask, redux, match, elect.
 //
 // Warp-size generalisation (PTX defines these for 32 lanes; warps here are
 // 4..64 lanes wide, lanes 0..warp_size-1):
@@ -16,6 +16,9 @@
 //    (PTX: unpredictable).
 //  - redux.sync reduces over the executed lanes, like vote; the membermask
 //    is read, not used.
+//  - match and elect compare and elect among the executed lanes too (the
+//    lanes a correct program names in membermask); match's masks are the low
+//    32 bits, like ballot. elect's leader is the lowest executed lane.
 #include <cstdint>
 
 #include "semantics/families.h"
@@ -162,6 +165,47 @@ void redux(const Exec& x) {
   for_lanes(x.executed, [&](unsigned lane) { d(lane, r); });
 }
 
+// match.any: each lane gets the lanes whose a equals its own; match.all:
+// every lane gets the executed lanes if all a agree (p true), else 0 (p false).
+void match(const Exec& x) {
+  const Dest d = x.dst(0, Type::B32), p = x.dst(1, Type::Pred);
+  const Source a = x.src(2, x.inst.type);
+  Source(x, x.op(3), Type::B32);  // membermask: validated, not used
+  u64 v[kMaxWarpSize];
+  for_lanes(x.executed, [&](unsigned lane) { v[lane] = a(lane); });
+  if (x.inst.vote == VoteMode::Any) {
+    for_lanes(x.executed, [&](unsigned lane) {
+      LaneMask same = 0;
+      for_lanes(x.executed, [&](unsigned other) {
+        if (v[other] == v[lane]) same |= LaneMask(1) << other;
+      });
+      d(lane, same & 0xffffffffull);
+    });
+    return;
+  }
+  bool all = true;
+  if (x.executed) {
+    const u64 first = v[__builtin_ctzll(x.executed)];
+    for_lanes(x.executed, [&](unsigned lane) { all = all && v[lane] == first; });
+  }
+  for_lanes(x.executed, [&](unsigned lane) {
+    d(lane, all ? x.executed & 0xffffffffull : 0);
+    p(lane, all);
+  });
+}
+
+// elect.sync: d the leader's lane id in every executed lane, p true in the leader.
+void elect(const Exec& x) {
+  const Dest d = x.dst(0, Type::B32), p = x.dst(1, Type::Pred);
+  Source(x, x.op(2), Type::B32);  // membermask: validated, not used
+  if (x.executed == 0) return;
+  const unsigned leader = static_cast<unsigned>(__builtin_ctzll(x.executed));
+  for_lanes(x.executed, [&](unsigned lane) {
+    d(lane, leader);
+    p(lane, lane == leader);
+  });
+}
+
 }  // namespace
 
 void exec_warp(const Exec& x) {
@@ -174,6 +218,10 @@ void exec_warp(const Exec& x) {
       return activemask(x);
     case Opcode::Redux:
       return redux(x);
+    case Opcode::Match:
+      return match(x);
+    case Opcode::Elect:
+      return elect(x);
     default:
       x.unsupported("not a warp opcode");
   }

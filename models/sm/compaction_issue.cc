@@ -33,6 +33,8 @@ bool CompactionIssue::synchronises(const Instruction& in, const Program& program
     case Opcode::Shfl:
     case Opcode::Activemask:
     case Opcode::Redux:
+    case Opcode::Match:
+    case Opcode::Elect:
       return true;
     default:
       return false;
@@ -187,6 +189,10 @@ IssueStall CompactionIssue::try_issue(unsigned sched, unsigned local, unsigned s
   if (!f.formed) return IssueStall::Idle;
   if (f.arrived) return IssueStall::Control;              // waits for the other formed warps
   if (host_.held(slot, now)) return IssueStall::Control;  // being formed
+  if (f.sleep_until > now) {                              // nanosleep
+    host_.wake_at(f.sleep_until);
+    return IssueStall::Sleep;
+  }
   if (!host_.fetched(slot, f.pc, now)) return IssueStall::Idle;
   fault_outside_function(slot);
   const Instruction& in = host_.program().module.at(f.pc);
@@ -265,7 +271,9 @@ void CompactionIssue::issue_formed(unsigned slot, const Instruction& in, uint64_
     Warp& w = host_.slot(p.warp).warp;
     env.bind(&w);
     const size_t before = env.accesses.size();
-    issuer.execute_path(w, Path{pc, p.lanes, 0}, cta.context, env, ev);
+    const IssueResult r = issuer.execute_path(w, Path{pc, p.lanes, 0}, cta.context, env, ev);
+    if (r.outcome.sleep_ns)  // a formed warp sleeps as long as its longest request
+      f.sleep_until = std::max(f.sleep_until, now + 1 + env.cycles_for_ns(r.outcome.sleep_ns));
     // Accesses name the SIMD lane the thread runs in (coalescing and banks
     // see the formed warp).
     const size_t base = size_t(w.index) * warp_size;

@@ -92,6 +92,7 @@ class CompactionIssue {
     std::vector<WarpPiece> pieces;     // per static warp (piece.warp: that warp's slot)
     std::vector<int32_t> lane_thread;  // per SIMD lane: CTA thread, or -1
     uint64_t arrived_at = 0;           // cycle it reached the synchronisation point
+    uint64_t sleep_until = 0;          // nanosleep: first cycle it may issue again
     // CAPRI bypass: the lanes that executed the slot's last normal issue, the
     // lanes that took the bypassed branch, the static warp's exited lanes when
     // it started, and its threads' logical lanes.

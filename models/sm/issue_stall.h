@@ -17,7 +17,8 @@ enum class IssueStall : uint8_t {
   Collector,
   Barrier,
   Control,
-  Memory
+  Memory,
+  Sleep  // the warp sleeps (nanosleep)
 };
 
 }  // namespace warptlm

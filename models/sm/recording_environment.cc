@@ -66,9 +66,17 @@ void RecordingEnvironment::store_lanes(Space space, LaneMask lanes, const uint64
 }
 
 uint64_t RecordingEnvironment::special(SpecialReg sreg, unsigned comp, unsigned lane) {
-  // The timing model has cycles: %clock reads the SM's cycle counter (so
-  // kernels that time themselves differ from functional runs, as on hardware).
+  // The timing model has cycles: %clock reads the SM's cycle counter and
+  // %globaltimer the simulated time in nanoseconds at this cycle (so kernels
+  // that time themselves differ from functional runs, as on hardware).
+  const auto ns = [&] { return static_cast<uint64_t>(static_cast<double>(cycle) * ns_per_cycle); };
   switch (sreg) {
+    case SpecialReg::GlobalTimer:
+      return ns();
+    case SpecialReg::GlobalTimerLo:
+      return ns() & 0xffffffffu;
+    case SpecialReg::GlobalTimerHi:
+      return ns() >> 32;
     case SpecialReg::Clock:
       return cycle & 0xffffffffu;
     case SpecialReg::Clock64:

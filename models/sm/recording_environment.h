@@ -3,6 +3,7 @@
 // accesses an instruction made, which the LD/ST unit times afterwards.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -38,8 +39,13 @@ class RecordingEnvironment : public FunctionalWarpEnvironment {
 
   // Cleared by the SM before each instruction.
   std::vector<MemoryAccess> accesses;
-  // What %clock / %smid / %nsmid read in the timing model.
+  // What %clock / %globaltimer / %smid / %nsmid read in the timing model.
   uint64_t cycle = 0;
+  double ns_per_cycle = 1.0;  // the SM clock's period
+  // Whole cycles that last at least `ns` nanoseconds (nanosleep).
+  uint64_t cycles_for_ns(uint64_t ns) const {
+    return static_cast<uint64_t>(std::ceil(static_cast<double>(ns) / ns_per_cycle));
+  }
   unsigned sm = 0, num_sms = 1;
 
  private:

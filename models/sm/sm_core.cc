@@ -95,6 +95,10 @@ inline SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t 
     if (compaction_->rejoin(slot, now)) return Stall::Control;
   }
   if (g.at_barrier) return Stall::Barrier;
+  if (g.sleep_until > now) {  // nanosleep
+    wake_hint_ = std::min(wake_hint_, g.sleep_until);
+    return Stall::Sleep;
+  }
   if (g.control_ready > now) {  // the scheme's tables still work on its last issue
     wake_hint_ = std::min(wake_hint_, g.control_ready);
     return Stall::Control;
@@ -204,6 +208,7 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   ws.paths_valid = false;  // the unit advanced (`p` stays readable: ws.paths is kept)
   check_launch_budget(w, cta, p);
   g.control_ready = now + 1 + w.simt->control_cycles();  // the scheme's tables work on
+  if (r.outcome.sleep_ns) g.sleep_until = now + 1 + env.cycles_for_ns(r.outcome.sleep_ns);
   const Instruction& in = *r.instruction;
   ++stats_.warp_instructions;
   stats_.thread_instructions += lane_count(p.mask);  // inline: the builtin is a libgcc call
@@ -275,11 +280,11 @@ void SmCore::maybe_retire(unsigned c, TickResult& result) {
 inline uint64_t& SmCore::slot_bin(Stall cause) {
   // The bin of each cause, in Stall's order (a pointer table built per call
   // was 0.5% of a compute-bound run's instructions; a switch is a call).
-  static constexpr uint64_t SmStats::*kBins[] = {&SmStats::slot_issued,     &SmStats::slot_idle,
-                                                 &SmStats::slot_scoreboard, &SmStats::slot_pipeline,
-                                                 &SmStats::slot_collector,  &SmStats::slot_barrier,
-                                                 &SmStats::slot_control,    &SmStats::slot_memory};
-  static_assert(sizeof(kBins) / sizeof(kBins[0]) == static_cast<unsigned>(Stall::Memory) + 1,
+  static constexpr uint64_t SmStats::*kBins[] = {
+      &SmStats::slot_issued,   &SmStats::slot_idle,      &SmStats::slot_scoreboard,
+      &SmStats::slot_pipeline, &SmStats::slot_collector, &SmStats::slot_barrier,
+      &SmStats::slot_control,  &SmStats::slot_memory,    &SmStats::slot_sleep};
+  static_assert(sizeof(kBins) / sizeof(kBins[0]) == static_cast<unsigned>(Stall::Sleep) + 1,
                 "one bin per Stall");
   return stats_.*kBins[static_cast<unsigned>(cause)];
 }

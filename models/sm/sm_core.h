@@ -83,6 +83,7 @@ class SmCore {
     // First cycle the warp may issue again: after each issue, the cycles the
     // reconvergence scheme's side tables still work (control_cycles()).
     uint64_t control_ready = 0;
+    uint64_t sleep_until = 0;  // nanosleep: first cycle it may issue again
     bool used = false;
     bool finished = false;  // left its scheduler
     bool done = false;      // warp.finished(), cached: it changes only when the warp issues

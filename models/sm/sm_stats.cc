@@ -20,6 +20,7 @@ void each_field(S& s, F&& f) {
   f("slot_barrier", s.slot_barrier);
   f("slot_control", s.slot_control);
   f("slot_memory", s.slot_memory);
+  f("slot_sleep", s.slot_sleep);
   f("register_bank_conflicts", s.register_bank_conflicts);
   f("stalls_avoided_by_lane_masks", s.stalls_avoided_by_lane_masks);
   f("shared_accesses", s.shared_accesses);
@@ -78,6 +79,7 @@ const std::vector<StatInfo>& SmStats::infos() {
       {"slot_control", "issue slots",
        "issue slots lost to the reconvergence scheme or a call/return drain"},
       {"slot_memory", "issue slots", "issue slots lost to a full LD/ST unit (MSHRs)"},
+      {"slot_sleep", "issue slots", "issue slots lost to warps sleeping (nanosleep)"},
       {"register_bank_conflicts", "cycles",
        "extra operand-read cycles from register bank conflicts"},
       {"stalls_avoided_by_lane_masks", "issues",

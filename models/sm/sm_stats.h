@@ -26,6 +26,7 @@ struct SmStats {
   uint64_t slot_barrier = 0;     // warps wait at a barrier
   uint64_t slot_control = 0;  // a path waits on its reconvergence scheme (or a call/return drains)
   uint64_t slot_memory = 0;   // the LD/ST unit cannot take the access (MSHRs, queue)
+  uint64_t slot_sleep = 0;    // the warps sleep (nanosleep)
   uint64_t register_bank_conflicts = 0;  // extra operand-read cycles
   // Bumped by fetches and memory instructions: next to the per-cycle counters
   // above, so that an SM's tick touches few host cache lines of its

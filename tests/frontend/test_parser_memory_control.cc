@@ -146,7 +146,17 @@ TEST(PtxControl, BarriersAndFences) {
     EXPECT_TRUE(m.ops.empty());
   }
   bad("bar.arrive 0, 64", 4, "'bar.arrive' is not supported");
-  bad("bar.red.popc.u32 %r1, 0, %p1", 4, "'bar.red' is not supported");
+  Instruction red = one("bar.red.popc.u32 %r1, 0, 64, !%p1");
+  EXPECT_EQ(red.op, Opcode::Bar);
+  EXPECT_EQ(red.barrier_red, BarrierRed::Popc);
+  ASSERT_EQ(red.ops.size(), 4u);
+  EXPECT_EQ(red.ops[2].imm, 64u);
+  EXPECT_TRUE(red.ops[3].negated);
+  Instruction red_or = one("barrier.red.or.aligned.pred %p2, 1, %p1");
+  EXPECT_EQ(red_or.barrier_red, BarrierRed::Or);
+  EXPECT_TRUE(red_or.aligned);
+  EXPECT_EQ(red_or.ops[2].kind, Operand::Kind::None);  // no thread count
+  bad("bar.red.and.u32 %r1, 0, %p1", 1, "'bar.red.and' takes .pred, not .u32");
   bad("bar 0", 1, "'bar' needs .sync");
   bad("bar.sync %p1", 10, "cannot be a .pred register");
   bad("bar.warp.sync", 1, "needs 1 operand");
@@ -170,7 +180,10 @@ TEST(PtxControl, BranchesCallsAndExits) {
   bad("call.uni f, (), p", 15, "call prototypes (indirect calls) are not supported");
   bad("call.uni f, x", 13, "call prototypes and jump tables are not supported");
   bad("brx.idx %r1, tbl", 1, "instruction 'brx' is not supported");
-  bad("nanosleep.u32 10", 1, "instruction 'nanosleep' is not supported");
+  Instruction sleep = one("nanosleep.u32 10");
+  EXPECT_EQ(sleep.op, Opcode::Nanosleep);
+  EXPECT_EQ(sleep.ops.at(0).imm, 10u);
+  bad("nanosleep.u64 %rd1", 10, "'nanosleep' does not accept type '.u64'");
 }
 
 TEST(PtxControl, VoteShflActivemask) {

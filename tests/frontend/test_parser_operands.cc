@@ -115,8 +115,11 @@ TEST(PtxOperands, SpecialRegisters) {
                     "'%laneid' has no component '.x'");
   expect_body_error(std::string(kStdRegs) + "\nadd.u32 %r1, %tid.x, 1;", 2, 14,
                     "special registers can only be read by mov or cvt");
-  expect_body_error(std::string(kStdRegs) + "\nmov.u32 %r1, %globaltimer_lo;", 2, 14,
-                    "special register '%globaltimer_lo' is not supported");
+  EXPECT_EQ(decode_one(kStdRegs, "mov.u32 %r1, %globaltimer_lo").ops[1].sreg,
+            SpecialReg::GlobalTimerLo);
+  EXPECT_EQ(decode_one(kStdRegs, "mov.u32 %r1, WARP_SZ").ops[1].sreg, SpecialReg::WarpSize);
+  expect_body_error(std::string(kStdRegs) + "\nmov.u32 %r1, %envreg2;", 2, 14,
+                    "special register '%envreg2' is not supported");
 }
 
 TEST(PtxOperands, Addresses) {

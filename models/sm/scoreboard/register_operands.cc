@@ -15,9 +15,11 @@ size_t destination_count(const Instruction& in) {
   switch (in.op) {
     // Memory writes, control and synchronisation write no register. call's
     // return values travel through .param variables, never registers.
+    case Opcode::Bar:  // bar.red writes its result
+      return in.barrier_red != BarrierRed::None ? 1 : 0;
     case Opcode::St:
     case Opcode::Red:
-    case Opcode::Bar:
+    case Opcode::Nanosleep:
     case Opcode::Membar:
     case Opcode::Bra:
     case Opcode::Call:
@@ -32,6 +34,8 @@ size_t destination_count(const Instruction& in) {
     // p|q and d|p: the second is Kind::None when absent.
     case Opcode::Setp:
     case Opcode::Shfl:
+    case Opcode::Match:
+    case Opcode::Elect:
       return 2;
     // d, CF-out, sources..., CF-in whenever the carry flag is involved.
     case Opcode::Add:
