@@ -16,13 +16,6 @@
 
 namespace warptlm {
 
-const Function& find_kernel(const Module& module, const std::string& entry) {
-  const Function* kernel = module.find_function(entry);
-  if (kernel && kernel->is_entry) return *kernel;
-  throw std::invalid_argument("launch: no kernel named '" + entry + "' in " + module.source_name +
-                              " (kernels: " + kernel_names_text(module) + ")");
-}
-
 namespace {
 
 std::string join_names(const std::vector<std::string>& names) {
@@ -32,6 +25,28 @@ std::string join_names(const std::vector<std::string>& names) {
 }
 
 }  // namespace
+
+std::string resolve_kernel_name(const Module& module, const std::string& entry) {
+  const Function* kernel = module.find_function(entry);
+  if (kernel && kernel->is_entry) return entry;
+  // Itanium mangling: _Z, the name's length, the name, the parameter types.
+  const std::string prefix = "_Z" + std::to_string(entry.size()) + entry;
+  std::vector<std::string> matches;
+  for (const Function& f : module.functions)
+    if (f.is_entry && !entry.empty() && f.name.compare(0, prefix.size(), prefix) == 0)
+      matches.push_back(f.name);
+  if (matches.size() == 1) return matches[0];
+  if (matches.size() > 1)
+    throw std::invalid_argument("launch: kernel name '" + entry + "' is overloaded in " +
+                                module.source_name + " (" + join_names(matches) +
+                                "): name one by its PTX name");
+  throw std::invalid_argument("launch: no kernel named '" + entry + "' in " + module.source_name +
+                              " (kernels: " + kernel_names_text(module) + ")");
+}
+
+const Function& find_kernel(const Module& module, const std::string& entry) {
+  return *module.find_function(resolve_kernel_name(module, entry));
+}
 
 void ExecConfig::validate() const {
   if (warp_size < 4 || warp_size > 64 || (warp_size & (warp_size - 1)) != 0)

@@ -108,15 +108,20 @@ class KernelFault : public std::runtime_error {
   std::string output;
 };
 
+// The PTX name of kernel `entry`: itself, or for a C++ kernel's plain name
+// (vadd) its one mangled entry (_Z4vaddPfS_i), as the Python package
+// accepts it. Throws std::invalid_argument naming the module's kernels (or,
+// for an overloaded name, its candidates).
+std::string resolve_kernel_name(const Module& module, const std::string& entry);
+// The .entry `entry` names (resolve_kernel_name).
+const Function& find_kernel(const Module& module, const std::string& entry);
+
 // Runs kernel `entry` of `program` over launch.grid x launch.block threads.
 // Buffers are copied to device memory before the run and back into
 // launch.buffers after it. Throws std::invalid_argument for a bad launch
 // (unknown kernel, wrong argument count/types, bad geometry) and KernelFault
 // for faults during the run. With a `trace` sink, every issued warp
 // instruction is reported to it in issue order.
-// The .entry named `entry`; std::invalid_argument listing the kernels if none.
-const Function& find_kernel(const Module& module, const std::string& entry);
-
 // With an `analysis`, every CTA runs in lockstep under the block-wide stack
 // (as compaction "tbc" does; the statistics count the configured compaction)
 // and the analysis is filled with the compactability of every path and

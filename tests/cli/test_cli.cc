@@ -230,6 +230,12 @@ TEST(Cli, ExecRejectsBadArguments) {
                     " --arg q7:1 --arg i32:1");
   EXPECT_EQ(type.status, 2);
   EXPECT_NE(type.output.find("unknown type 'q7'"), std::string::npos) << type.output;
+  // A C++ kernel's plain name finds its mangled entry, as in Python.
+  Result plain = cli("exec " + std::string(WARPTLM_TEST_DATA) +
+                     "/ptx/warp_sync/warp_sync.nvcc.ptx --kernel warp_size --block 3 --arg " + x);
+  EXPECT_EQ(plain.status, 0) << plain.output;
+  EXPECT_NE(plain.output.find("kernel _Z9warp_sizePi of"), std::string::npos) << plain.output;
+  write_npy_i32(x, {1, 2, 3});
   Result kernel = cli("exec " + ptx + " --kernel nope --block 4");
   EXPECT_EQ(kernel.status, 2);
   EXPECT_NE(kernel.output.find("no kernel named 'nope'"), std::string::npos) << kernel.output;

@@ -152,6 +152,28 @@ TEST(Faults, UnknownKernelListsTheKernels) {
   }
 }
 
+TEST(Faults, AKernelsPlainCxxNameFindsItsOneMangledEntry) {
+  // nvcc and clang mangle C++ kernels: vadd(float*, int) is _Z4vaddPfi.
+  const Module m = parse_ptx(ptx_module(R"(
+.visible .entry _Z4vaddPfi(.param .u64 a, .param .u32 n) { ret; }
+.visible .entry _Z3subPi(.param .u64 a) { ret; }
+.visible .entry _Z3subPf(.param .u64 a) { ret; }
+.visible .entry _Z5vadd2Pf(.param .u64 a) { ret; }
+)"),
+                             "mangled.ptx");
+  EXPECT_EQ(resolve_kernel_name(m, "vadd"), "_Z4vaddPfi");  // not vadd2
+  EXPECT_EQ(resolve_kernel_name(m, "_Z3subPi"), "_Z3subPi");
+  EXPECT_EQ(find_kernel(m, "vadd2").name, "_Z5vadd2Pf");
+  try {
+    resolve_kernel_name(m, "sub");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    expect_contains(e.what(),
+                    "kernel name 'sub' is overloaded in mangled.ptx (_Z3subPi, _Z3subPf)");
+  }
+  EXPECT_THROW(resolve_kernel_name(m, "vad"), std::invalid_argument);
+}
+
 TEST(Faults, WrongArgumentCountAndTypeAreLaunchErrors) {
   LaunchSpec few = one_buffer(1, 1, {0});
   EXPECT_THROW(run(kStore, "store", few), std::invalid_argument);

@@ -75,7 +75,8 @@ int cmd_exec(const ExecCommand& c) {
 
   const std::string ptx = read_ptx_file(c.file);
   const Program program = prepare_program(parse_ptx(ptx, c.file), platform.reconvergence);
-  const std::string kernel = c.kernel.empty() ? sole_kernel(program.module, c.file) : c.kernel;
+  const std::string kernel = c.kernel.empty() ? sole_kernel(program.module, c.file)
+                                              : resolve_kernel_name(program.module, c.kernel);
   std::cout << "warptlm exec: kernel " << kernel << " of " << c.file << ", "
             << geometry_text(launch) << ", " << platform.reconvergence << " reconvergence, "
             << c.run.mode << " mode (preset " << c.run.preset << ")\n";
