@@ -8,7 +8,8 @@ namespace warptlm {
 
 namespace {
 
-// LLVM identifiers outside quotes: letters, digits, '_', '.', '$', '-'.
+// A name LLVM takes without quotes: letters, digits, '_' and '.' kept, the
+// rest made '_'.
 std::string llvm_identifier(const std::string& name) {
   std::string out;
   for (char c : name)
@@ -17,27 +18,11 @@ std::string llvm_identifier(const std::string& name) {
   return out;
 }
 
-std::vector<bool> reachable(const BranchGraph& g) {
-  std::vector<bool> seen(g.blocks.size(), false);
-  std::vector<uint32_t> work{g.entry};
-  seen[g.entry] = true;
-  while (!work.empty()) {
-    const uint32_t b = work.back();
-    work.pop_back();
-    for (uint32_t s : g.blocks[b].succ)
-      if (!seen[s]) {
-        seen[s] = true;
-        work.push_back(s);
-      }
-  }
-  return seen;
-}
-
 }  // namespace
 
 std::string branch_graph_llvm_ir(const BranchGraph& graph, const std::string& function_name) {
   check_branch_graph(graph);
-  const std::vector<bool> live = reachable(graph);
+  const std::vector<bool> live = reachable_blocks(graph);
   std::ostringstream ir;
   ir << "; " << function_name << ": a warptlm BranchGraph for LLVM's structurizer\n"
      << "target triple = \"amdgcn-amd-amdhsa\"\n\n"

@@ -130,6 +130,10 @@ std::vector<std::vector<uint32_t>> successors(const ReconvergingCfg& cfg) {
 
 }  // namespace
 
+std::vector<bool> reachable_blocks(const BranchGraph& graph) {
+  return reachable(successors(graph), graph.entry);
+}
+
 std::vector<bool> reachable_blocks(const ReconvergingCfg& cfg) {
   return reachable(successors(cfg), cfg.entry);
 }

@@ -79,6 +79,7 @@ bool is_reconverging(const ReconvergingCfg& cfg);
 
 // The blocks of `cfg` its entry reaches; each block's immediate
 // post-dominator (-1: the exit itself, or a block that cannot reach it).
+std::vector<bool> reachable_blocks(const BranchGraph& graph);
 std::vector<bool> reachable_blocks(const ReconvergingCfg& cfg);
 std::vector<int32_t> immediate_post_dominators(const ReconvergingCfg& cfg);
 

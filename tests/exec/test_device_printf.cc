@@ -24,12 +24,6 @@ using namespace warptlm::testing;
 const std::string kDir = std::string(WARPTLM_TEST_DATA) + "/ptx/printf/";
 const char* const kFiles[] = {"printf.clang.ptx", "printf.nvcc.ptx"};
 
-std::string entry_named(const Module& m, const std::string& name) {
-  for (const Function& f : m.functions)
-    if (f.is_entry && f.name.find(name) != std::string::npos) return f.name;
-  return "";
-}
-
 const char* const kHello =
     "thread 0 of 3: 0.00 str a 0 0.0e+00|0   |ff %\n"
     "thread 1 of 3: 1.50 str b 100000000000 1.0e-03|1   |100 %\n"
@@ -38,8 +32,7 @@ const char* const kHello =
 TEST(DevicePrintf, PrintsEveryLanesTextInLaneOrderUnderEveryScheme) {
   for (const char* file : kFiles) {
     const Module m = parse_ptx_file(kDir + file);
-    const std::string hello = entry_named(m, "hello");
-    ASSERT_FALSE(hello.empty()) << file;
+    const std::string hello = resolve_kernel_name(m, "hello");
     for (const std::string& scheme : reconvergence_names()) {
       SCOPED_TRACE(std::string(file) + " under " + scheme);
       const Program p = prepare_program(m, scheme);
@@ -64,7 +57,7 @@ TEST(DevicePrintf, AFailedAssertIsAKernelFaultNamingItAndKeepsWhatWasPrinted) {
     l.buffers.push_back(i32_buffer("in", {1, 5, 2, 9}));
     l.args = {KernelArg::buffer_arg(0), KernelArg::scalar(Type::S32, 4)};
     try {
-      run_functional(p, entry_named(m, "check"), l, ExecConfig{});
+      run_functional(p, resolve_kernel_name(m, "check"), l, ExecConfig{});
       FAIL() << "no fault";
     } catch (const KernelFault& f) {
       const std::string what = f.what();

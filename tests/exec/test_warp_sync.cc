@@ -23,12 +23,6 @@ using namespace warptlm::testing;
 const std::string kDir = std::string(WARPTLM_TEST_DATA) + "/ptx/warp_sync/";
 const char* const kFiles[] = {"warp_sync.clang.ptx", "warp_sync.nvcc.ptx"};
 
-std::string entry_named(const Module& m, const std::string& name) {
-  for (const Function& f : m.functions)
-    if (f.is_entry && f.name.find(name) != std::string::npos) return f.name;
-  return "";
-}
-
 HostBuffer u32_buffer(const std::string& name, const std::vector<uint32_t>& values) {
   HostBuffer b;
   b.name = name;
@@ -85,7 +79,7 @@ TEST(WarpSync, BarRedReducesOverTheCtaUnderEverySchemeAndWarpSize) {
   ASSERT_EQ(want[3 * 48], 40u);  // 8 of the second CTA's values are not positive
   for (const char* file : kFiles) {
     const Module m = parse_ptx_file(kDir + file);
-    const std::string entry = entry_named(m, "barrier_reductions");
+    const std::string entry = resolve_kernel_name(m, "barrier_reductions");
     for (const std::string& scheme : reconvergence_names())
       for (unsigned ws : {8u, 32u}) {
         SCOPED_TRACE(std::string(file) + " under " + scheme + ", warp size " + std::to_string(ws));
@@ -109,7 +103,8 @@ TEST(WarpSync, BarRedUnderThreadBlockCompaction) {
       ExecConfig c;
       c.compaction = compaction;
       c.warp_size = 16;
-      run_functional(prepare_program(m, "ipdom"), entry_named(m, "barrier_reductions"), l, c);
+      run_functional(prepare_program(m, "ipdom"), resolve_kernel_name(m, "barrier_reductions"), l,
+                     c);
       EXPECT_EQ(u32_values(l.buffers[1]), want);
     }
   }
@@ -129,7 +124,7 @@ TEST(WarpSync, MatchComparesTheWarpsLanes) {
       l.args = {KernelArg::buffer_arg(0), KernelArg::buffer_arg(1)};
       ExecConfig c;
       c.warp_size = ws;
-      run_functional(prepare_program(m, "ipdom"), entry_named(m, "warp_match"), l, c);
+      run_functional(prepare_program(m, "ipdom"), resolve_kernel_name(m, "warp_match"), l, c);
       const std::vector<uint32_t> out = u32_values(l.buffers[1]);
       for (uint32_t i = 0; i < 64; ++i) {
         const uint32_t base = i / ws * ws;
@@ -155,7 +150,7 @@ TEST(WarpSync, WarpSzIsTheConfiguredWarpSize) {
       LaunchSpec l = one_buffer(1, 40, std::vector<int32_t>(40, -1));
       ExecConfig c;
       c.warp_size = ws;
-      run_functional(prepare_program(m, "ipdom"), entry_named(m, "warp_size"), l, c);
+      run_functional(prepare_program(m, "ipdom"), resolve_kernel_name(m, "warp_size"), l, c);
       EXPECT_EQ(i32_values(l.buffers[0]), std::vector<int32_t>(40, static_cast<int32_t>(ws)))
           << file;
     }
@@ -174,7 +169,7 @@ TEST(WarpSync, ElectChoosesTheLowestExecutingLane) {
       ExecConfig c;
       c.reconvergence = scheme;
       c.warp_size = ws;
-      run_functional(prepare_program(m, scheme), entry_named(m, "elect_leader"), l, c);
+      run_functional(prepare_program(m, scheme), resolve_kernel_name(m, "elect_leader"), l, c);
       const std::vector<uint32_t> out = u32_values(l.buffers[0]);
       for (uint32_t i = 0; i < 64; ++i) {
         const bool odd = i % 2 == 1;
@@ -194,7 +189,7 @@ TEST(WarpSync, NanosleepRunsAndTheGlobalTimerCountsInstructionsInFunctionalRuns)
     l.block = {40, 1, 1};
     l.buffers.push_back(u32_buffer("out", std::vector<uint32_t>(2 * 40, 0)));
     l.args = {KernelArg::buffer_arg(0), KernelArg::scalar(Type::U32, 5000)};
-    run_functional(prepare_program(m, "ipdom"), entry_named(m, "sleepy"), l, ExecConfig{});
+    run_functional(prepare_program(m, "ipdom"), resolve_kernel_name(m, "sleepy"), l, ExecConfig{});
     const std::vector<uint32_t> out = u32_values(l.buffers[0]);
     for (uint32_t i = 0; i < 40; ++i) {
       EXPECT_EQ(out[2 * i + 1], 0u) << file;          // high word

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -82,20 +83,6 @@ struct Totals {
   }
 };
 
-size_t reachable_blocks(const BranchGraph& g) {
-  std::vector<bool> seen(g.blocks.size(), false);
-  std::vector<uint32_t> work{g.entry};
-  seen[g.entry] = true;
-  size_t n = 1;
-  while (!work.empty()) {
-    const uint32_t b = work.back();
-    work.pop_back();
-    for (uint32_t s : g.blocks[b].succ)
-      if (!seen[s]) seen[s] = true, ++n, work.push_back(s);
-  }
-  return n;
-}
-
 // Every two-way branch divergent: what the structurizer assumes, so the
 // counts compare the algorithms on the same question.
 BranchGraph all_divergent(BranchGraph g) {
@@ -105,7 +92,8 @@ BranchGraph all_divergent(BranchGraph g) {
 
 Row compare(const Options& o, const BranchGraph& g, const std::string& name) {
   Row r;
-  r.blocks = reachable_blocks(g);
+  const std::vector<bool> live = warptlm::reachable_blocks(g);
+  r.blocks = static_cast<size_t>(std::count(live.begin(), live.end(), true));
   const BranchGraph d = all_divergent(g);
   r.ours = warptlm::make_reconverging(d).flow_blocks();
   r.ours_uniform = warptlm::make_reconverging(g).flow_blocks();
