@@ -168,7 +168,13 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
     global.write(a, b.bytes.data(), b.bytes.size());
     addresses.push_back(a);
   }
-  mem.params = build_param_buffer(module, *kernel, launch, addresses);
+  const std::vector<uint8_t> descriptors = image_descriptors(launch, addresses);
+  uint64_t descriptors_address = 0;
+  if (!descriptors.empty()) {
+    descriptors_address = global.allocate(descriptors.size(), "texture and surface descriptors");
+    global.write(descriptors_address, descriptors.data(), descriptors.size());
+  }
+  mem.params = build_param_buffer(module, *kernel, launch, addresses, descriptors_address);
 
   if (analysis) analysis->reset(config.warp_size, config.seed);
   GridRunner runner(program, *kernel, mem,

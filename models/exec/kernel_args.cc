@@ -45,9 +45,40 @@ void check_launch(const Module& module, const Function& kernel, const LaunchSpec
                                 std::to_string(kernel.params.size()) + " arguments (" + names +
                                 "), got " + std::to_string(launch.args.size()));
   }
+  for (size_t i = 0; i < launch.images.size(); ++i) {
+    const LaunchImage& im = launch.images[i];
+    const std::string what = std::string("launch: ") +
+                             (im.desc.kind == ImageDesc::Kind::Texture ? "texture" : "surface") +
+                             " object " + std::to_string(i);
+    if (im.buffer >= launch.buffers.size())
+      throw std::invalid_argument(what + " names buffer " + std::to_string(im.buffer) +
+                                  " but the launch has " + std::to_string(launch.buffers.size()));
+    ImageDesc d = im.desc;
+    d.data = 0;
+    const std::string problem = image_desc_problem(d);
+    if (!problem.empty()) throw std::invalid_argument(what + ": " + problem);
+    const uint64_t have = launch.buffers[im.buffer].bytes.size();
+    if (d.extent() > have)
+      throw std::invalid_argument(what + ": its " + std::to_string(d.width) + "x" +
+                                  std::to_string(d.height) + "x" + std::to_string(d.depth) +
+                                  " texels of " + std::to_string(d.texel_bytes()) + " bytes need " +
+                                  std::to_string(d.extent()) + " bytes, buffer '" +
+                                  launch.buffers[im.buffer].name + "' has " + std::to_string(have));
+  }
   for (size_t i = 0; i < launch.args.size(); ++i) {
     const KernelArg& a = launch.args[i];
     const Symbol& p = module.symbols[kernel.params[i]];
+    if (a.kind == KernelArg::Kind::Image) {
+      if (a.buffer >= launch.images.size())
+        throw std::invalid_argument("launch: " + where(kernel, i, p) + " names texture/surface " +
+                                    std::to_string(a.buffer) + " but the launch has " +
+                                    std::to_string(launch.images.size()));
+      if (p.size != 8 || is_float(p.type))
+        throw std::invalid_argument("launch: " + where(kernel, i, p) +
+                                    " is not a 64-bit handle; a texture or surface object cannot "
+                                    "be passed to it");
+      continue;
+    }
     if (a.kind == KernelArg::Kind::Buffer) {
       if (a.buffer >= launch.buffers.size())
         throw std::invalid_argument("launch: " + where(kernel, i, p) + " names buffer " +
@@ -79,15 +110,31 @@ std::string kernel_names_text(const Module& module) {
 
 std::vector<uint8_t> build_param_buffer(const Module& module, const Function& kernel,
                                         const LaunchSpec& launch,
-                                        const std::vector<uint64_t>& buffer_addresses) {
+                                        const std::vector<uint64_t>& buffer_addresses,
+                                        uint64_t descriptors_address) {
   std::vector<uint8_t> buf(kernel.param_buffer_size, 0);
   for (size_t i = 0; i < launch.args.size(); ++i) {
     const Symbol& p = module.symbols[kernel.params[i]];
     const KernelArg& a = launch.args[i];
-    uint64_t bits = a.kind == KernelArg::Kind::Buffer ? buffer_addresses[a.buffer] : a.bits;
+    uint64_t bits = a.bits;
+    if (a.kind == KernelArg::Kind::Buffer) bits = buffer_addresses[a.buffer];
+    if (a.kind == KernelArg::Kind::Image) bits = descriptors_address + a.buffer * kImageDescBytes;
     std::memcpy(buf.data() + p.offset, &bits, p.size);  // little endian, as PTX
   }
   return buf;
+}
+
+std::vector<uint8_t> image_descriptors(const LaunchSpec& launch,
+                                       const std::vector<uint64_t>& buffer_addresses) {
+  std::vector<uint8_t> out;
+  out.reserve(launch.images.size() * kImageDescBytes);
+  for (const LaunchImage& im : launch.images) {
+    ImageDesc d = im.desc;
+    d.data = buffer_addresses.at(im.buffer);
+    const ImageDescBytes b = encode_image_desc(d);
+    out.insert(out.end(), b.begin(), b.end());
+  }
+  return out;
 }
 
 }  // namespace warptlm

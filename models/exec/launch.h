@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "frontend/ir.h"
+#include "texture/image_desc.h"
 
 namespace warptlm {
 
@@ -22,16 +23,33 @@ struct HostBuffer {
   std::vector<uint8_t> bytes;
 };
 
+// A texture or surface object (cudaCreateTextureObject /
+// cudaCreateSurfaceObject): its texels are the bytes of a launch buffer,
+// which other arguments may also name.
+struct LaunchImage {
+  ImageDesc desc;  // desc.data is ignored: the texels start at the buffer's first byte
+  uint32_t buffer = 0;
+};
+
 struct KernelArg {
-  enum class Kind { Buffer, Scalar };
+  enum class Kind { Buffer, Scalar, Image };
   Kind kind = Kind::Scalar;
-  uint32_t buffer = 0;    // Buffer: index into LaunchSpec::buffers (passed as its device address)
+  // Buffer: index into LaunchSpec::buffers (passed as its device address);
+  // Image: index into LaunchSpec::images (passed as its handle).
+  uint32_t buffer = 0;
   Type type = Type::U32;  // Scalar: its PTX type
   uint64_t bits = 0;      // Scalar: value bits, zero-extended (floats as IEEE bits)
 
   static KernelArg buffer_arg(uint32_t index) {
     KernelArg a;
     a.kind = Kind::Buffer;
+    a.buffer = index;
+    a.type = Type::U64;
+    return a;
+  }
+  static KernelArg image_arg(uint32_t index) {
+    KernelArg a;
+    a.kind = Kind::Image;
     a.buffer = index;
     a.type = Type::U64;
     return a;
@@ -48,6 +66,7 @@ struct LaunchSpec {
   Dim3 grid, block;
   uint32_t shared_bytes = 0;  // dynamic shared memory per CTA
   std::vector<HostBuffer> buffers;
+  std::vector<LaunchImage> images;
   std::vector<KernelArg> args;  // one per kernel parameter, in order
   // Filled by the run: what the kernel's printf calls wrote, in issue order.
   std::string output;

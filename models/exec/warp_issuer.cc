@@ -256,6 +256,8 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
           std::string(mf.reason == MemoryFault::Reason::Misaligned ? "misaligned " : "") +
               "memory fault: " + mf.what(),
           &mf);
+  } catch (const LaneError& e) {
+    fault(w, cta, p.pc, e.lane, e.what());
   } catch (const std::runtime_error& e) {
     fault(w, cta, p.pc, lowest_lane(p.mask), e.what());
   }
@@ -299,7 +301,7 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
   // a wait, is progress; a warp that only computes and loads is spinning.
   bool progress = ev.kind == Control::Exit || ev.kind == Control::Barrier ||
                   (in.op == Opcode::Call && o.executed && o.control == Control::None);
-  if (o.executed && (in.op == Opcode::Atom || in.op == Opcode::Red ||
+  if (o.executed && (in.op == Opcode::Atom || in.op == Opcode::Red || in.op == Opcode::Sust ||
                      (in.op == Opcode::St && in.space != Space::Local && in.space != Space::Param)))
     progress = true;
   if (progress)

@@ -1,5 +1,7 @@
 #include "frontend/ir.h"
 
+#include <algorithm>
+
 namespace warptlm {
 
 const char* type_name(Type t) {
@@ -43,19 +45,59 @@ const char* special_name(SpecialReg s) {
 
 const char* opcode_name(Opcode op) {
   static const char* const names[] = {
-      "mov",       "add",        "sub",         "mul",           "mad",       "mul24",      "mad24",
-      "div",       "rem",        "abs",         "neg",           "min",       "max",        "and",
-      "or",        "xor",        "not",         "cnot",          "shl",       "shr",        "bfe",
-      "bfi",       "popc",       "clz",         "brev",          "prmt",      "setp",       "selp",
-      "set",       "slct",       "cvt",         "cvta",          "fma",       "rcp",        "sqrt",
-      "rsqrt",     "ex2",        "lg2",         "sin",           "cos",       "copysign",   "testp",
-      "ld",        "st",         "atom",        "red",           "bar",       "membar",     "bra",
-      "call",      "ret",        "exit",        "vote",          "shfl",      "activemask", "shf",
-      "bfind",     "lop3",       "bmsk",        "redux",         "trap",      "match",      "elect",
-      "nanosleep", "reconverge", "emask.defer", "emask.branchz", "emask.join"};
+      "mov",           "add",       "sub",  "mul",   "mad",  "mul24", "mad24",      "div",
+      "rem",           "abs",       "neg",  "min",   "max",  "and",   "or",         "xor",
+      "not",           "cnot",      "shl",  "shr",   "bfe",  "bfi",   "popc",       "clz",
+      "brev",          "prmt",      "setp", "selp",  "set",  "slct",  "cvt",        "cvta",
+      "fma",           "rcp",       "sqrt", "rsqrt", "ex2",  "lg2",   "sin",        "cos",
+      "copysign",      "testp",     "ld",   "st",    "atom", "red",   "bar",        "membar",
+      "bra",           "call",      "ret",  "exit",  "vote", "shfl",  "activemask", "shf",
+      "bfind",         "lop3",      "bmsk", "redux", "trap", "match", "elect",      "nanosleep",
+      "tex",           "tld4",      "txq",  "suld",  "sust", "suq",   "reconverge", "emask.defer",
+      "emask.branchz", "emask.join"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<unsigned>(Opcode::Count_),
                 "opcode names out of sync");
   return names[static_cast<unsigned>(op)];
+}
+
+size_t destination_count(const Instruction& in) {
+  size_t n = 1;
+  switch (in.op) {
+    // Memory writes, control and synchronisation write no register. call's
+    // return values travel through .param variables, never registers.
+    case Opcode::Bar:  // bar.red writes its result
+      n = in.barrier_red != BarrierRed::None ? 1 : 0;
+      break;
+    case Opcode::St:
+    case Opcode::Red:
+    case Opcode::Sust:
+    case Opcode::Nanosleep:
+    case Opcode::Membar:
+    case Opcode::Bra:
+    case Opcode::Call:
+    case Opcode::Ret:
+    case Opcode::Exit:
+    case Opcode::Trap:
+    case Opcode::Reconverge:
+    case Opcode::EmaskDefer:
+    case Opcode::EmaskBranchz:
+    case Opcode::EmaskJoin:
+      n = 0;
+      break;
+    // p|q and d|p: the second is Kind::None when absent.
+    case Opcode::Setp:
+    case Opcode::Shfl:
+    case Opcode::Match:
+    case Opcode::Elect:
+    case Opcode::Tex:
+    case Opcode::Tld4:
+      n = 2;
+      break;
+    default:
+      // d, CF-out of the carry forms (ir.h).
+      if (in.carry_in || in.carry_out) n = 2;
+  }
+  return std::min(n, in.ops.size());
 }
 
 const Function* Module::find_function(const std::string& name) const {

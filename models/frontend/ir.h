@@ -150,6 +150,14 @@ enum class Opcode : uint8_t {
   Match,      // match.any / match.all (mode in `vote`)
   Elect,      // elect.sync
   Nanosleep,  // nanosleep: the warp sleeps about t ns (timing model)
+  // Texture and surface objects (docs/textures.md): the handle is the device
+  // address of a descriptor.
+  Tex,   // tex / tex.base / tex.level / tex.grad: a filtered texture fetch
+  Tld4,  // tld4.{r,g,b,a}.2d: one component of the 4 texels of a bilinear footprint
+  Txq,   // txq.<query>: a texture attribute
+  Suld,  // suld.b: an unformatted surface load
+  Sust,  // sust.b: an unformatted surface store
+  Suq,   // suq.<query>: a surface attribute
   // Explicit reconvergence marker inserted by the finalizer at an IPDOM (the
   // explicit paired-path-comparison scheme compares paths only here). Has no
   // effect on data; counts as a dynamic instruction.
@@ -197,6 +205,27 @@ enum class PrmtMode : uint8_t { None, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
 // bar / barrier: a plain barrier, or one that reduces a predicate over the
 // threads that arrive (bar.red.popc.u32, bar.red.and.pred, bar.red.or.pred).
 enum class BarrierRed : uint8_t { None, Popc, And, Or };
+// Texture / surface geometry (.1d .2d .3d; the layered, cube and multisample
+// geometries are refused by the parser).
+enum class TexGeom : uint8_t { None, D1, D2, D3 };
+// tex's level-of-detail form: plain or .base, .level (an lod operand), .grad
+// (two gradient vectors). Textures have one level, so all read level 0.
+enum class TexLod : uint8_t { Base, Level, Grad };
+// txq / suq: the attribute asked for.
+enum class TexQuery : uint8_t {
+  None,
+  Width,
+  Height,
+  Depth,
+  NormalizedCoords,
+  FilterMode,
+  AddrMode0,
+  AddrMode1,
+  AddrMode2,
+};
+// suld / sust: what an access outside the surface does (.trap faults, .clamp
+// moves it to the nearest element, .zero reads 0 / drops the store).
+enum class SurfaceClamp : uint8_t { Trap, Clamp, Zero };
 
 struct Operand {
   enum class Kind : uint8_t {
@@ -276,6 +305,15 @@ struct Operand {
 //   match:              d, p, a, membermask   (p Kind::None unless match.all's d|p)
 //   elect:              d, p, membermask      (d may be the sink `_`)
 //   nanosleep:          t
+//   tex:                d, p, a, c, lod|dPdx, dPdy, e
+//                       (d a Vector of 4, or of 2 with v2; p Kind::None unless d|p; a the
+//                       handle; c the coordinates, a Vector (or a Reg for 1d); lod for
+//                       .level, dPdx and dPdy for .grad, else Kind::None; e the texel
+//                       offset Vector or Kind::None)
+//   tld4:               d, p, a, c, None, None, e  (the component in tex_component)
+//   txq / suq:          d, a                  (the attribute in tex_query)
+//   suld:               d, a, b               (b the coordinates, as tex's c)
+//   sust:               a, b, c               (c the value: Reg or Vector)
 //   trap:               (none)
 struct Instruction {
   Opcode op = Opcode::Mov;
@@ -293,7 +331,12 @@ struct Instruction {
   ShflMode shfl = ShflMode::None;
   TestpOp testp = TestpOp::None;
   PrmtMode prmt = PrmtMode::None;
-  BarrierRed barrier_red = BarrierRed::None;  // bar.red / barrier.red
+  BarrierRed barrier_red = BarrierRed::None;        // bar.red / barrier.red
+  TexGeom geom = TexGeom::None;                     // tex tld4 suld sust
+  TexLod tex_lod = TexLod::Base;                    // tex
+  TexQuery tex_query = TexQuery::None;              // txq suq
+  SurfaceClamp surface_clamp = SurfaceClamp::Trap;  // suld sust
+  uint8_t tex_component = 0;                        // tld4: 0..3 = r, g, b, a
   bool sat = false, ftz = false, approx = false, full = false;
   bool nan = false;  // min/max .NaN: a NaN input gives the canonical NaN
   bool uni = false;  // bra.uni / call.uni
@@ -318,6 +361,10 @@ struct Instruction {
   SourceLoc loc;
   std::string text;  // the source text of the instruction, for traces and errors
 };
+
+// How many of in.ops, from the first, are destinations (some may be
+// Kind::None: setp's q, shfl's p, ...). Never more than in.ops.size().
+size_t destination_count(const Instruction& in);
 
 // The name of the hidden register that holds a function's carry flag (PTX's
 // CC.CF): a per-lane predicate the parser declares on the first carry

@@ -13,8 +13,7 @@ bool is_known_unsupported(const std::string& op) {
   static const char* const kNames[] = {
       "sad",        "fns",          "szext",      "dp4a",          "dp2a",         "mma",
       "wmma",       "ldmatrix",     "stmatrix",   "ldu",           "prefetch",     "prefetchu",
-      "cp",         "isspacep",     "istypep",    "tex",           "tld4",         "txq",
-      "suld",       "sust",         "sured",      "suq",           "brkpt",        "pmevent",
+      "cp",         "isspacep",     "istypep",    "sured",         "brkpt",        "pmevent",
       "brx",        "mapa",         "getctarank", "tanh",          "mbarrier",     "alloca",
       "stacksave",  "stackrestore", "discard",    "applypriority", "createpolicy", "griddepcontrol",
       "setmaxnreg", "wgmma",        "multimem",   "tensormap",     "vabsdiff",     "vadd",

@@ -67,6 +67,7 @@ Decoder::Decoder(const std::string& source, std::string opname, SourceLoc loc, M
       name_(std::move(opname)),
       loc_(loc),
       raw_(raw),
+      written_(raw.size()),
       pipe_(pipe),
       carry_flag_(std::move(carry_flag)) {}
 
@@ -75,6 +76,11 @@ void Decoder::fail(SourceLoc at, const std::string& message) const {
 }
 
 std::string Decoder::what(size_t i) const {
+  if (i >= written_) {
+    const auto& [op, element] = spliced_[i - written_];
+    return "element " + std::to_string(element + 1) + " of operand " + std::to_string(op + 1) +
+           " of '" + name_ + "'";
+  }
   return "operand " + std::to_string(i + 1) + " of '" + name_ + "'";
 }
 
@@ -227,7 +233,37 @@ Operand Decoder::address(size_t i) const {
   const RawOperand& r = raw_[i];
   if (r.op.kind != Operand::Kind::Address)
     fail(r.loc, what(i) + " must be an address [...], not " + kind_name(r.op.kind));
+  if (!r.tuple.empty())
+    fail(r.tuple[0].loc, what(i) +
+                             " must be an address [...]: a list [a, b] is only for "
+                             "texture and surface instructions");
   return r.op;
+}
+
+size_t Decoder::splice_tuple(size_t i, size_t lo, size_t hi) {
+  const RawOperand& r = raw_[i];
+  if (r.op.kind != Operand::Kind::Address || r.tuple.size() + 1 < lo || r.tuple.size() + 1 > hi) {
+    const std::string n =
+        lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+    fail(r.loc, what(i) + " must be a list [...] of " + n + " operands");
+  }
+  if (r.op.has_symbol || !r.op.has_reg || r.op.offset != 0)
+    fail(r.loc, "element 1 of " + what(i) + " must be a register (a texture or surface object)");
+  RawOperand first;
+  first.op = Operand{};
+  first.op.kind = Operand::Kind::Reg;
+  first.op.reg = r.op.reg;
+  first.op.reg_type = r.op.reg_type;
+  first.loc = r.loc;
+  const std::vector<RawOperand> rest = r.tuple;  // raw_ may reallocate below
+  const size_t at = raw_.size();
+  raw_.push_back(first);
+  spliced_.push_back({i, 0});
+  for (size_t k = 0; k < rest.size(); ++k) {
+    raw_.push_back(rest[k]);
+    spliced_.push_back({i, k + 1});
+  }
+  return at;
 }
 
 Operand Decoder::vector(size_t i, unsigned n, Type t, bool is_dst) const {
@@ -239,7 +275,7 @@ Operand Decoder::vector(size_t i, unsigned n, Type t, bool is_dst) const {
                     std::to_string(n));
   Operand out = r.op;
   for (size_t k = 0; k < out.elems.size(); ++k) {
-    RawOperand e{out.elems[k], k < r.elem_locs.size() ? r.elem_locs[k] : r.loc, {}, {}};
+    RawOperand e{out.elems[k], k < r.elem_locs.size() ? r.elem_locs[k] : r.loc, {}, {}, {}};
     out.elems[k] = is_dst ? dst_element(e, t, i) : src_element(e, t, i);
   }
   return out;
@@ -280,8 +316,9 @@ Operand Decoder::carry_flag() const {
 }
 
 DecodeFn find_decoder(const std::string& name) {
-  for (auto find : {find_arith_decoder, find_bitwise_decoder, find_convert_decoder,
-                    find_float_decoder, find_memory_decoder, find_control_decoder}) {
+  for (auto find :
+       {find_arith_decoder, find_bitwise_decoder, find_convert_decoder, find_float_decoder,
+        find_memory_decoder, find_control_decoder, find_texture_decoder}) {
     if (DecodeFn fn = find(name)) return fn;
   }
   return nullptr;

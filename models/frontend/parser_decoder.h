@@ -21,6 +21,9 @@ struct RawOperand {
   SourceLoc loc;
   std::string name;                  // Kind::Label: the label; Kind::Function: the callee
   std::vector<SourceLoc> elem_locs;  // Kind::Vector: where each element is
+  // Kind::Address written [a, b, ...] (texture and surface instructions):
+  // the operands after the first, which is the address's base.
+  std::vector<RawOperand> tuple;
 };
 
 // What a source operand may be, besides a register.
@@ -70,6 +73,11 @@ class Decoder {
   Operand src(size_t i, Type t, unsigned allow = kAllowImm) const;
   // [reg], [reg+imm], [symbol+imm] or [imm].
   Operand address(size_t i) const;
+  // Operand i written [a, b, ...]: appends a, b, ... to the operand list
+  // and returns the index of a (the caller checks them with src() and
+  // vector(), and their messages name "element k of operand i").
+  // `elements`: how many the brackets must hold (lo..hi).
+  size_t splice_tuple(size_t i, size_t lo, size_t hi);
   // {a, b, ...} with exactly n elements: destinations (registers or `_`) or
   // sources (registers or literals).
   Operand vector(size_t i, unsigned n, Type t, bool is_dst) const;
@@ -88,6 +96,9 @@ class Decoder {
   std::string name_;
   SourceLoc loc_;
   std::vector<RawOperand>& raw_;
+  // Tuple elements spliced at the end of raw_: (operand index, element).
+  size_t written_ = 0;
+  std::vector<std::pair<size_t, size_t>> spliced_;
   int pipe_;
   std::function<uint32_t()> carry_flag_;
 };
@@ -104,5 +115,6 @@ DecodeFn find_convert_decoder(const std::string& name);  // mov, cvt, cvta, setp
 DecodeFn find_float_decoder(const std::string& name);    // rcp, sqrt, ex2, sin, testp ...
 DecodeFn find_memory_decoder(const std::string& name);   // ld, st, atom, red
 DecodeFn find_control_decoder(const std::string& name);  // bra, call, bar, vote, shfl ...
+DecodeFn find_texture_decoder(const std::string& name);  // tex tld4 txq suld sust suq
 
 }  // namespace warptlm::ptx

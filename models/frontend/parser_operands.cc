@@ -200,6 +200,8 @@ RawOperand Parser::parse_address() {
     int64_t v = static_cast<int64_t>(off.bits);
     r.op.offset += minus ? -v : v;
   }
+  // [a, c] / [a, b, c]: a texture or surface object with its coordinates.
+  while (accept_punct(',')) r.tuple.push_back(parse_operand(false));
   expect_punct(']', "to close the address");
   return r;
 }

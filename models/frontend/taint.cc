@@ -309,7 +309,7 @@ class Analysis {
   // Transfer of one instruction on `state` (register and call .param masks). Returns true if
   // it raised frame-slot, .param or formal taints.
   bool transfer(uint32_t f, const Instruction& in, std::vector<Mask>& state) {
-    const size_t nd = num_dests(in);
+    const size_t nd = destination_count(in);
     Mask value = kP;
     for (size_t i = nd; i < in.ops.size(); ++i) value |= operand_mask(in.ops[i], state);
     bool changed = false;

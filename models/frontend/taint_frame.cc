@@ -138,7 +138,7 @@ class FactBuilder {
         changed |= store(f, in, combine(m_, ff, in.ops, 1));
       else if (in.op == Opcode::Atom)
         changed |= store(f, in, combine(m_, ff, in.ops, 2));
-      const size_t nd = num_dests(in);
+      const size_t nd = destination_count(in);
       if (nd == 0) continue;
       Fact v = value_fact(f, in);
       for (size_t i = 0; i < nd; ++i) changed |= set(ff, in.ops[i], v);
@@ -203,7 +203,7 @@ class FactBuilder {
       case Opcode::Or:
         // Carry arithmetic (d, CF, a, b, CF) is a piece of a wider number,
         // never an exact address.
-        if (in.carry_in || in.carry_out) return compute(m_, ff, in.ops, num_dests(in));
+        if (in.carry_in || in.carry_out) return compute(m_, ff, in.ops, destination_count(in));
         if (is_float(in.type)) return compute(m_, ff, in.ops, 1);
         return arith(src(1), src(2), in.op);
       case Opcode::Ld:
@@ -211,7 +211,7 @@ class FactBuilder {
       case Opcode::Atom:
         return memory_fact(in);
       default:
-        return compute(m_, ff, in.ops, num_dests(in));
+        return compute(m_, ff, in.ops, destination_count(in));
     }
   }
 
@@ -282,36 +282,6 @@ class FactBuilder {
 };
 
 }  // namespace
-
-size_t num_dests(const Instruction& in) {
-  switch (in.op) {
-    case Opcode::Bar:  // bar.red writes its result
-      return in.barrier_red != BarrierRed::None ? 1 : 0;
-    case Opcode::St:
-    case Opcode::Red:
-    case Opcode::Nanosleep:
-    case Opcode::Membar:
-    case Opcode::Bra:
-    case Opcode::Call:
-    case Opcode::Ret:
-    case Opcode::Exit:
-    case Opcode::Trap:
-    case Opcode::Reconverge:
-    case Opcode::EmaskDefer:
-    case Opcode::EmaskBranchz:
-    case Opcode::EmaskJoin:
-      return 0;
-    case Opcode::Setp:
-    case Opcode::Shfl:   // setp p|q, shfl d|p
-    case Opcode::Match:  // match d|p
-    case Opcode::Elect:  // elect d|p
-      return std::min<size_t>(2, in.ops.size());
-    default:
-      // d, CF-out of the carry forms (ir.h).
-      if (in.carry_in || in.carry_out) return std::min<size_t>(2, in.ops.size());
-      return std::min<size_t>(1, in.ops.size());
-  }
-}
 
 unsigned access_bytes(const Instruction& in) {
   return std::max(1u, type_bits(in.type) / 8) * std::max<unsigned>(1, in.vec);

@@ -53,9 +53,6 @@ struct ModuleFrameFacts {
 // Frame offsets past this are treated as unknown frame addresses.
 constexpr int64_t kMaxFrameBytes = int64_t(1) << 20;
 
-// Number of leading operands an instruction writes (0 for st, bra, call...).
-size_t num_dests(const Instruction& in);
-
 // Bytes an ld / st moves (type size times vector width).
 unsigned access_bytes(const Instruction& in);
 

@@ -63,6 +63,7 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
       p.size = 4096 + ((module.global_data_size + 255) & ~uint64_t(255));
       for (const HostBuffer& b : launch.buffers) p.size += (b.bytes.size() + 255) & ~uint64_t(255);
       p.size += (kernel.param_buffer_size + 255) & ~uint64_t(255);
+      p.size += (launch.images.size() * kImageDescBytes + 255) & ~uint64_t(255);
     }
     platform_memory = std::make_unique<TlmMemory>("memory", p);
     gpu.memory.bind(platform_memory->socket);
@@ -87,7 +88,14 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
     write(a, b.bytes.data(), b.bytes.size());
     addresses.push_back(a);
   }
-  const std::vector<uint8_t> params = build_param_buffer(module, kernel, launch, addresses);
+  const std::vector<uint8_t> descriptors = image_descriptors(launch, addresses);
+  uint64_t descriptors_address = 0;
+  if (!descriptors.empty()) {
+    descriptors_address = allocate(descriptors.size(), "texture and surface descriptors");
+    write(descriptors_address, descriptors.data(), descriptors.size());
+  }
+  const std::vector<uint8_t> params =
+      build_param_buffer(module, kernel, launch, addresses, descriptors_address);
   uint64_t param_address = 0;
   if (!params.empty()) {
     // Far from the buffers (address_map::kHostParamBase): an overrun of a

@@ -171,7 +171,14 @@ bool HostCpu::start(HostJob& job) {
       addresses.push_back(allocate(b.bytes.size(), "buffer '" + b.name + "'"));
       copy_in(addresses.back(), b.bytes.data(), b.bytes.size());
     }
-    const std::vector<uint8_t> params = build_param_buffer(module, *kernel, job.launch, addresses);
+    const std::vector<uint8_t> descriptors = image_descriptors(job.launch, addresses);
+    uint64_t descriptors_address = 0;
+    if (!descriptors.empty()) {
+      descriptors_address = allocate(descriptors.size(), "texture and surface descriptors");
+      copy_in(descriptors_address, descriptors.data(), descriptors.size());
+    }
+    const std::vector<uint8_t> params =
+        build_param_buffer(module, *kernel, job.launch, addresses, descriptors_address);
     const uint64_t param_address = allocate(params.size(), "the parameter buffer");
     copy_in(param_address, params.data(), params.size());
     if (!bus_error_.empty()) return fail(WARPTLM_ERROR_NONE, "copying in: " + bus_error_);

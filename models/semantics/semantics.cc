@@ -119,6 +119,14 @@ Outcome execute(const Module& module, const Instruction& inst, const WarpRegiste
     case Opcode::Elect:
       sem::exec_warp(x);
       break;
+    case Opcode::Tex:
+    case Opcode::Tld4:
+    case Opcode::Txq:
+    case Opcode::Suld:
+    case Opcode::Sust:
+    case Opcode::Suq:
+      sem::exec_texture(x);
+      break;
     case Opcode::Bar:
     case Opcode::Membar:
     case Opcode::Nanosleep:

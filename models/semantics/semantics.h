@@ -48,6 +48,16 @@ class UnsupportedInstruction : public std::runtime_error {
   explicit UnsupportedInstruction(const std::string& what) : std::runtime_error(what) {}
 };
 
+// An instruction that cannot complete for one lane for a reason other than
+// a memory access (a texture handle that names no texture object, a surface
+// access outside the surface under .trap): the executor's KernelFault names
+// that lane.
+class LaneError : public std::runtime_error {
+ public:
+  LaneError(unsigned lane, const std::string& what) : std::runtime_error(what), lane(lane) {}
+  unsigned lane;
+};
+
 // What an instruction sees of the world outside its registers. Implemented by
 // the functional executor (and later by the timing model's SM).
 class WarpEnvironment {

@@ -44,7 +44,8 @@ L1Params l1_params(const PlatformConfig& c) {
 }
 
 bool is_memory_op(Opcode op) {
-  return op == Opcode::Ld || op == Opcode::St || op == Opcode::Atom || op == Opcode::Red;
+  return op == Opcode::Ld || op == Opcode::St || op == Opcode::Atom || op == Opcode::Red ||
+         op == Opcode::Tex || op == Opcode::Tld4 || op == Opcode::Suld || op == Opcode::Sust;
 }
 
 }  // namespace

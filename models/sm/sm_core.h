@@ -260,7 +260,8 @@ class SmCore {
 
   // Reused per cycle.
   std::vector<Path> paths_;
-  std::vector<unsigned> completed_;  // the memory ops an answer completed
+  std::vector<unsigned> completed_;    // the memory ops an answer completed
+  std::vector<uint64_t> texel_lines_;  // time_memory's lines of a texture fetch
 };
 
 }  // namespace warptlm

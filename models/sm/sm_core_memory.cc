@@ -32,7 +32,7 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
   if (!spans.global) return done;
 
   const bool atomic = in.op == Opcode::Atom || in.op == Opcode::Red;
-  const bool write = !atomic && in.op == Opcode::St;
+  const bool write = !atomic && (in.op == Opcode::St || in.op == Opcode::Sust);
   L1DataPath::Owner owner;
   owner.warp_slot = static_cast<unsigned>(&ws - warps_.data());
   owner.global_warp = ws.global_id;
@@ -45,11 +45,27 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
     owner.lane_thread = &compaction_->lane_threads(owner.warp_slot);
   }
   const bool writes_registers = !write && operands_->at(p.pc).n_writes > 0 && in.op != Opcode::Red;
-  const L1DataPath::Started started = l1_.start(spans,
-                                                atomic  ? L1DataPath::Access::Atomic
-                                                : write ? L1DataPath::Access::Store
-                                                        : L1DataPath::Access::Load,
-                                                writes_registers, owner, done, now);
+  const L1DataPath::Access access = atomic  ? L1DataPath::Access::Atomic
+                                    : write ? L1DataPath::Access::Store
+                                            : L1DataPath::Access::Load;
+  L1DataPath::Started started;
+  if (in.op == Opcode::Tex || in.op == Opcode::Tld4) {
+    // The texels of a fetch, each lane's several: their lines, in the order
+    // the fetch read them, through the L1 (Volta's unified L1 and texture
+    // cache; docs/textures.md).
+    texel_lines_.clear();
+    const uint64_t line = config_.memory.l1.line;
+    for (const MemoryAccess& a : ctas_[ws.cta].env->accesses) {
+      for (uint64_t l = a.address & ~(line - 1); l < a.address + a.size; l += line)
+        if (std::find(texel_lines_.begin(), texel_lines_.end(), l) == texel_lines_.end())
+          texel_lines_.push_back(l);
+    }
+    ++stats_.texture_instructions;
+    stats_.texture_transactions += texel_lines_.size();
+    started = l1_.start_lines(texel_lines_, spans, access, writes_registers, owner, done, now);
+  } else {
+    started = l1_.start(spans, access, writes_registers, owner, done, now);
+  }
   if (pieces && pieces->size() > 1) {
     ++stats_.compacted_memory_instructions;
     stats_.compacted_memory_transactions += started.lines;

@@ -25,6 +25,8 @@ void each_field(S& s, F&& f) {
   f("stalls_avoided_by_lane_masks", s.stalls_avoided_by_lane_masks);
   f("shared_accesses", s.shared_accesses);
   f("shared_bank_conflicts", s.shared_bank_conflicts);
+  f("texture_instructions", s.texture_instructions);
+  f("texture_transactions", s.texture_transactions);
   f("memory_instructions", s.l1.memory_instructions);
   f("memory_transactions", s.l1.memory_transactions);
   f("l1_hits", s.l1.hits);
@@ -87,6 +89,9 @@ const std::vector<StatInfo>& SmStats::infos() {
        "per-lane masks let through"},
       {"shared_accesses", "warp accesses", "shared-memory warp accesses"},
       {"shared_bank_conflicts", "cycles", "extra cycles from shared-memory bank conflicts"},
+      {"texture_instructions", "warp instructions",
+       "texture fetches (tex, tld4), also counted as memory instructions"},
+      {"texture_transactions", "transactions", "L1 lines the texels of texture fetches touched"},
       {"memory_instructions", "warp instructions", "global memory warp instructions"},
       {"memory_transactions", "transactions", "global memory transactions after coalescing"},
       {"l1_hits", "lines", "L1 line hits"},

@@ -38,6 +38,9 @@ struct SmStats {
   // per-lane masks let through.
   uint64_t stalls_avoided_by_lane_masks = 0;
   uint64_t shared_accesses = 0, shared_bank_conflicts = 0;  // conflicts: extra cycles
+  // tex and tld4 (also counted as memory instructions) and the lines their
+  // texels touched.
+  uint64_t texture_instructions = 0, texture_transactions = 0;
   // Thread block compaction (compaction tbc or ideal): synchronisation points
   // the CTAs passed, the cycles formed warps waited at them (summed over
   // warps), the sets of warps formed for a new set of threads and the warps

@@ -8,6 +8,7 @@
 #include "core.h"
 #include "exec/run_stats.h"
 #include "gpu/statistics.h"
+#include "image_dict.h"
 #include "simt/reconvergence_unit.h"
 
 namespace warptlm::python {
@@ -84,6 +85,47 @@ void bind_config(py::module_& m) {
       },
       py::arg("text"),
       "A `--arg TYPE:VALUE` text as the C++ CLI reads it: (PTX type name, zero-extended bits).");
+  m.def(
+      "parse_image_arg",
+      [](const std::string& text) {
+        std::string path;
+        const cli::ImageOptions o = cli::parse_image_arg(text, &path);
+        py::dict d;
+        d["kind"] = o.kind == ImageDesc::Kind::Surface ? "surface" : "texture";
+        d["channels"] = o.channels;
+        if (o.kind == ImageDesc::Kind::Texture) {
+          d["filter"] = o.filter;
+          d["address"] = o.address;
+          d["normalized_coords"] = o.normalized_coords;
+          d["read"] = o.read;
+          d["border"] = o.border;
+        }
+        return py::make_tuple(path, d);
+      },
+      py::arg("text"),
+      "An `--arg texture:FILE.npy,...` or `surface:FILE.npy,...` text as the C++ CLI reads it: "
+      "(path, the keywords of warptlm.Texture / warptlm.Surface).");
+  m.def("is_image_arg", &cli::is_image_arg, py::arg("text"),
+        "Whether an --arg text names a texture or surface object.");
+  m.def(
+      "make_image_desc",
+      [](const std::string& kind, const std::vector<uint64_t>& shape, const std::string& element,
+         unsigned channels, const std::string& filter, const std::vector<std::string>& address,
+         bool normalized_coords, const std::string& read, const std::vector<double>& border) {
+        cli::ImageOptions o;
+        o.kind = kind == "surface" ? ImageDesc::Kind::Surface : ImageDesc::Kind::Texture;
+        o.channels = channels;
+        o.filter = filter;
+        o.address = address;
+        o.normalized_coords = normalized_coords;
+        o.read = read;
+        o.border = border;
+        return image_desc_to_dict(cli::make_image_desc(o, shape, element));
+      },
+      py::arg("kind"), py::arg("shape"), py::arg("element"), py::arg("channels"), py::arg("filter"),
+      py::arg("address"), py::arg("normalized_coords"), py::arg("read"), py::arg("border"),
+      "The description of a texture or surface object over an array (warptlm.Texture): "
+      "ValueError naming what is wrong, the words the C++ CLI uses.");
   m.def(
       "parse_dim3",
       [](const std::string& flag, const std::string& text) {

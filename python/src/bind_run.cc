@@ -10,6 +10,7 @@
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
 #include "gpu/timing_run.h"
+#include "image_dict.h"
 #include "reconverge/function_reconvergence.h"
 #include "simt/reconvergence_unit.h"
 
@@ -119,8 +120,9 @@ py::list reconverging_cfgs(const std::string& ptx, const std::string& source_nam
 }
 
 // args: ("buffer", name, bytes) for a new buffer, ("same_buffer", name, index)
-// for one passed before (one device pointer for both parameters), or
-// ("scalar", ptx_type_name, bits).
+// for one passed before (one device pointer for both parameters),
+// ("image", name, bytes or buffer index, descriptor dict) for a texture or
+// surface object, or ("scalar", ptx_type_name, bits).
 LaunchSpec make_launch(const py::tuple& grid, const py::tuple& block, uint32_t shared_bytes,
                        const py::list& args) {
   LaunchSpec launch;
@@ -143,9 +145,24 @@ LaunchSpec make_launch(const py::tuple& grid, const py::tuple& block, uint32_t s
     } else if (kind == "scalar") {
       launch.args.push_back(
           KernelArg::scalar(type_from_name(a[1].cast<std::string>()), a[2].cast<uint64_t>()));
+    } else if (kind == "image") {
+      // ("image", name, bytes or buffer index, descriptor dict)
+      uint32_t index = 0;
+      if (py::isinstance<py::bytes>(a[2])) {
+        std::string bytes = a[2].cast<std::string>();
+        launch.buffers.push_back(
+            HostBuffer{a[1].cast<std::string>(), {bytes.begin(), bytes.end()}});
+        index = static_cast<uint32_t>(launch.buffers.size() - 1);
+      } else {
+        index = a[2].cast<uint32_t>();
+        if (index >= launch.buffers.size())
+          throw std::invalid_argument("image: no buffer " + std::to_string(index));
+      }
+      launch.images.push_back(LaunchImage{image_desc_from_dict(a[3].cast<py::dict>()), index});
+      launch.args.push_back(KernelArg::image_arg(static_cast<uint32_t>(launch.images.size() - 1)));
     } else {
       throw std::invalid_argument(
-          "argument kind must be 'buffer', 'same_buffer' or 'scalar', got '" + kind + "'");
+          "argument kind must be 'buffer', 'same_buffer', 'image' or 'scalar', got '" + kind + "'");
     }
   }
   return launch;

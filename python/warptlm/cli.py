@@ -169,11 +169,23 @@ def _exec_args(texts):
     import numpy as np
 
     arrays, values = {}, []
+
+    def array(path):
+        if path not in arrays:
+            arrays[path] = np.load(path, allow_pickle=False)
+        return arrays[path]
+
     for text in texts:
-        if text.endswith(".npy"):
-            if text not in arrays:
-                arrays[text] = np.load(text, allow_pickle=False)
-            values.append(arrays[text])
+        if warptlm._core.is_image_arg(text):
+            path, options = warptlm._core.parse_image_arg(text)
+            kind = options.pop("kind")
+            try:
+                obj = (warptlm.Texture if kind == "texture" else warptlm.Surface)(array(path), **options)
+            except (ValueError, TypeError) as exc:
+                raise ValueError(f"--arg '{text}': {exc}") from None
+            values.append(obj)
+        elif text.endswith(".npy"):
+            values.append(array(text))
         else:
             values.append(_scalar(text))
     return values, arrays
@@ -406,7 +418,7 @@ def main(argv=None):
     p.add_argument("--kernel", metavar="NAME", help="the kernel entry to launch (may be left out when the file has one)")
     p.add_argument("--block", required=True, metavar="X[,Y,Z]")
     p.add_argument("--grid", default="1", metavar="X[,Y,Z]")
-    p.add_argument("--arg", action="append", metavar="FILE.npy|TYPE:VALUE",
+    p.add_argument("--arg", action="append", metavar="FILE.npy|TYPE:VALUE|texture:FILE.npy,...|surface:FILE.npy,...",
                    help="a kernel argument, in parameter order (repeatable)")
     p.add_argument("--shared", type=int, default=0, metavar="BYTES", help="dynamic shared memory per CTA")
     _run_options(p)

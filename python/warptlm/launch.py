@@ -2,6 +2,8 @@
 
 numpy arrays among the arguments become device buffers (exactly their bytes;
 any access outside them is a fault) and are copied back in place after the run.
+A warptlm.Texture or warptlm.Surface passes a texture or surface object over
+its array's bytes (one buffer with any other argument naming the same array).
 Scalars are checked against the kernel's parameter types: a numpy scalar must
 have a matching dtype kind and size; a Python int or float is converted with a
 range check.
@@ -13,6 +15,7 @@ import numpy as np
 
 from . import _core, isolation
 from .records import outdir_paths
+from .textures import Surface, Texture
 from .result import KernelError, Result, check_compactability, check_mode, output_path, raise_fault, result_from
 
 __all__ = ["launch", "Result", "KernelError"]
@@ -101,6 +104,23 @@ def marshal_args(kernel, args):
     native, arrays = [], []  # arrays[i]: (buffer index i, array, first argument position)
     for i, (param, value) in enumerate(zip(kernel.params, args)):
         where = f"kernel '{kernel.entry}' argument {i} ('{param.name}')"
+        if isinstance(value, (Texture, Surface)):
+            if param.size != 8 or param.type[0] == "f":
+                raise TypeError(f"{where} is .{param.type}, not a 64-bit handle; a {value.kind} object "
+                                "cannot be passed")
+            array = value.array
+            index = next((b for b, (_, seen, _) in enumerate(arrays) if _same_buffer(seen, array)), None)
+            if index is None:
+                for _, seen, first in arrays:
+                    if np.shares_memory(seen, array):
+                        raise ValueError(f"{where}: the {value.kind}'s array overlaps the array of argument "
+                                         f"{first} in memory; pass the same array for both, or arrays that "
+                                         "do not overlap")
+                arrays.append((len(arrays), array, i))
+                native.append(("image", param.name, _device_bytes(array, where), value.desc))
+            else:
+                native.append(("image", param.name, index, value.desc))
+            continue
         if isinstance(value, np.ndarray):
             if param.size != 8 or param.type[0] == "f":
                 raise TypeError(f"{where} is .{param.type}, not a 64-bit pointer; an array cannot be passed")

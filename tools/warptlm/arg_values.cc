@@ -100,4 +100,134 @@ KernelArg parse_scalar(const std::string& text) {
   return KernelArg::scalar(type, u);
 }
 
+bool is_image_arg(const std::string& text) {
+  return text.rfind("texture:", 0) == 0 || text.rfind("surface:", 0) == 0;
+}
+
+ImageOptions parse_image_arg(const std::string& text, std::string* path) {
+  ImageOptions o;
+  const bool texture = text.rfind("texture:", 0) == 0;
+  o.kind = texture ? ImageDesc::Kind::Texture : ImageDesc::Kind::Surface;
+  const std::string rest = text.substr(8);  // after "texture:" or "surface:"
+  std::vector<std::string> parts;
+  for (size_t start = 0;;) {
+    const size_t comma = rest.find(',', start);
+    parts.push_back(rest.substr(start, comma == std::string::npos ? comma : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  *path = parts[0];
+  const std::string where = "--arg '" + text + "'";
+  if (path->size() < 5 || path->compare(path->size() - 4, 4, ".npy") != 0)
+    throw UsageError(where + ": expected " + (texture ? "texture" : "surface") +
+                     ":FILE.npy[,OPTION...], the array's .npy file first");
+  auto split = [](const std::string& v) {
+    std::vector<std::string> out;
+    for (size_t start = 0;;) {
+      const size_t slash = v.find('/', start);
+      out.push_back(v.substr(start, slash == std::string::npos ? slash : slash - start));
+      if (slash == std::string::npos) return out;
+      start = slash + 1;
+    }
+  };
+  for (size_t i = 1; i < parts.size(); ++i) {
+    const std::string& p = parts[i];
+    const size_t eq = p.find('=');
+    const std::string key = p.substr(0, eq),
+                      value = eq == std::string::npos ? "" : p.substr(eq + 1);
+    if (key == "channels" && eq != std::string::npos) {
+      o.channels = static_cast<unsigned>(parse_uint(where + " channels", value, 4));
+    } else if (texture && key == "normalized" && eq == std::string::npos) {
+      o.normalized_coords = true;
+    } else if (texture && key == "filter" && eq != std::string::npos) {
+      o.filter = value;
+    } else if (texture && key == "read" && eq != std::string::npos) {
+      o.read = value;
+    } else if (texture && key == "address" && eq != std::string::npos) {
+      o.address = split(value);
+    } else if (texture && key == "border" && eq != std::string::npos) {
+      o.border.clear();
+      for (const std::string& v : split(value)) {
+        char* end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end)
+          throw UsageError(where + ": border value '" + v + "' is not a number");
+        o.border.push_back(d);
+      }
+    } else {
+      throw UsageError(where + ": unknown option '" + p + "' (" +
+                       (texture ? "channels=N, filter=point|linear, address=MODE[/MODE[/MODE]], "
+                                  "normalized, read=element_type|normalized_float, border=V/V/V/V"
+                                : "channels=N") +
+                       ")");
+    }
+  }
+  return o;
+}
+
+ImageDesc make_image_desc(const ImageOptions& o, const std::vector<uint64_t>& shape,
+                          const std::string& element) {
+  const bool texture = o.kind == ImageDesc::Kind::Texture;
+  const std::string what = texture ? "Texture: " : "Surface: ";
+  auto fail = [&](const std::string& why) { throw std::invalid_argument(what + why); };
+  auto shape_text = [&] {
+    std::string t = "(";
+    for (size_t i = 0; i < shape.size(); ++i) t += (i ? ", " : "") + std::to_string(shape[i]);
+    return t + (shape.size() == 1 ? ",)" : ")");
+  };
+  static const char* const kTypes[] = {"u8", "u16", "u32", "s8", "s16", "s32", "f16", "f32"};
+  static const char* const kModes[] = {"wrap", "clamp", "mirror", "border"};
+  ImageDesc d;
+  d.kind = o.kind;
+  d.type = TexelType::Count_;
+  for (unsigned i = 0; i < 8; ++i)
+    if (element == kTypes[i]) d.type = static_cast<TexelType>(i);
+  if (d.type == TexelType::Count_)
+    fail("'" + element +
+         "' elements cannot be texels (use u8, u16, u32, s8, s16, s32, f16 or f32)");
+  if (o.channels != 1 && o.channels != 2 && o.channels != 4)
+    fail("channels must be 1, 2 or 4, got " + std::to_string(o.channels));
+  d.channels = o.channels;
+  std::vector<uint64_t> axes = shape;
+  if (o.channels > 1) {
+    if (axes.empty() || axes.back() != o.channels)
+      fail("with " + std::to_string(o.channels) + " channels the array's last axis must be " +
+           std::to_string(o.channels) + ", its shape is " + shape_text());
+    axes.pop_back();
+  }
+  if (axes.empty() || axes.size() > 3)
+    fail("the image must have 1 to 3 axes besides the channels, the array's shape is " +
+         shape_text());
+  for (uint64_t n : axes)
+    if (n == 0 || n > 0xffffffffu)
+      fail("every image axis needs 1 to 2^32-1 texels, the array's shape is " + shape_text());
+  d.dims = static_cast<unsigned>(axes.size());
+  d.width = static_cast<uint32_t>(axes.back());
+  d.height = d.dims > 1 ? static_cast<uint32_t>(axes[axes.size() - 2]) : 1;
+  d.depth = d.dims > 2 ? static_cast<uint32_t>(axes[0]) : 1;
+  if (texture) {
+    if (o.address.empty() || o.address.size() > 3)
+      fail("address takes 1 to 3 modes, got " + std::to_string(o.address.size()));
+    for (unsigned i = 0; i < 3; ++i) {
+      const std::string& m = o.address[std::min<size_t>(i, o.address.size() - 1)];
+      unsigned k = 0;
+      while (k < 4 && m != kModes[k]) ++k;
+      if (k == 4) fail("address mode '" + m + "' is not one of wrap, clamp, mirror, border");
+      d.address[i] = static_cast<AddressMode>(k);
+    }
+    if (o.filter != "point" && o.filter != "linear")
+      fail("filter '" + o.filter + "' is not one of point, linear");
+    d.filter = o.filter == "linear" ? FilterMode::Linear : FilterMode::Point;
+    if (o.read != "element_type" && o.read != "normalized_float")
+      fail("read '" + o.read + "' is not one of element_type, normalized_float");
+    d.read = o.read == "normalized_float" ? ReadMode::NormalizedFloat : ReadMode::ElementType;
+    d.normalized_coords = o.normalized_coords;
+    if (o.border.size() != 4) fail("border takes 4 values, got " + std::to_string(o.border.size()));
+    for (unsigned i = 0; i < 4; ++i) d.border[i] = static_cast<float>(o.border[i]);
+  }
+  const std::string problem = image_desc_problem(d);
+  if (!problem.empty()) fail(problem);
+  return d;
+}
+
 }  // namespace warptlm::cli

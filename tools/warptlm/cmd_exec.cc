@@ -16,8 +16,11 @@ CLI::App* add_exec(CLI::App& app, ExecCommand& c) {
   CLI::App* cmd = app.add_subcommand(
       "exec",
       "Run a kernel of a PTX file. Each --arg is FILE.npy (copied to device memory and "
-      "written back in place after the run; the same file twice is one buffer) or TYPE:VALUE "
-      "(i32:256, u64:7, f32:1.5).");
+      "written back in place after the run; the same file twice is one buffer), TYPE:VALUE "
+      "(i32:256, u64:7, f32:1.5), or a texture or surface object over an array: "
+      "texture:FILE.npy[,channels=N][,filter=point|linear][,address=MODE[/MODE[/MODE]]]"
+      "[,normalized][,read=element_type|normalized_float][,border=V/V/V/V] (MODE: wrap, "
+      "clamp, mirror, border) or surface:FILE.npy[,channels=N] (docs/textures.md).");
   cmd->add_option("file", c.file, "the PTX file")->required()->type_name("FILE.ptx");
   cmd->add_option("--kernel", c.kernel,
                   "the kernel entry to launch (may be left out when the file has one)")
@@ -25,7 +28,7 @@ CLI::App* add_exec(CLI::App& app, ExecCommand& c) {
   cmd->add_option("--block", c.block, "threads per CTA")->required()->type_name("X[,Y,Z]");
   cmd->add_option("--grid", c.grid, "CTAs in the grid")->default_val("1")->type_name("X[,Y,Z]");
   cmd->add_option("--arg", c.args, "a kernel argument, in parameter order (repeatable)")
-      ->type_name("FILE.npy|TYPE:VALUE")
+      ->type_name("FILE.npy|TYPE:VALUE|texture:FILE.npy,...|surface:FILE.npy,...")
       ->allow_extra_args(false);
   cmd->add_option("--shared", c.shared, "dynamic shared memory per CTA")
       ->default_val(0)
@@ -59,15 +62,30 @@ int cmd_exec(const ExecCommand& c) {
   launch.block = parse_dim3("--block", c.block);
   launch.shared_bytes = static_cast<uint32_t>(c.shared);
   std::vector<NpyArray> arrays;  // one per distinct file: buffer i is arrays[i]
+  auto buffer_of = [&](const std::string& path) {
+    size_t index = 0;
+    while (index < arrays.size() && arrays[index].path != path) ++index;
+    if (index == arrays.size()) {
+      arrays.push_back(read_npy(path));
+      launch.buffers.push_back(HostBuffer{path, arrays.back().data});
+    }
+    return static_cast<uint32_t>(index);
+  };
   for (const std::string& a : c.args) {
-    if (a.size() > 4 && a.compare(a.size() - 4, 4, ".npy") == 0) {
-      size_t index = 0;
-      while (index < arrays.size() && arrays[index].path != a) ++index;
-      if (index == arrays.size()) {
-        arrays.push_back(read_npy(a));
-        launch.buffers.push_back(HostBuffer{a, arrays.back().data});
+    if (is_image_arg(a)) {
+      std::string path;
+      const ImageOptions options = parse_image_arg(a, &path);
+      const uint32_t index = buffer_of(path);
+      try {
+        launch.images.push_back(LaunchImage{
+            make_image_desc(options, arrays[index].shape, type_name(arrays[index].element)),
+            index});
+      } catch (const std::invalid_argument& e) {
+        throw UsageError("--arg '" + a + "': " + e.what());
       }
-      launch.args.push_back(KernelArg::buffer_arg(static_cast<uint32_t>(index)));
+      launch.args.push_back(KernelArg::image_arg(static_cast<uint32_t>(launch.images.size() - 1)));
+    } else if (a.size() > 4 && a.compare(a.size() - 4, 4, ".npy") == 0) {
+      launch.args.push_back(KernelArg::buffer_arg(buffer_of(a)));
     } else {
       launch.args.push_back(parse_scalar(a));
     }

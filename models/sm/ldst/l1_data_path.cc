@@ -79,8 +79,15 @@ L1DataPath::Started L1DataPath::start(const AccessSpans& spans, Access access,
                                       bool writes_registers, const Owner& owner, uint64_t ready,
                                       uint64_t now) {
   coalesce(spans.first, spans.global, warp_size_, spans.widest(spans.global), line_, lines_);
+  return start_lines(lines_, spans, access, writes_registers, owner, ready, now);
+}
+
+L1DataPath::Started L1DataPath::start_lines(const std::vector<uint64_t>& lines,
+                                            const AccessSpans& spans, Access access,
+                                            bool writes_registers, const Owner& owner,
+                                            uint64_t ready, uint64_t now) {
   ++stats_.memory_instructions;
-  stats_.memory_transactions += lines_.size();
+  stats_.memory_transactions += lines.size();
   const unsigned id = new_op();
   MemoryOp& op = ops_[id];
   op.warp = owner.warp_slot;
@@ -108,7 +115,7 @@ L1DataPath::Started L1DataPath::start(const AccessSpans& spans, Access access,
     std::copy(owner.lane_thread->begin(), owner.lane_thread->end(),
               op_threads_.begin() + uint64_t(id) * warp_size_);
   }
-  for (uint64_t l : lines_) {
+  for (uint64_t l : lines) {
     if (access == Access::Atomic) {
       // Atomics are performed at the L2: a dirty copy goes there first.
       if (write_back_ && tags_->is_dirty(l)) write_back_line(l, owner.global_warp, owner.pc);
@@ -141,7 +148,7 @@ L1DataPath::Started L1DataPath::start(const AccessSpans& spans, Access access,
     }
   }
   Started started;
-  started.lines = lines_.size();
+  started.lines = lines.size();
   if (op.pending == 0) {
     started.ready = op.ready;
     release(id);

@@ -130,6 +130,12 @@ class L1DataPath {
   // atomic whose result the owner waits for (kept in the operation).
   Started start(const AccessSpans& spans, Access access, bool writes_registers, const Owner& owner,
                 uint64_t ready, uint64_t now);
+  // As start(), with the line-aligned addresses the accesses touch already
+  // found, in the order to send them (a texture fetch reads several texels
+  // per lane, which one span per lane would overstate); `spans` still gives
+  // each lane's extent, for naming the lane of a fault.
+  Started start_lines(const std::vector<uint64_t>& lines, const AccessSpans& spans, Access access,
+                      bool writes_registers, const Owner& owner, uint64_t ready, uint64_t now);
   const MemoryOp& op(unsigned id) const { return ops_[id]; }
   // A formed warp's pieces (op(id).pieces of them), piece.warp as given.
   const WarpPiece* pieces(unsigned id) const { return &op_pieces_[uint64_t(id) * warp_size_]; }

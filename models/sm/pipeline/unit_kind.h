@@ -37,6 +37,12 @@ inline UnitKind unit_of(const Instruction& in) {
     case Opcode::St:
     case Opcode::Atom:
     case Opcode::Red:
+    case Opcode::Tex:  // the texture path shares the LD/ST unit's L1
+    case Opcode::Tld4:
+    case Opcode::Txq:
+    case Opcode::Suld:
+    case Opcode::Sust:
+    case Opcode::Suq:
       return UnitKind::LdSt;
     default:
       return UnitKind::Sp;

@@ -9,44 +9,6 @@ namespace warptlm {
 
 namespace {
 
-// How many leading operands are destinations (ir.h operand layouts, and the
-// semantics' Dest uses). Everything after them is read.
-size_t destination_count(const Instruction& in) {
-  switch (in.op) {
-    // Memory writes, control and synchronisation write no register. call's
-    // return values travel through .param variables, never registers.
-    case Opcode::Bar:  // bar.red writes its result
-      return in.barrier_red != BarrierRed::None ? 1 : 0;
-    case Opcode::St:
-    case Opcode::Red:
-    case Opcode::Nanosleep:
-    case Opcode::Membar:
-    case Opcode::Bra:
-    case Opcode::Call:
-    case Opcode::Ret:
-    case Opcode::Exit:
-    case Opcode::Trap:
-    case Opcode::Reconverge:
-    case Opcode::EmaskDefer:
-    case Opcode::EmaskBranchz:
-    case Opcode::EmaskJoin:
-      return 0;
-    // p|q and d|p: the second is Kind::None when absent.
-    case Opcode::Setp:
-    case Opcode::Shfl:
-    case Opcode::Match:
-    case Opcode::Elect:
-      return 2;
-    // d, CF-out, sources..., CF-in whenever the carry flag is involved.
-    case Opcode::Add:
-    case Opcode::Sub:
-    case Opcode::Mad:
-      return in.carry_in || in.carry_out ? 2 : 1;
-    default:
-      return 1;
-  }
-}
-
 // Gathers the reads and the writes in two lists; pack() writes them into
 // the row, reads first.
 class Collector {
