@@ -84,8 +84,20 @@ std::string Decoder::what(size_t i) const {
   return "operand " + std::to_string(i + 1) + " of '" + name_ + "'";
 }
 
+// Types PTX has that warptlm does not model: named as such instead of "needs
+// a type suffix" when they are an instruction's only type.
+void Decoder::refuse_unmodelled_type() {
+  if (const Modifier* t =
+          mods.take_any({"f16x2", "bf16", "bf16x2", "tf32", "e4m3", "e5m2", "e4m3x2", "e5m2x2",
+                         "e2m1x2", "e2m3x2", "e3m2x2", "ue8m0x2", "b128"}))
+    fail(t->loc, "'" + name_ + "." + t->name + "': the type ." + t->name +
+                     " is not supported (half-precision pairs, bfloat16, tf32, fp8/fp6/fp4 "
+                     "and .b128 are not modelled; .f16 is, in cvt)");
+}
+
 Type Decoder::one_type(TypeSet allowed) {
   auto types = mods.types();
+  if (types.empty()) refuse_unmodelled_type();
   if (types.empty()) fail("'" + name_ + "' needs a type suffix");
   if (types.size() > 1) fail(types[1]->loc, "'" + name_ + "' takes one type suffix");
   Type t = type_from_name(types[0]->name);
@@ -97,6 +109,7 @@ Type Decoder::one_type(TypeSet allowed) {
 
 void Decoder::two_types(TypeSet first_allowed, TypeSet second_allowed, Type* first, Type* second) {
   auto types = mods.types();
+  if (types.size() < 2) refuse_unmodelled_type();
   if (types.size() < 2) fail("'" + name_ + "' needs two type suffixes");
   if (types.size() > 2) fail(types[2]->loc, "'" + name_ + "' takes two type suffixes");
   *first = type_from_name(types[0]->name);
@@ -243,6 +256,7 @@ Operand Decoder::address(size_t i) const {
 size_t Decoder::splice_tuple(size_t i, size_t lo, size_t hi) {
   const RawOperand& r = raw_[i];
   if (r.op.kind != Operand::Kind::Address || r.tuple.size() + 1 < lo || r.tuple.size() + 1 > hi) {
+    if (hi == 1) fail(r.loc, what(i) + " must be [a]: the object's handle alone");
     const std::string n =
         lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
     fail(r.loc, what(i) + " must be a list [...] of " + n + " operands");

@@ -54,6 +54,9 @@ class Decoder {
   Type one_type(TypeSet allowed);
   // Two type suffixes (cvt.dtype.atype, set.dtype.stype, slct.dtype.stype).
   void two_types(TypeSet first_allowed, TypeSet second_allowed, Type* first, Type* second);
+  // Fails naming a type PTX has but warptlm does not model (.f16x2, .bf16,
+  // ...) when one is among the modifiers.
+  void refuse_unmodelled_type();
   // Rejects any modifier no one took. Called by the driver after decoding.
   void finish() const;
 
@@ -75,8 +78,8 @@ class Decoder {
   Operand address(size_t i) const;
   // Operand i written [a, b, ...]: appends a, b, ... to the operand list
   // and returns the index of a (the caller checks them with src() and
-  // vector(), and their messages name "element k of operand i").
-  // `elements`: how many the brackets must hold (lo..hi).
+  // vector(), and their messages name "element k of operand i"). The
+  // brackets must hold lo to hi operands, the first a register.
   size_t splice_tuple(size_t i, size_t lo, size_t hi);
   // {a, b, ...} with exactly n elements: destinations (registers or `_`) or
   // sources (registers or literals).

@@ -26,6 +26,14 @@ TEST(PtxErrors, Instructions) {
   expect_body_error("  .entry x;", 1, 3, "unexpected directive '.entry' in function body");
 }
 
+TEST(PtxErrors, TypesThatAreNotModelledAreNamed) {
+  // nvcc's __hfma2 and __float2bfloat16: the type named, not "needs a type suffix".
+  expect_body_error("  .reg .b32 %r<4>;\n  fma.rn.f16x2 %r1, %r2, %r3, %r1;", 2, 9,
+                    "'fma.f16x2': the type .f16x2 is not supported");
+  expect_body_error("  .reg .b16 %h1;\n  .reg .f32 %f1;\n  cvt.rn.bf16.f32 %h1, %f1;", 3, 9,
+                    "'cvt.bf16': the type .bf16 is not supported");
+}
+
 TEST(PtxErrors, Labels) {
   expect_body_error("L1:\n  ret;\nL1:\n  ret;", 3, 1,
                     "duplicate label 'L1' (first defined at line 6)");
