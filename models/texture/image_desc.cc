@@ -38,6 +38,31 @@ const char* read_mode_name(ReadMode m) {
          : m == ReadMode::NormalizedFloat ? "normalized_float"
                                           : "?";
 }
+namespace {
+template <class E>
+bool named(const std::string& name, E* out, const char* (*name_of)(E)) {
+  for (unsigned i = 0; i < static_cast<unsigned>(E::Count_); ++i)
+    if (name == name_of(static_cast<E>(i))) {
+      *out = static_cast<E>(i);
+      return true;
+    }
+  return false;
+}
+}  // namespace
+
+bool texel_type_named(const std::string& name, TexelType* out) {
+  return named(name, out, texel_type_name);
+}
+bool address_mode_named(const std::string& name, AddressMode* out) {
+  return named(name, out, address_mode_name);
+}
+bool filter_mode_named(const std::string& name, FilterMode* out) {
+  return named(name, out, filter_mode_name);
+}
+bool read_mode_named(const std::string& name, ReadMode* out) {
+  return named(name, out, read_mode_name);
+}
+
 unsigned channel_bytes(TexelType t) {
   switch (t) {
     case TexelType::U8:

@@ -23,6 +23,11 @@ const char* texel_type_name(TexelType t);  // "u8", ..., "f32"
 const char* address_mode_name(AddressMode m);
 const char* filter_mode_name(FilterMode m);
 const char* read_mode_name(ReadMode m);
+// The inverses of the names above: false when `name` names none.
+bool texel_type_named(const std::string& name, TexelType* out);
+bool address_mode_named(const std::string& name, AddressMode* out);
+bool filter_mode_named(const std::string& name, FilterMode* out);
+bool read_mode_named(const std::string& name, ReadMode* out);
 unsigned channel_bytes(TexelType t);
 inline bool is_float_texel(TexelType t) { return t == TexelType::F16 || t == TexelType::F32; }
 inline bool is_signed_texel(TexelType t) {

@@ -11,14 +11,14 @@ namespace py = pybind11;
 namespace warptlm {
 namespace {
 
-// An enumerator by its name, names in the enum's order.
-template <class E, size_t N>
-E enum_named(const char* field, const std::string& value, const char* const (&names)[N]) {
-  for (size_t i = 0; i < N; ++i)
-    if (value == names[i]) return static_cast<E>(i);
-  std::string all;
-  for (const char* n : names) all += (all.empty() ? "" : ", ") + std::string(n);
-  throw std::invalid_argument(std::string(field) + ": '" + value + "' is not one of " + all);
+// An enumerator by its name (`named`: image_desc.h's texel_type_named and kin).
+template <class E>
+E enum_named(const char* field, const std::string& value, bool (*named)(const std::string&, E*)) {
+  E out{};
+  if (!named(value, &out))
+    throw std::invalid_argument(std::string(field) + ": '" + value + "' is not a " + field +
+                                " name");
+  return out;
 }
 
 }  // namespace
@@ -45,10 +45,6 @@ py::dict image_desc_to_dict(const ImageDesc& d) {
 }
 
 ImageDesc image_desc_from_dict(const py::dict& d) {
-  static const char* const kTypes[] = {"u8", "u16", "u32", "s8", "s16", "s32", "f16", "f32"};
-  static const char* const kModes[] = {"wrap", "clamp", "mirror", "border"};
-  static const char* const kFilters[] = {"point", "linear"};
-  static const char* const kReads[] = {"element_type", "normalized_float"};
   ImageDesc desc;
   desc.kind = d["kind"].cast<std::string>() == "surface" ? ImageDesc::Kind::Surface
                                                          : ImageDesc::Kind::Texture;
@@ -56,13 +52,13 @@ ImageDesc image_desc_from_dict(const py::dict& d) {
   desc.width = d["width"].cast<uint32_t>();
   desc.height = d["height"].cast<uint32_t>();
   desc.depth = d["depth"].cast<uint32_t>();
-  desc.type = enum_named<TexelType>("type", d["type"].cast<std::string>(), kTypes);
+  desc.type = enum_named("type", d["type"].cast<std::string>(), texel_type_named);
   desc.channels = d["channels"].cast<unsigned>();
   const auto modes = d["address"].cast<std::vector<std::string>>();
   for (size_t i = 0; i < 3 && i < modes.size(); ++i)
-    desc.address[i] = enum_named<AddressMode>("address", modes[i], kModes);
-  desc.filter = enum_named<FilterMode>("filter", d["filter"].cast<std::string>(), kFilters);
-  desc.read = enum_named<ReadMode>("read", d["read"].cast<std::string>(), kReads);
+    desc.address[i] = enum_named("address", modes[i], address_mode_named);
+  desc.filter = enum_named("filter", d["filter"].cast<std::string>(), filter_mode_named);
+  desc.read = enum_named("read", d["read"].cast<std::string>(), read_mode_named);
   desc.normalized_coords = d["normalized_coords"].cast<bool>();
   const auto border = d["border"].cast<std::vector<float>>();
   for (size_t i = 0; i < 4 && i < border.size(); ++i) desc.border[i] = border[i];

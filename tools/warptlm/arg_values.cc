@@ -175,14 +175,9 @@ ImageDesc make_image_desc(const ImageOptions& o, const std::vector<uint64_t>& sh
     for (size_t i = 0; i < shape.size(); ++i) t += (i ? ", " : "") + std::to_string(shape[i]);
     return t + (shape.size() == 1 ? ",)" : ")");
   };
-  static const char* const kTypes[] = {"u8", "u16", "u32", "s8", "s16", "s32", "f16", "f32"};
-  static const char* const kModes[] = {"wrap", "clamp", "mirror", "border"};
   ImageDesc d;
   d.kind = o.kind;
-  d.type = TexelType::Count_;
-  for (unsigned i = 0; i < 8; ++i)
-    if (element == kTypes[i]) d.type = static_cast<TexelType>(i);
-  if (d.type == TexelType::Count_)
+  if (!texel_type_named(element, &d.type))
     fail("'" + element +
          "' elements cannot be texels (use u8, u16, u32, s8, s16, s32, f16 or f32)");
   if (o.channels != 1 && o.channels != 2 && o.channels != 4)
@@ -210,17 +205,13 @@ ImageDesc make_image_desc(const ImageOptions& o, const std::vector<uint64_t>& sh
       fail("address takes 1 to 3 modes, got " + std::to_string(o.address.size()));
     for (unsigned i = 0; i < 3; ++i) {
       const std::string& m = o.address[std::min<size_t>(i, o.address.size() - 1)];
-      unsigned k = 0;
-      while (k < 4 && m != kModes[k]) ++k;
-      if (k == 4) fail("address mode '" + m + "' is not one of wrap, clamp, mirror, border");
-      d.address[i] = static_cast<AddressMode>(k);
+      if (!address_mode_named(m, &d.address[i]))
+        fail("address mode '" + m + "' is not one of wrap, clamp, mirror, border");
     }
-    if (o.filter != "point" && o.filter != "linear")
+    if (!filter_mode_named(o.filter, &d.filter))
       fail("filter '" + o.filter + "' is not one of point, linear");
-    d.filter = o.filter == "linear" ? FilterMode::Linear : FilterMode::Point;
-    if (o.read != "element_type" && o.read != "normalized_float")
+    if (!read_mode_named(o.read, &d.read))
       fail("read '" + o.read + "' is not one of element_type, normalized_float");
-    d.read = o.read == "normalized_float" ? ReadMode::NormalizedFloat : ReadMode::ElementType;
     d.normalized_coords = o.normalized_coords;
     if (o.border.size() != 4) fail("border takes 4 values, got " + std::to_string(o.border.size()));
     for (unsigned i = 0; i < 4; ++i) d.border[i] = static_cast<float>(o.border[i]);
