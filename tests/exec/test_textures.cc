@@ -364,6 +364,51 @@ TEST(Textures, AHandleThatNamesNoTextureIsAKernelFault) {
   }
 }
 
+TEST(Textures, AFetchOfAnotherGeometryAndAMisalignedSurfaceAccessFault) {
+  // sample2d's tex.2d on a 1D texture.
+  LaunchSpec l = sample2d_launch(ImageDesc{}, 8, 8, 0, 0, 1, 1);
+  l.images[0].desc.dims = 1;
+  l.images[0].desc.height = 1;
+  try {
+    run("sample2d", l);
+    FAIL() << "no fault";
+  } catch (const KernelFault& f) {
+    EXPECT_NE(std::string(f.what()).find("tex.2d reads a 1D texture"), std::string::npos)
+        << f.what();
+  }
+  // A 4-byte surface store at byte 2.
+  const std::string src = R"(.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry w(.param .u64 s)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [s];
+  mov.u32 %r1, 2;
+  mov.u32 %r2, 7;
+  sust.b.1d.b32.trap [%rd1, {%r1}], {%r2};
+  ret;
+}
+)";
+  const Module m = parse_ptx(src, "w.ptx");
+  LaunchSpec w;
+  w.buffers.push_back(typed_buffer("texels", std::vector<uint32_t>(8)));
+  LaunchImage im;
+  im.desc = texture_desc(1, 8, 1, 1, TexelType::U32, 1);
+  im.desc.kind = ImageDesc::Kind::Surface;
+  w.images.push_back(im);
+  w.args = {KernelArg::image_arg(0)};
+  try {
+    run_functional(prepare_program(m, "ipdom"), "w", w, ExecConfig{});
+    FAIL() << "no fault";
+  } catch (const KernelFault& f) {
+    EXPECT_NE(std::string(f.what()).find("sust.b: byte 2 is not aligned to the 4-byte access"),
+              std::string::npos)
+        << f.what();
+  }
+}
+
 TEST(Textures, TheLaunchChecksEveryObject) {
   auto refused = [](LaunchSpec l, const std::string& part) {
     try {
