@@ -5,9 +5,11 @@
 namespace warptlm {
 
 const char* type_name(Type t) {
-  static const char* const names[] = {"none", "pred", "b8",  "b16", "b32", "b64",
-                                      "u8",   "u16",  "u32", "u64", "s8",  "s16",
-                                      "s32",  "s64",  "f16", "f32", "f64"};
+  static const char* const names[] = {"none", "pred", "b8",  "b16", "b32",   "b64",   "u8",
+                                      "u16",  "u32",  "u64", "s8",  "s16",   "s32",   "s64",
+                                      "f16",  "bf16", "f32", "f64", "f16x2", "bf16x2"};
+  static_assert(sizeof names / sizeof names[0] == static_cast<unsigned>(Type::BF16x2) + 1,
+                "one name per type");
   return names[static_cast<unsigned>(t)];
 }
 
@@ -45,16 +47,16 @@ const char* special_name(SpecialReg s) {
 
 const char* opcode_name(Opcode op) {
   static const char* const names[] = {
-      "mov",           "add",       "sub",  "mul",   "mad",  "mul24", "mad24",      "div",
-      "rem",           "abs",       "neg",  "min",   "max",  "and",   "or",         "xor",
-      "not",           "cnot",      "shl",  "shr",   "bfe",  "bfi",   "popc",       "clz",
-      "brev",          "prmt",      "setp", "selp",  "set",  "slct",  "cvt",        "cvta",
-      "fma",           "rcp",       "sqrt", "rsqrt", "ex2",  "lg2",   "sin",        "cos",
-      "copysign",      "testp",     "ld",   "st",    "atom", "red",   "bar",        "membar",
-      "bra",           "call",      "ret",  "exit",  "vote", "shfl",  "activemask", "shf",
-      "bfind",         "lop3",      "bmsk", "redux", "trap", "match", "elect",      "nanosleep",
-      "tex",           "tld4",      "txq",  "suld",  "sust", "suq",   "reconverge", "emask.defer",
-      "emask.branchz", "emask.join"};
+      "mov",         "add",           "sub",       "mul",   "mad",   "mul24", "mad24", "div",
+      "rem",         "abs",           "neg",       "min",   "max",   "and",   "or",    "xor",
+      "not",         "cnot",          "shl",       "shr",   "bfe",   "bfi",   "popc",  "clz",
+      "brev",        "prmt",          "setp",      "selp",  "set",   "slct",  "cvt",   "cvta",
+      "fma",         "rcp",           "sqrt",      "rsqrt", "ex2",   "lg2",   "sin",   "cos",
+      "copysign",    "tanh",          "testp",     "ld",    "st",    "atom",  "red",   "bar",
+      "membar",      "bra",           "call",      "ret",   "exit",  "vote",  "shfl",  "activemask",
+      "shf",         "bfind",         "lop3",      "bmsk",  "redux", "trap",  "match", "elect",
+      "nanosleep",   "tex",           "tld4",      "txq",   "suld",  "sust",  "suq",   "reconverge",
+      "emask.defer", "emask.branchz", "emask.join"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<unsigned>(Opcode::Count_),
                 "opcode names out of sync");
   return names[static_cast<unsigned>(op)];

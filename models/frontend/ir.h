@@ -37,21 +37,30 @@ enum class Type : uint8_t {
   S32,
   S64,
   F16,
+  BF16,  // bfloat16: the upper half of an f32 (8 exponent, 7 fraction bits)
   F32,
   F64,
+  // Two halves packed in 32 bits (element 0 in bits 0-15): the operand type
+  // of the .f16x2 / .bf16x2 forms of the half-precision instructions.
+  F16x2,
+  BF16x2,
 };
 
 // Inline: the semantics decode the types of every instruction they execute.
 inline unsigned type_bits(Type t) {  // Pred -> 1, None -> 0
-  static constexpr uint8_t kBits[] = {0,  1, 8,  16, 32, 64, 8,  16, 32,
-                                      64, 8, 16, 32, 64, 16, 32, 64};
-  static_assert(sizeof kBits == static_cast<unsigned>(Type::F64) + 1, "one entry per type");
+  static constexpr uint8_t kBits[] = {0, 1,  8,  16, 32, 64, 8,  16, 32, 64,
+                                      8, 16, 32, 64, 16, 16, 32, 64, 32, 32};
+  static_assert(sizeof kBits == static_cast<unsigned>(Type::BF16x2) + 1, "one entry per type");
   const unsigned i = static_cast<unsigned>(t);
   return i < sizeof kBits ? kBits[i] : 0;
 }
-// The kinds are consecutive in Type (B*, U*, S*, F*, each by width).
+// The kinds are consecutive in Type (B*, U*, S*, F*, each by width; the
+// packed pairs last). is_float is true for the scalar float types.
 inline bool is_signed(Type t) { return t >= Type::S8 && t <= Type::S64; }
 inline bool is_float(Type t) { return t >= Type::F16 && t <= Type::F64; }
+inline bool is_packed_half(Type t) { return t == Type::F16x2 || t == Type::BF16x2; }
+// The types of the half-precision instructions (docs/half-precision.md).
+inline bool is_half(Type t) { return t == Type::F16 || t == Type::BF16 || is_packed_half(t); }
 inline bool is_bits(Type t) { return t >= Type::B8 && t <= Type::B64; }
 const char* type_name(Type t);  // "s32", "pred", ...
 
@@ -127,6 +136,7 @@ enum class Opcode : uint8_t {
   Sin,
   Cos,
   Copysign,
+  Tanh,  // tanh.approx
   Testp,
   Ld,
   St,
@@ -267,6 +277,8 @@ struct Operand {
 //   set:                d, a, b [, c]
 //   selp / slct:        d, a, b, c
 //   cvt / cvta / mov:   d, a  (mov d may be a Vector to unpack, or a a Vector to pack)
+//   cvt to .f16x2/.bf16x2: d, a, b  (a converts into the upper half, b the lower)
+//   setp .f16x2/.bf16x2: p, q, a, b [, c]  (p for the lower halves, q the upper)
 //   ld:                 d (Reg or Vector), Address
 //   st:                 Address, a (Reg, Imm or Vector)
 //   atom:               d, Address, b [, c]   (c: cas new value)
@@ -338,8 +350,11 @@ struct Instruction {
   SurfaceClamp surface_clamp = SurfaceClamp::Trap;  // suld sust
   uint8_t tex_component = 0;                        // tld4: 0..3 = r, g, b, a
   bool sat = false, ftz = false, approx = false, full = false;
-  bool nan = false;  // min/max .NaN: a NaN input gives the canonical NaN
-  bool uni = false;  // bra.uni / call.uni
+  bool nan = false;          // min/max .NaN: a NaN input gives the canonical NaN
+  bool xorsign_abs = false;  // min/max .xorsign.abs (half types)
+  bool relu = false;         // fma / cvt .relu: a negative result becomes +0
+  bool satfinite = false;    // cvt .satfinite: out of range goes to the largest finite value
+  bool uni = false;          // bra.uni / call.uni
   bool is_volatile = false;
   bool sync = false;         // vote.sync / shfl.sync / barrier.sync / bar.sync
   bool aligned = false;      // barrier.sync.aligned

@@ -11,16 +11,16 @@ namespace {
 // can say "not supported" rather than "unknown".
 bool is_known_unsupported(const std::string& op) {
   static const char* const kNames[] = {
-      "sad",        "fns",          "szext",      "dp4a",          "dp2a",         "mma",
-      "wmma",       "ldmatrix",     "stmatrix",   "ldu",           "prefetch",     "prefetchu",
-      "cp",         "isspacep",     "istypep",    "sured",         "brkpt",        "pmevent",
-      "brx",        "mapa",         "getctarank", "tanh",          "mbarrier",     "alloca",
-      "stacksave",  "stackrestore", "discard",    "applypriority", "createpolicy", "griddepcontrol",
-      "setmaxnreg", "wgmma",        "multimem",   "tensormap",     "vabsdiff",     "vadd",
-      "vsub",       "vmad",         "vmax",       "vmin",          "vset",         "vshl",
-      "vshr",       "vabsdiff2",    "vabsdiff4",  "vadd2",         "vadd4",        "vsub2",
-      "vsub4",      "vmax2",        "vmax4",      "vmin2",         "vmin4",        "vset2",
-      "vset4",      "vavrg2",       "vavrg4"};
+      "sad",          "fns",       "szext",         "dp4a",         "dp2a",           "mma",
+      "wmma",         "ldmatrix",  "stmatrix",      "ldu",          "prefetch",       "prefetchu",
+      "cp",           "isspacep",  "istypep",       "sured",        "brkpt",          "pmevent",
+      "brx",          "mapa",      "getctarank",    "mbarrier",     "alloca",         "stacksave",
+      "stackrestore", "discard",   "applypriority", "createpolicy", "griddepcontrol", "setmaxnreg",
+      "wgmma",        "multimem",  "tensormap",     "vabsdiff",     "vadd",           "vsub",
+      "vmad",         "vmax",      "vmin",          "vset",         "vshl",           "vshr",
+      "vabsdiff2",    "vabsdiff4", "vadd2",         "vadd4",        "vsub2",          "vsub4",
+      "vmax2",        "vmax4",     "vmin2",         "vmin4",        "vset2",          "vset4",
+      "vavrg2",       "vavrg4"};
   for (const char* n : kNames)
     if (op == n) return true;
   return false;

@@ -82,7 +82,8 @@ void ternary_ops(Decoder& d, Type t) {
 }
 
 void decode_add_sub(Decoder& d) {
-  Type t = d.inst.type = d.one_type(kInt16to64 | kFloat);
+  Type t = d.inst.type = d.one_type(kInt16to64 | kFloat | kHalf);
+  if (is_half(t)) return decode_half_arith(d);
   if (!is_float_type(t) && (d.inst.carry_out = take_carry_out(d, t, false))) {
     return carry_ops(d, t, 2);
   }
@@ -107,7 +108,8 @@ void decode_sub(Decoder& d) {
 
 void decode_mul(Decoder& d) {
   d.inst.op = Opcode::Mul;
-  Type t = d.inst.type = d.one_type(kInt16to64 | kFloat);
+  Type t = d.inst.type = d.one_type(kInt16to64 | kFloat | kHalf);
+  if (is_half(t)) return decode_half_arith(d);
   if (is_float_type(t))
     float_modifiers(d, t, false);
   else
@@ -210,7 +212,8 @@ void decode_rem(Decoder& d) {
 }
 
 void decode_abs_neg(Decoder& d) {
-  Type t = d.inst.type = d.one_type(kSigned16to64 | kFloat);
+  Type t = d.inst.type = d.one_type(kSigned16to64 | kFloat | kHalf);
+  if (is_half(t)) return decode_half_arith(d);
   if (is_float_type(t)) d.inst.ftz = take_f32_only(d, "ftz", t);
   d.no_pipe();
   d.expect_count(2);
@@ -228,7 +231,8 @@ void decode_neg(Decoder& d) {
 }
 
 void decode_min_max(Decoder& d) {
-  Type t = d.inst.type = d.one_type(kInt16to64 | kFloat);
+  Type t = d.inst.type = d.one_type(kInt16to64 | kFloat | kHalf);
+  if (is_half(t)) return decode_half_arith(d);
   if (is_float_type(t)) {
     d.inst.ftz = take_f32_only(d, "ftz", t);
     d.inst.nan = take_f32_only(d, "NaN", t);
@@ -248,7 +252,8 @@ void decode_max(Decoder& d) {
 
 void decode_fma(Decoder& d) {
   d.inst.op = Opcode::Fma;
-  Type t = d.inst.type = d.one_type(kFloat);
+  Type t = d.inst.type = d.one_type(kFloat | kHalf);
+  if (is_half(t)) return decode_half_arith(d);
   float_modifiers(d, t, true);
   ternary_ops(d, t);
 }

@@ -8,11 +8,11 @@ namespace {
 
 constexpr TypeSet kCvtTypes =
     type_set({Type::U8, Type::U16, Type::U32, Type::U64, Type::S8, Type::S16, Type::S32, Type::S64,
-              Type::F16, Type::F32, Type::F64});
+              Type::F16, Type::BF16, Type::F32, Type::F64});
 constexpr TypeSet kSelectTypes = kBits16to64 | kInt16to64 | kFloat;
-constexpr TypeSet kCompareTypes = kBits16to64 | kInt16to64 | kFloat;
+constexpr TypeSet kCompareTypes = kBits16to64 | kInt16to64 | kFloat | kHalf;
 
-bool is_float_type(Type t) { return t == Type::F16 || t == Type::F32 || t == Type::F64; }
+bool is_float_type(Type t) { return is_float(t); }
 
 // The comparison of setp/set, checked against the operand type.
 void take_compare(Decoder& d, Type t) {
@@ -29,7 +29,7 @@ void take_compare(Decoder& d, Type t) {
   const Modifier* m = d.mods.take_any({"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
                                        "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"});
   if (m == nullptr) d.fail("'" + d.name() + "' needs a comparison such as .eq or .lt");
-  unsigned cls = is_bits(t) ? 1 : is_float(t) ? 8 : is_signed(t) ? 4 : 2;
+  unsigned cls = is_bits(t) ? 1 : (is_float(t) || is_half(t)) ? 8 : is_signed(t) ? 4 : 2;
   for (const auto& k : kCmps) {
     if (m->name != k.name) continue;
     if (!(k.classes & cls))
@@ -39,7 +39,8 @@ void take_compare(Decoder& d, Type t) {
   if (const Modifier* b = d.mods.take_any({"and", "or", "xor"}))
     d.inst.boolop = b->name == "and" ? BoolOp::And : b->name == "or" ? BoolOp::Or : BoolOp::Xor;
   if (const Modifier* f = d.mods.take_any({"ftz"})) {
-    if (t != Type::F32) d.fail(f->loc, "'.ftz' on '" + d.name() + "' requires .f32");
+    if (t != Type::F32 && t != Type::F16 && t != Type::F16x2)
+      d.fail(f->loc, "'.ftz' on '" + d.name() + "' requires .f32, .f16 or .f16x2");
     d.inst.ftz = true;
   }
 }
@@ -48,6 +49,9 @@ void decode_setp(Decoder& d) {
   d.inst.op = Opcode::Setp;
   Type t = d.inst.type = d.one_type(kCompareTypes);
   take_compare(d, t);
+  // The packed forms compare both halves: p|q is required.
+  if (is_packed_half(t) && !d.has_pipe())
+    d.fail("'setp." + std::string(type_name(t)) + "' writes two predicates (p|q), one per half");
   size_t dsts = d.has_pipe() ? 2 : 1;
   size_t srcs = d.inst.boolop == BoolOp::None ? 2 : 3;
   d.expect_count(dsts + srcs);
@@ -60,9 +64,18 @@ void decode_setp(Decoder& d) {
 void decode_set(Decoder& d) {
   d.inst.op = Opcode::Set;
   Type dt, st;
-  d.two_types(type_set({Type::U32, Type::S32, Type::F32}), kCompareTypes, &dt, &st);
+  d.two_types(type_set({Type::U16, Type::S16, Type::U32, Type::S32, Type::F32}) | kHalf,
+              kCompareTypes, &dt, &st);
   d.inst.type = dt;
   d.inst.src_type = st;
+  // PTX's destinations per source: a packed pair gives a pair (or .u32/.s32
+  // with a 0xffff per half); .f16/.bf16 results take any source; .u16/.s16
+  // results need a .f16/.bf16 source.
+  const std::string pair = std::string(".") + type_name(dt) + "." + type_name(st);
+  if (is_packed_half(st)
+          ? !(dt == st || dt == Type::U32 || dt == Type::S32)
+          : (is_packed_half(dt) || ((dt == Type::U16 || dt == Type::S16) && !is_half(st))))
+    d.fail("'set" + pair + "' is not a form of set");
   take_compare(d, st);
   d.no_pipe();
   size_t n = d.inst.boolop == BoolOp::None ? 3 : 4;
@@ -94,12 +107,30 @@ void decode_slct(Decoder& d) {
   d.inst.ops = {d.dst(0, dt), d.src(1, dt), d.src(2, dt), d.src(3, st)};
 }
 
+// cvt.frnd2{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: two f32 values
+// rounded (.rn or .rz) into one packed pair, a into the upper half.
+void decode_cvt_packed(Decoder& d, Type dt, Type st) {
+  const std::string pair = std::string(".") + type_name(dt) + "." + type_name(st);
+  if (st != Type::F32) d.fail("'cvt" + pair + "' is not a conversion (a pair is made from .f32)");
+  SourceLoc rloc;
+  const Rounding r = d.inst.rnd = d.mods.take_rounding(false, &rloc);
+  if (r == Rounding::None) d.fail("'cvt" + pair + "' needs .rn or .rz");
+  if (r != Rounding::Rn && r != Rounding::Rz)
+    d.fail(rloc, "'cvt" + pair + "' rounds with .rn or .rz only");
+  d.inst.relu = d.mods.take("relu");
+  d.inst.satfinite = d.mods.take("satfinite");
+  d.no_pipe();
+  d.expect_count(3);
+  d.inst.ops = {d.dst(0, dt), d.src(1, st, kAllowImm), d.src(2, st, kAllowImm)};
+}
+
 void decode_cvt(Decoder& d) {
   d.inst.op = Opcode::Cvt;
   Type dt, st;
-  d.two_types(kCvtTypes, kCvtTypes, &dt, &st);
+  d.two_types(kCvtTypes | type_set({Type::F16x2, Type::BF16x2}), kCvtTypes, &dt, &st);
   d.inst.type = dt;
   d.inst.src_type = st;
+  if (is_packed_half(dt)) return decode_cvt_packed(d, dt, st);
   SourceLoc rloc;
   Rounding r = d.inst.rnd = d.mods.take_rounding(true, &rloc);
   bool integer_rounding =
@@ -107,8 +138,9 @@ void decode_cvt(Decoder& d) {
   bool fd = is_float_type(dt), fs = is_float_type(st);
   std::string pair = std::string(".") + type_name(dt) + "." + type_name(st);
   // PTX's rules: float->int needs an integer rounding, int->float and
-  // narrowing float->float an IEEE rounding, float->float of one size may
-  // round to an integral value, widening and int->int take none.
+  // narrowing float->float an IEEE rounding (so does .f16 <-> .bf16, which
+  // loses range one way and precision the other), float->float of one type
+  // may round to an integral value, widening and int->int take none.
   if (fs && !fd) {
     if (!integer_rounding)
       d.fail("'cvt" + pair + "' needs an integer rounding (.rni, .rzi, .rmi, .rpi)");
@@ -117,11 +149,12 @@ void decode_cvt(Decoder& d) {
       d.fail("'cvt" + pair + "' needs a rounding modifier (.rn, .rz, .rm, .rp)");
   } else if (fs && fd) {
     unsigned db = type_bits(dt), sb = type_bits(st);
-    if (db < sb && (r == Rounding::None || integer_rounding))
+    const bool narrowing = db < sb || (db == sb && dt != st);
+    if (narrowing && (r == Rounding::None || integer_rounding))
       d.fail("'cvt" + pair + "' needs a rounding modifier (.rn, .rz, .rm, .rp)");
     if (db > sb && r != Rounding::None)
       d.fail(rloc, "'cvt" + pair + "' is exact and takes no rounding modifier");
-    if (db == sb && r != Rounding::None && !integer_rounding)
+    if (dt == st && r != Rounding::None && !integer_rounding)
       d.fail(rloc, "'cvt" + pair + "' only takes an integer rounding (.rni, .rzi, .rmi, .rpi)");
   } else if (r != Rounding::None) {
     d.fail(rloc, "integer 'cvt" + pair + "' takes no rounding modifier");
@@ -132,6 +165,14 @@ void decode_cvt(Decoder& d) {
     d.inst.ftz = true;
   }
   d.inst.sat = d.mods.take("sat");
+  // .relu and .satfinite: f32 to a 16-bit float only (PTX ISA, cvt).
+  for (const char* name : {"relu", "satfinite"}) {
+    const Modifier* m = d.mods.take_any({name});
+    if (m == nullptr) continue;
+    if (st != Type::F32 || (dt != Type::F16 && dt != Type::BF16))
+      d.fail(m->loc, "'cvt." + std::string(name) + "' converts .f32 to .f16 or .bf16 only");
+    (name[0] == 'r' ? d.inst.relu : d.inst.satfinite) = true;
+  }
   d.no_pipe();
   d.expect_count(2);
   d.inst.ops = {d.dst(0, dt), d.src(1, st, kAllowImm | kAllowSpecial)};

@@ -1,5 +1,5 @@
 // Decoders for floating-point functions and classification: rcp, sqrt,
-// rsqrt, ex2, lg2, sin, cos, testp.
+// rsqrt, ex2, lg2, sin, cos, tanh, testp.
 #include "frontend/parser_decoder.h"
 
 namespace warptlm::ptx {
@@ -59,9 +59,25 @@ void decode_approx_f32(Decoder& d) {
   unary(d, t);
 }
 
+// ex2.approx{.ftz}.f32, and the half-precision forms.
 void decode_ex2(Decoder& d) {
   d.inst.op = Opcode::Ex2;
-  decode_approx_f32(d);
+  d.inst.type = d.one_type(type_set({Type::F32}) | kHalf);
+  if (is_half(d.inst.type)) return decode_half_arith(d);
+  d.inst.approx = d.mods.take("approx");
+  if (!d.inst.approx) d.fail("'ex2' needs .approx");
+  d.inst.ftz = d.mods.take("ftz");
+  unary(d, d.inst.type);
+}
+
+// tanh.approx.f32 (sm_75), and the half-precision forms.
+void decode_tanh(Decoder& d) {
+  d.inst.op = Opcode::Tanh;
+  d.inst.type = d.one_type(type_set({Type::F32}) | kHalf);
+  if (is_half(d.inst.type)) return decode_half_arith(d);
+  d.inst.approx = d.mods.take("approx");
+  if (!d.inst.approx) d.fail("'tanh' needs .approx");
+  unary(d, d.inst.type);
 }
 
 void decode_lg2(Decoder& d) {
@@ -107,9 +123,9 @@ DecodeFn find_float_decoder(const std::string& name) {
   static const struct {
     const char* name;
     DecodeFn fn;
-  } kTable[] = {{"rcp", decode_rcp}, {"sqrt", decode_sqrt},  {"rsqrt", decode_rsqrt},
-                {"ex2", decode_ex2}, {"lg2", decode_lg2},    {"sin", decode_sin},
-                {"cos", decode_cos}, {"testp", decode_testp}};
+  } kTable[] = {{"rcp", decode_rcp}, {"sqrt", decode_sqrt},   {"rsqrt", decode_rsqrt},
+                {"ex2", decode_ex2}, {"lg2", decode_lg2},     {"sin", decode_sin},
+                {"cos", decode_cos}, {"testp", decode_testp}, {"tanh", decode_tanh}};
   for (const auto& e : kTable)
     if (name == e.name) return e.fn;
   return nullptr;

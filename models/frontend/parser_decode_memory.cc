@@ -80,7 +80,8 @@ struct AtomOpInfo {
 };
 
 const AtomOpInfo kAtomOps[] = {
-    {"add", AtomOp::Add, type_set({Type::U32, Type::S32, Type::U64, Type::F32, Type::F64}), true},
+    {"add", AtomOp::Add, type_set({Type::U32, Type::S32, Type::U64, Type::F32, Type::F64}) | kHalf,
+     true},
     {"inc", AtomOp::Inc, type_set({Type::U32}), true},
     {"dec", AtomOp::Dec, type_set({Type::U32}), true},
     {"min", AtomOp::Min, type_set({Type::U32, Type::S32, Type::U64, Type::S64}), true},
@@ -89,7 +90,7 @@ const AtomOpInfo kAtomOps[] = {
     {"or", AtomOp::Or, type_set({Type::B32, Type::B64}), true},
     {"xor", AtomOp::Xor, type_set({Type::B32, Type::B64}), true},
     {"exch", AtomOp::Exch, type_set({Type::B32, Type::B64}), false},
-    {"cas", AtomOp::Cas, type_set({Type::B32, Type::B64}), false},
+    {"cas", AtomOp::Cas, type_set({Type::B16, Type::B32, Type::B64}), false},
 };
 
 // Everything atom and red share: space, ordering, operation and type.
@@ -119,8 +120,14 @@ Type decode_atomic_common(Decoder& d, bool is_red) {
     d.fail(types[0]->loc,
            "'" + d.name() + "." + m->name + "' does not accept type '." + types[0]->name + "'");
   types[0]->used = true;
-  if (const Modifier* n = d.mods.take_any({"noftz"}))
-    d.fail(n->loc, "'" + d.name() + ".noftz' (half-precision atomics) is not supported");
+  // The half-precision adds are written .noftz (they keep subnormals), and
+  // only they take it.
+  const Modifier* n = d.mods.take_any({"noftz"});
+  if (is_half(t) && n == nullptr)
+    d.fail(types[0]->loc, "'" + d.name() + ".add." + types[0]->name + "' is written " + d.name() +
+                              ".add.noftz." + types[0]->name);
+  if (!is_half(t) && n != nullptr)
+    d.fail(n->loc, "'.noftz' belongs to the .f16, .bf16, .f16x2 and .bf16x2 adds");
   return d.inst.type = t;
 }
 

@@ -87,12 +87,11 @@ std::string Decoder::what(size_t i) const {
 // Types PTX has that warptlm does not model: named as such instead of "needs
 // a type suffix" when they are an instruction's only type.
 void Decoder::refuse_unmodelled_type() {
-  if (const Modifier* t =
-          mods.take_any({"f16x2", "bf16", "bf16x2", "tf32", "e4m3", "e5m2", "e4m3x2", "e5m2x2",
-                         "e2m1x2", "e2m3x2", "e3m2x2", "ue8m0x2", "b128"}))
+  if (const Modifier* t = mods.take_any({"tf32", "e4m3", "e5m2", "e4m3x2", "e5m2x2", "e2m1x2",
+                                         "e2m3x2", "e3m2x2", "ue8m0x2", "b128"}))
     fail(t->loc, "'" + name_ + "." + t->name + "': the type ." + t->name +
-                     " is not supported (half-precision pairs, bfloat16, tf32, fp8/fp6/fp4 "
-                     "and .b128 are not modelled; .f16 is, in cvt)");
+                     " is not supported (tf32, fp8/fp6/fp4 and .b128 are not modelled; "
+                     "docs/half-precision.md lists the half-precision instructions that are)");
 }
 
 Type Decoder::one_type(TypeSet allowed) {

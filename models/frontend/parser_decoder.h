@@ -108,6 +108,11 @@ class Decoder {
 
 using DecodeFn = void (*)(Decoder&);
 
+// The half-precision forms (.f16, .bf16, .f16x2, .bf16x2) of add, sub, mul,
+// fma, abs, neg, min, max, ex2 and tanh: the opcode's decoder has set
+// inst.op and inst.type and hands over the modifiers and operands.
+void decode_half_arith(Decoder& d);
+
 // The decoder of opcode `name` (the part before the first dot), or nullptr.
 DecodeFn find_decoder(const std::string& name);
 

@@ -43,8 +43,8 @@ bool encode(Type type, const Token& t, bool negative, uint64_t* out, std::string
     }
     return true;
   }
-  if (type == Type::F16) {
-    *why = ".f16 initialisers are not supported";
+  if (is_half(type)) {
+    *why = "." + std::string(type_name(type)) + " initialisers are not supported";
     return false;
   }
   if (t.num != NumKind::Int) {

@@ -6,10 +6,12 @@ Type type_from_name(const std::string& name) {
   static const struct {
     const char* name;
     Type type;
-  } kTypes[] = {{"pred", Type::Pred}, {"b8", Type::B8},   {"b16", Type::B16}, {"b32", Type::B32},
-                {"b64", Type::B64},   {"u8", Type::U8},   {"u16", Type::U16}, {"u32", Type::U32},
-                {"u64", Type::U64},   {"s8", Type::S8},   {"s16", Type::S16}, {"s32", Type::S32},
-                {"s64", Type::S64},   {"f16", Type::F16}, {"f32", Type::F32}, {"f64", Type::F64}};
+  } kTypes[] = {
+      {"pred", Type::Pred}, {"b8", Type::B8},       {"b16", Type::B16},      {"b32", Type::B32},
+      {"b64", Type::B64},   {"u8", Type::U8},       {"u16", Type::U16},      {"u32", Type::U32},
+      {"u64", Type::U64},   {"s8", Type::S8},       {"s16", Type::S16},      {"s32", Type::S32},
+      {"s64", Type::S64},   {"f16", Type::F16},     {"f32", Type::F32},      {"f64", Type::F64},
+      {"bf16", Type::BF16}, {"f16x2", Type::F16x2}, {"bf16x2", Type::BF16x2}};
   for (const auto& t : kTypes)
     if (name == t.name) return t.type;
   return Type::None;

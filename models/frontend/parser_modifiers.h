@@ -27,6 +27,8 @@ constexpr TypeSet kUnsigned16to64 = type_set({Type::U16, Type::U32, Type::U64});
 constexpr TypeSet kSigned16to64 = type_set({Type::S16, Type::S32, Type::S64});
 constexpr TypeSet kInt16to64 = kUnsigned16to64 | kSigned16to64;
 constexpr TypeSet kFloat = type_set({Type::F32, Type::F64});
+// The types of the half-precision instructions (docs/half-precision.md).
+constexpr TypeSet kHalf = type_set({Type::F16, Type::BF16, Type::F16x2, Type::BF16x2});
 constexpr TypeSet kMemTypes =
     type_set({Type::B8, Type::B16, Type::B32, Type::B64, Type::U8, Type::U16, Type::U32, Type::U64,
               Type::S8, Type::S16, Type::S32, Type::S64, Type::F32, Type::F64});

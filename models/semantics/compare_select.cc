@@ -21,9 +21,11 @@ using u64 = uint64_t;
 // Reads a float operand as double, with .ftz flushing of .f16/.f32.
 double as_double(u64 bits, Type t, bool ftz) {
   switch (t) {
-    case Type::F16: {
+    case Type::F16:
+    case Type::BF16: {
+      const HalfFormat f = half_format(t);
       const uint16_t h = static_cast<uint16_t>(bits);
-      return f16_to_double(ftz ? f16_flush(h) : h);
+      return half_to_double(f, ftz ? half_flush(f, h) : h);
     }
     case Type::F32: {
       const float f = from_bits<float>(bits);
@@ -165,9 +167,31 @@ void compare_all(const Exec& x, const Comparator& cmp, Type t, LaneMask m, uint6
   each_lane(m, ws, [&](unsigned lane) { a[lane] = cmp(a[lane], b[lane]); });
 }
 
+// The element type of a packed pair (.f16x2 -> .f16, .bf16x2 -> .bf16).
+Type element_of(Type packed) { return packed == Type::F16x2 ? Type::F16 : Type::BF16; }
+
+// setp.f16x2 / .bf16x2 p|q, a, b[, {!}c]: p = BoolOp(cmp of the lower
+// halves, c), q = BoolOp(cmp of the upper halves, c).
+void setp_packed(const Exec& x) {
+  const Type t = x.inst.type;
+  const BoolOp bop = x.inst.boolop;
+  const Comparator cmp(x, element_of(t));
+  const Dest p = x.dst(0, Type::Pred), q = x.dst(1, Type::Pred);
+  const Source a = x.src(2, t), b = x.src(3, t);
+  const Source c = bop == BoolOp::None ? Source() : x.src(4, Type::Pred);
+  for_lanes(x.executed, [&](unsigned lane) {
+    const u64 av = a(lane), bv = b(lane);
+    const bool cv = bop != BoolOp::None && c(lane);
+    const bool lo = cmp(av & 0xffff, bv & 0xffff), hi = cmp(av >> 16, bv >> 16);
+    p(lane, combine(bop, lo, cv));
+    q(lane, combine(bop, hi, cv));
+  });
+}
+
 // setp p[|q], a, b[, {!}c]: p = BoolOp(cmp, c), q = BoolOp(!cmp, c).
 void setp(const Exec& x) {
   const Type t = x.inst.type;
+  if (is_packed_half(t)) return setp_packed(x);
   const BoolOp bop = x.inst.boolop;
   const Comparator cmp(x, t);
   const Dest p = x.dst(0, Type::Pred), q = x.dst(1, Type::Pred);
@@ -195,15 +219,51 @@ void setp(const Exec& x) {
   q.scatter(m, ws, bv);
 }
 
-// set d, a, b[, {!}c]: 0xffffffff (integer d) or 1.0f (.f32 d) when true.
+// set with a packed source: each half of d is the result of its halves,
+// 1.0 in the pair's format (d of the source's type) or 0xffff (.u32/.s32).
+void set_packed(const Exec& x) {
+  const Type dt = x.inst.type, st = x.inst.src_type;
+  const BoolOp bop = x.inst.boolop;
+  const Comparator cmp(x, element_of(st));
+  const u64 yes = dt == st ? half_one(half_format(st)) : 0xffff;
+  const Dest d = x.dst(0, Type::B32);
+  const Source a = x.src(1, st), b = x.src(2, st);
+  const Source c = bop == BoolOp::None ? Source() : x.src(3, Type::Pred);
+  for_lanes(x.executed, [&](unsigned lane) {
+    const u64 av = a(lane), bv = b(lane);
+    const bool cv = bop != BoolOp::None && c(lane);
+    const bool lo = combine(bop, cmp(av & 0xffff, bv & 0xffff), cv);
+    const bool hi = combine(bop, cmp(av >> 16, bv >> 16), cv);
+    d(lane, (lo ? yes : 0) | (hi ? yes << 16 : 0));
+  });
+}
+
+// The value set writes for true: 1.0 in a float destination's format, all
+// ones in an integer one.
+u64 set_true_value(Type dt) {
+  switch (dt) {
+    case Type::F32:
+      return to_bits(1.0f);
+    case Type::F16:
+    case Type::BF16:
+      return half_one(half_format(dt));
+    default:
+      return low_mask(type_bits(dt));
+  }
+}
+
+// set d, a, b[, {!}c]: all ones (integer d) or 1.0 (float d) when true.
 void set(const Exec& x) {
   const Type dt = x.inst.type, st = x.inst.src_type;
-  if (dt != Type::U32 && dt != Type::S32 && dt != Type::B32 && dt != Type::F32)
-    x.unsupported("set needs a .u32, .s32 or .f32 destination");
+  if (is_packed_half(st)) return set_packed(x);
+  const bool int_dt = !is_float(dt) && !is_packed_half(dt) && dt != Type::Pred;
+  if (dt == Type::F64 || !(type_bits(dt) == 16 || type_bits(dt) == 32) ||
+      (!int_dt && !is_float(dt)))
+    x.unsupported("set needs a 16- or 32-bit integer, .f16, .bf16 or .f32 destination");
   const BoolOp bop = x.inst.boolop;
   const Comparator cmp(x, st);
-  const u64 yes = dt == Type::F32 ? to_bits(1.0f) : 0xffffffffull;
-  const Dest d = x.dst(0, Type::B32);
+  const u64 yes = set_true_value(dt);
+  const Dest d = x.dst(0, bits_type(type_bits(dt)));
   const Source a = x.src(1, st), b = x.src(2, st);
   const Source c = bop == BoolOp::None ? Source() : x.src(3, Type::Pred);
   const LaneMask m = x.executed;

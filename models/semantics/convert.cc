@@ -62,7 +62,8 @@ u64 float_to_int(double r, Type dt) {
 
 // Reads a float source as double (exact), with .ftz for .f32.
 double read_float(u64 bits, Type t, bool ftz) {
-  if (t == Type::F16) return f16_to_double(static_cast<uint16_t>(bits));
+  if (t == Type::F16 || t == Type::BF16)
+    return half_to_double(half_format(t), static_cast<uint16_t>(bits));
   if (t == Type::F32) {
     const float f = from_bits<float>(bits);
     return ftz ? flush(f) : f;
@@ -73,17 +74,56 @@ double read_float(u64 bits, Type t, bool ftz) {
 // Rounds the double v to float type dt with rounding r and applies .ftz/.sat.
 // v is exact except for f64 sources, whose narrowing rounds here once.
 u64 write_float(double v, Type dt, Rounding r, bool ftz, bool sat) {
-  if (dt == Type::F16) {
+  if (dt == Type::F16 || dt == Type::BF16) {
     if (sat) v = std::isnan(v) ? 0.0 : saturate(v);
-    return f16_from_double(v, r);
+    return half_from_double(half_format(dt), v, r);
   }
   if (dt == Type::F32) return finish(rounded_convert<float>(r, v), ftz, sat);
   return finish(v, false, sat);
 }
 
+// f32 -> .f16/.bf16 (element of a pair or alone) with .relu and .satfinite:
+// .relu makes a negative result +0 and keeps NaN, .satfinite turns overflow
+// and infinities into the largest finite value of the same sign.
+uint16_t f32_to_half(u64 bits, HalfFormat f, Rounding r, bool relu, bool satfinite) {
+  const double v = from_bits<float>(bits);
+  uint16_t h = half_from_double(f, v, r, satfinite);
+  if (relu && (h & 0x8000) && !half_is_nan(f, h)) h = 0;
+  return h;
+}
+
+// cvt.{rn,rz}{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a into the
+// upper half, b into the lower.
+void cvt_packed(const Exec& x) {
+  const Instruction& in = x.inst;
+  if (in.src_type != Type::F32) x.unsupported("a packed pair is converted from .f32");
+  const HalfFormat f = half_format(in.type);
+  const Dest d = x.dst(0, Type::B32);
+  const Source a = x.src(1, Type::F32), b = x.src(2, Type::F32);
+  const Rounding r = in.rnd;
+  const bool relu = in.relu, satfinite = in.satfinite;
+  for_lanes(x.executed, [&](unsigned l) {
+    const u64 hi = f32_to_half(a(l), f, r, relu, satfinite);
+    const u64 lo = f32_to_half(b(l), f, r, relu, satfinite);
+    d(l, (hi << 16) | lo);
+  });
+}
+
 void cvt(const Exec& x) {
   const Instruction& in = x.inst;
   const Type dt = in.type, st = in.src_type;
+  if (is_packed_half(dt)) return cvt_packed(x);
+  if (in.relu || in.satfinite) {
+    if (st != Type::F32 || (dt != Type::F16 && dt != Type::BF16))
+      x.unsupported(".relu/.satfinite convert .f32 to .f16 or .bf16 only");
+    const HalfFormat f = half_format(dt);
+    const Dest d = x.dst(0, dt);
+    const Source a = x.src(1, st);
+    const Rounding r = in.rnd;
+    const bool relu = in.relu, satfinite = in.satfinite;
+    return for_lanes(x.executed,
+                     [&](unsigned l) { d(l, f32_to_half(a(l), f, r, relu, satfinite)); });
+  }
   const bool ftz = in.ftz, sat = in.sat;
   Rounding r = in.rnd;
   const bool int_rnd = r >= Rounding::Rni;
@@ -118,7 +158,8 @@ void cvt(const Exec& x) {
         const float f = s ? rounded_convert<float>(r, i64(v)) : rounded_convert<float>(r, v);
         return d(l, finish(f, ftz, sat));
       }
-      d(l, write_float(s ? double(i64(v)) : double(v), dt, r, ftz, sat));
+      // 16-bit floats: a double rounded to odd keeps the one rounding exact.
+      d(l, write_float(int_to_double_odd(v, s), dt, r, ftz, sat));
     });
   }
   // float -> float

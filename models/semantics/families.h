@@ -10,6 +10,7 @@ void exec_move(const Exec& x);            // mov (incl. vector pack/unpack)
 void exec_int_arith(const Exec& x);       // add..max on integer types
 void exec_carry_arith(const Exec& x);     // add/sub/mad with the carry flag
 void exec_float_arith(const Exec& x);     // add..max, fma, rcp.., copysign on floats
+void exec_half_arith(const Exec& x);      // the same on .f16 .bf16 .f16x2 .bf16x2
 void exec_bits(const Exec& x);            // logic, shifts, bit fields, popc/clz/brev, prmt
 void exec_compare_select(const Exec& x);  // setp, set, selp, slct, testp
 void exec_convert(const Exec& x);         // cvt, cvta

@@ -1,11 +1,12 @@
 // Floating-point arithmetic: add sub mul mad/fma div abs neg min max rcp sqrt
-// rsqrt ex2 lg2 sin cos copysign, for .f32/.f64 (and .f16 where PTX has it).
+// rsqrt ex2 lg2 sin cos tanh copysign, for .f32/.f64 (the half-precision
+// forms are in half_arith.cc).
 //
 // IEEE forms (.rn/.rz/.rm/.rp, div.full) are correctly rounded; a missing
 // rounding modifier means .rn (PTX requires one for div/rcp/sqrt; we read
 // its absence as the IEEE default). mad.f32/.f64 is fma (sm_20+).
 //
-// .approx forms (rcp/sqrt/rsqrt/ex2/lg2/sin/cos, div.approx) are computed
+// .approx forms (rcp/sqrt/rsqrt/ex2/lg2/sin/cos/tanh, div.approx) are computed
 // with the host libm in double precision and rounded once to the result
 // type. That is at least as accurate as PTX's documented bounds (e.g. ex2
 // 2 ulp, sin/cos 2^-20.5 absolute in [-pi, pi]) and deterministic, but it is
@@ -18,7 +19,6 @@
 #include <cstdint>
 
 #include "semantics/families.h"
-#include "semantics/float16.h"
 #include "semantics/float_util.h"
 
 namespace warptlm::sem {
@@ -95,6 +95,8 @@ class FloatFamily {
         return transcendental([](double a) { return std::sin(a); });
       case Opcode::Cos:
         return transcendental([](double a) { return std::cos(a); });
+      case Opcode::Tanh:
+        return transcendental([](double a) { return std::tanh(a); });
       case Opcode::Copysign:
         return copysign();
       default:
@@ -190,84 +192,6 @@ class FloatFamily {
   bool ftz_, sat_;
 };
 
-// An exact sum p + q computed in double (round to nearest) with the sign
-// IEEE gives an exact zero sum under r: -0 in .rm unless both are +0.
-double exact_sum(double p, double q, Rounding r) {
-  const double s = p + q;
-  if (s != 0 || r != Rounding::Rm) return s;
-  return (p == 0 && q == 0 && !std::signbit(p) && !std::signbit(q)) ? 0.0 : -0.0;
-}
-
-// .f16 forms: add sub mul fma/mad abs neg min max. Sums and products of two
-// halves are exact in double, so one rounding to half is exact; fma uses the
-// exact error of the double sum to break the tie of a double rounding.
-void f16_family(const Exec& x) {
-  const Instruction& in = x.inst;
-  const bool ftz = in.ftz, sat = in.sat;
-  auto get = [ftz](u64 b) {
-    const uint16_t h = static_cast<uint16_t>(b);
-    return ftz ? f16_flush(h) : h;
-  };
-  auto value = [&](u64 b) { return f16_to_double(get(b)); };
-  auto out = [ftz, sat](double v, Rounding r) -> u64 {
-    if (sat) v = std::isnan(v) ? 0.0 : saturate(v);
-    const uint16_t h = f16_from_double(v, r);
-    return ftz ? f16_flush(h) : h;
-  };
-  const Dest d = x.dst(0, Type::F16);
-  const Source a = x.src(1, Type::F16);
-  switch (in.op) {
-    case Opcode::Abs:
-    case Opcode::Neg: {
-      const bool neg = in.op == Opcode::Neg;
-      return for_lanes(x.executed, [&](unsigned l) {
-        const uint16_t h = get(a(l));
-        d(l, neg ? h ^ 0x8000u : h & 0x7fffu);
-      });
-    }
-    default:
-      break;
-  }
-  const Source b = x.src(2, Type::F16);
-  switch (in.op) {
-    case Opcode::Add:
-    case Opcode::Sub:
-    case Opcode::Mul: {
-      const Rounding r = ieee_mode(x);
-      const Opcode op = in.op;
-      return for_lanes(x.executed, [&](unsigned l) {
-        const double p = value(a(l)), q = value(b(l));
-        const double v = op == Opcode::Mul ? p * q : exact_sum(p, op == Opcode::Sub ? -q : q, r);
-        d(l, out(v, r));
-      });
-    }
-    case Opcode::Min:
-    case Opcode::Max: {
-      const bool is_max = in.op == Opcode::Max;
-      return for_lanes(x.executed, [&](unsigned l) {
-        const uint16_t p = get(a(l)), q = get(b(l));
-        const u64 pick = min_max(f16_to_double(p), f16_to_double(q), is_max, in.nan);
-        if (pick == canonical_nan<double>()) return d(l, kF16CanonicalNan);
-        d(l, pick == to_bits(f16_to_double(p)) ? p : q);
-      });
-    }
-    case Opcode::Fma:
-    case Opcode::Mad: {
-      const Rounding r = ieee_mode(x);
-      const Source c = x.src(3, Type::F16);
-      return for_lanes(x.executed, [&](unsigned l) {
-        const double p = value(a(l)) * value(b(l)), q = value(c(l));
-        const double s = exact_sum(p, q, r), bb = s - p;
-        const double err = (p - (s - bb)) + (q - bb);  // exact error of s (TwoSum)
-        const double v = (err == 0 || !std::isfinite(s)) ? s : std::nextafter(s, err * HUGE_VAL);
-        d(l, out(v, r));
-      });
-    }
-    default:
-      x.unsupported("not defined for .f16");
-  }
-}
-
 }  // namespace
 
 void exec_float_arith(const Exec& x) {
@@ -277,7 +201,10 @@ void exec_float_arith(const Exec& x) {
     case Type::F64:
       return FloatFamily<double>(x).run();
     case Type::F16:
-      return f16_family(x);
+    case Type::BF16:
+    case Type::F16x2:
+    case Type::BF16x2:
+      return exec_half_arith(x);
     default:
       x.unsupported("needs a floating-point type");
   }

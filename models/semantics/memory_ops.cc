@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "semantics/families.h"
+#include "semantics/float16.h"
 #include "semantics/float_util.h"
 
 namespace warptlm::sem {
@@ -344,6 +345,16 @@ u64 atomic_update(AtomOp op, Type t, bool ftz, u64 old, u64 b, u64 c) {
       }
       if (t == Type::F64)
         return finish(from_bits<double>(old) + from_bits<double>(b), false, false);
+      if (is_half(t)) {  // .noftz: each element rounded to nearest, subnormals kept
+        const HalfFormat f = half_format(t);
+        u64 r = 0;
+        for (unsigned e = 0; e < n / 16; ++e) {
+          const double s = half_to_double(f, uint16_t(old >> (16 * e))) +
+                           half_to_double(f, uint16_t(b >> (16 * e)));
+          r |= u64(half_from_double(f, s, Rounding::Rn)) << (16 * e);
+        }
+        return r;
+      }
       return old + b;
     case AtomOp::Min:
     case AtomOp::Max: {
@@ -376,7 +387,7 @@ void check_atomic(const Exec& x, AtomOp op, Type t) {
   bool ok = false;
   switch (op) {
     case AtomOp::Add:
-      ok = (n == 32 || n == 64) && t != Type::B32 && t != Type::B64;
+      ok = ((n == 32 || n == 64) && t != Type::B32 && t != Type::B64) || is_half(t);
       break;
     case AtomOp::Min:
     case AtomOp::Max:

@@ -44,11 +44,13 @@ Type wide_type(Type t) {
 namespace {
 
 // A floating-point literal's value as the IEEE encoding of the given width
-// (16, 32 or 64 bits), rounding to nearest when the literal is wider.
-uint64_t float_encoding(double v, unsigned bits) {
+// (16, 32 or 64 bits; 16 is .bf16's for t == .bf16 and .f16's otherwise),
+// rounding to nearest when the literal is wider.
+uint64_t float_encoding(double v, unsigned bits, Type t) {
   switch (bits) {
     case 16:
-      return f16_from_double(v, Rounding::Rn);
+      return half_from_double(t == Type::BF16 ? HalfFormat::BF16 : HalfFormat::F16, v,
+                              Rounding::Rn);
     case 32:
       return to_bits(static_cast<float>(v));
     default:
@@ -72,16 +74,16 @@ uint64_t immediate(const Exec& x, const Operand& op, Type t) {
   }
   if (op.kind == Operand::Kind::Imm) {
     if (!is_float(t)) return extend(op.imm, t);
-    return float_encoding(static_cast<double>(static_cast<int64_t>(op.imm)), bits);
+    return float_encoding(static_cast<double>(static_cast<int64_t>(op.imm)), bits, t);
   }
   if (bits != 16 && bits != 32 && bits != 64)
     x.unsupported("float literal for a " + std::to_string(bits) + "-bit operand");
   if (op.kind == Operand::Kind::ImmF32) {
     if (bits == 32) return op.imm & 0xffffffffull;
-    return float_encoding(from_bits<float>(op.imm), bits);
+    return float_encoding(from_bits<float>(op.imm), bits, t);
   }
   if (bits == 64) return op.imm;
-  return float_encoding(from_bits<double>(op.imm), bits);
+  return float_encoding(from_bits<double>(op.imm), bits, t);
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ Outcome execute(const Module& module, const Instruction& inst, const WarpRegiste
     case Opcode::Max:
       if (inst.carry_in || inst.carry_out)
         sem::exec_carry_arith(x);
-      else if (is_float(inst.type))
+      else if (is_float(inst.type) || is_packed_half(inst.type))
         sem::exec_float_arith(x);
       else
         sem::exec_int_arith(x);
@@ -72,6 +72,7 @@ Outcome execute(const Module& module, const Instruction& inst, const WarpRegiste
     case Opcode::Lg2:
     case Opcode::Sin:
     case Opcode::Cos:
+    case Opcode::Tanh:
     case Opcode::Copysign:
       sem::exec_float_arith(x);
       break;

@@ -178,7 +178,8 @@ TEST(PtxAlu, FloatFunctions) {
   bad("ex2.approx.f64 %fd1, %fd2", 11, "'ex2' does not accept type '.f64'");
   bad("sin.f32 %f1, %f2", 1, "'sin' needs .approx");
   bad("testp.f32 %p1, %f1", 1, "'testp' needs a test");
-  bad("tanh.approx.f32 %f1, %f2", 1, "instruction 'tanh' is not supported");
+  bad("tanh.f32 %f1, %f2", 1, "'tanh' needs .approx");
+  bad("dp4a.u32.u32 %r1, %r2, %r3, %r4", 1, "instruction 'dp4a' is not supported");
 }
 
 TEST(PtxAlu, SetpSetSelpSlct) {

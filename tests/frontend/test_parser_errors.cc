@@ -27,11 +27,12 @@ TEST(PtxErrors, Instructions) {
 }
 
 TEST(PtxErrors, TypesThatAreNotModelledAreNamed) {
-  // nvcc's __hfma2 and __float2bfloat16: the type named, not "needs a type suffix".
-  expect_body_error("  .reg .b32 %r<4>;\n  fma.rn.f16x2 %r1, %r2, %r3, %r1;", 2, 9,
-                    "'fma.f16x2': the type .f16x2 is not supported");
-  expect_body_error("  .reg .b16 %h1;\n  .reg .f32 %f1;\n  cvt.rn.bf16.f32 %h1, %f1;", 3, 9,
-                    "'cvt.bf16': the type .bf16 is not supported");
+  // tf32 and fp8 conversions: the type named, not "needs a type suffix".
+  expect_body_error("  .reg .b32 %r1;\n  .reg .f32 %f1;\n  cvt.rna.tf32.f32 %r1, %f1;", 3, 10,
+                    "'cvt.tf32': the type .tf32 is not supported");
+  expect_body_error(
+      "  .reg .b16 %h1;\n  .reg .f32 %f<3>;\n  cvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2;", 3, 19,
+      "'cvt.e4m3x2': the type .e4m3x2 is not supported");
 }
 
 TEST(PtxErrors, Labels) {

@@ -113,7 +113,8 @@ TEST(PtxMemory, AtomicsAndReductions) {
   bad("atom.global.and.u32 %r1, [%rd1], 1", 16, "'atom.and' does not accept type '.u32'");
   bad("atom.local.add.u32 %r1, [%rd1], 1", 5, "works on .global, .shared or generic addresses");
   bad("atom.global.cas.b32 %r1, [%rd1], 1", 1, "'atom' needs 4 operands, got 3");
-  bad("atom.global.add.noftz.f32 %f1, [%rd1], %f2", 16, "half-precision atomics");
+  bad("atom.global.add.noftz.f32 %f1, [%rd1], %f2", 16,
+      "'.noftz' belongs to the .f16, .bf16, .f16x2 and .bf16x2 adds");
   bad("atom.cluster.add.u32 %r1, [%rd1], 1", 5, "the .cluster scope is not supported");
   bad("red.global.cas.b32 [%rd1], %r1", 11, "'red' has no .cas operation");
   bad("red.global.add.u32 %r1, [%rd1], %r2", 33, "too many operands");

@@ -24,6 +24,7 @@ inline UnitKind unit_of(const Instruction& in) {
     case Opcode::Sin:
     case Opcode::Cos:
     case Opcode::Ex2:
+    case Opcode::Tanh:
     case Opcode::Lg2:
     case Opcode::Rsqrt:
     case Opcode::Rcp:
