@@ -2,6 +2,7 @@
 // definitions, and the final linking of calls to definitions.
 #include "frontend/ptx_parser.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -306,11 +307,15 @@ void Parser::define_system_function(FunctionHeader& h, const SourceLoc& call) {
 }
 
 void Parser::place_extern_shared() {
-  // Dynamic shared memory starts after all static shared variables.
-  for (uint32_t id : extern_shared_) {
-    Symbol& s = module_.symbols[id];
-    s.offset = align_up(module_.shared_static_size, s.align);
-  }
+  // Dynamic shared memory starts after all static shared variables, at the
+  // strictest alignment an extern array asks for. The padding before it
+  // counts as static, so that the CTA's static + dynamic bytes cover every
+  // dynamic byte the launch asked for.
+  uint32_t align = 1;
+  for (uint32_t id : extern_shared_) align = std::max(align, module_.symbols[id].align);
+  if (extern_shared_.empty()) return;
+  module_.shared_static_size = align_up(module_.shared_static_size, align);
+  for (uint32_t id : extern_shared_) module_.symbols[id].offset = module_.shared_static_size;
 }
 
 }  // namespace ptx
