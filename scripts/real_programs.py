@@ -217,15 +217,15 @@ def simple_surface_write(run):
 
 @program("0_Introduction/matrixMul/matrixMul.cu")
 def matrix_mul(run):
-    # The sample's 16x16 tiles (it also builds 32x32 ones, which warptlm's
-    # register estimate, 180 PTX registers a thread, cannot fit on an SM).
-    block = 16
+    # The sample's default 32x32 tiles: 1,024 threads a CTA (volta's SMs
+    # hold them; the small preset's do not).
+    block = 32
     ha, wa, wb = 5 * block, 10 * block, 5 * block
     rng = np.random.default_rng(4)
     a = rng.random((ha, wa), dtype=np.float32)
     b = rng.random((wa, wb), dtype=np.float32)
     c = np.zeros((ha, wb), np.float32)
-    run.on("volta").launch("_Z13MatrixMulCUDAILi16EEvPfS0_S0_ii", (wb // block, ha // block), (block, block), [c, a, b, wa, wb])
+    run.on("volta").launch("_Z13MatrixMulCUDAILi32EEvPfS0_S0_ii", (wb // block, ha // block), (block, block), [c, a, b, wa, wb])
     want = a.astype(np.float64) @ b.astype(np.float64)
     rel = np.abs(c - want).max() / np.abs(want).max()
     assert rel < 1e-5, f"relative difference {rel}"

@@ -3,17 +3,13 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "frontend/register_pressure.h"
+
 namespace warptlm {
 namespace {
 
 // Registers are allocated per thread in groups of this many 32-bit registers.
 constexpr unsigned kRegisterGranule = 4;
-
-unsigned register_units(Type type) {
-  if (type == Type::Pred) return 0;  // predicates live in their own file
-  unsigned bits = type_bits(type);
-  return (bits + 31) / 32;  // .b64/.u64/.s64/.f64 take two 32-bit registers
-}
 
 }  // namespace
 
@@ -36,8 +32,10 @@ const char* sm_resource_name(SmResource r) {
 CtaResources cta_resources(const Module& module, const Function& kernel, const Dim3& block,
                            uint32_t dynamic_shared, const SmLimits& sm, unsigned warp_size) {
   if (warp_size == 0) throw std::invalid_argument("warp_size: must be positive");
-  unsigned per_thread = 0;
-  for (const RegDecl& r : kernel.regs) per_thread += register_units(r.type);
+  const auto index = static_cast<uint32_t>(&kernel - module.functions.data());
+  if (index >= module.functions.size())
+    throw std::invalid_argument("cta_resources: the kernel is not one of the module's functions");
+  unsigned per_thread = register_pressure(module, index);
   per_thread = std::min(per_thread, sm.max_registers_per_thread);
   per_thread = (per_thread + kRegisterGranule - 1) / kRegisterGranule * kRegisterGranule;
 

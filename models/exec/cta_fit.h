@@ -37,10 +37,10 @@ struct CtaResources {
 };
 
 // The resources one CTA of `kernel` (of `module`) launched with `block` and
-// `dynamic_shared` bytes needs. Registers per thread are the kernel's
-// declared 32-bit register count (64-bit registers count twice, predicates
-// not at all), capped at sm.max_registers_per_thread (ptxas maps virtual
-// registers onto at most that many, spilling beyond) and rounded up to a
+// `dynamic_shared` bytes needs. Registers per thread are the kernel's peak
+// register pressure (frontend/register_pressure.h: 32-bit registers live at
+// once, callees included), capped at sm.max_registers_per_thread (ptxas
+// allocates at most that many, spilling beyond) and rounded up to a
 // multiple of 4, the allocation granularity. Whole warps hold registers.
 CtaResources cta_resources(const Module& module, const Function& kernel, const Dim3& block,
                            uint32_t dynamic_shared, const SmLimits& sm, unsigned warp_size);

@@ -9,6 +9,7 @@
 #include "exec/prepared_program.h"
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
+#include "frontend/register_pressure.h"
 #include "gpu/timing_run.h"
 #include "image_dict.h"
 #include "reconverge/function_reconvergence.h"
@@ -33,7 +34,8 @@ py::dict analyze(const std::string& ptx, const std::string& source_name) {
   Program program = finalize(parse_ptx(ptx, source_name));
   const Module& mod = program.module;
   py::list kernels, functions, branches;
-  for (const Function& f : mod.functions) {
+  for (uint32_t fi = 0; fi < mod.functions.size(); ++fi) {
+    const Function& f = mod.functions[fi];
     if (!f.is_entry) {
       functions.append(f.name);
       continue;
@@ -52,6 +54,7 @@ py::dict analyze(const std::string& ptx, const std::string& source_name) {
     k["params"] = params;
     k["begin"] = f.begin;
     k["end"] = f.end;
+    k["registers"] = register_pressure(mod, fi);
     kernels.append(k);
   }
   for (const BranchInfo& b : program.branches) {

@@ -19,6 +19,12 @@ def test_kernel_from_ptx_text_and_file(tmp_path, diverge):
     assert warptlm.Kernel.from_ptx(path, "diverge").source_name == str(path)
 
 
+def test_registers_are_the_peak_of_the_live_ones(diverge):
+    # 16 declared 32-bit units; at most %rd2 and %r1..%r3 (or %rd2, %rd3 and
+    # %r5) live at once.
+    assert diverge.registers == 5
+
+
 def test_branches_are_the_finalizers_facts(diverge):
     by_pc = {b["pc"]: b for b in diverge.branches}
     cond = by_pc[56]

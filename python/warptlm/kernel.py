@@ -84,7 +84,10 @@ def _looks_like_ptx(text):
 class Kernel:
     """One kernel entry of a PTX module.
 
-    Attributes: ``entry``, ``params`` (list of :class:`Param`), ``branches``
+    Attributes: ``entry``, ``params`` (list of :class:`Param`), ``registers``
+    (32-bit registers a thread needs: the peak of its live PTX registers,
+    device functions included; what a CTA is charged, up to
+    ``sm.max_registers_per_thread``), ``branches``
     (the finalizer's facts per branch of the kernel and of the module's device
     functions: function, pc, target, reconvergence_pc (None: the function's
     exit), conditional, uniform_hint, structured, taint "P"/"D", line),
@@ -102,6 +105,7 @@ class Kernel:
         self.entry = entry
         self.source_name = source_name
         self.params = [Param(p["name"], p["type"], p["size"]) for p in kernel["params"]]
+        self.registers = kernel["registers"]
         device_functions = set(info["functions"])
         self.branches = [b for b in info["branches"] if b["function"] == entry or b["function"] in device_functions]
 

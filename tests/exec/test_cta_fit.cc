@@ -1,6 +1,7 @@
-// cta_resources(): registers per thread from the kernel's declarations
-// (64-bit x2, predicates 0, rounded up to 4), whole warps, static + dynamic
-// shared memory; cta_fit_problem(): the first limit a CTA passes.
+// cta_resources(): registers per thread from the kernel's register pressure
+// (the 32-bit registers live at once: 64-bit x2, predicates 0, rounded up to
+// 4), whole warps, static + dynamic shared memory; cta_fit_problem(): the
+// first limit a CTA passes.
 #include <gtest/gtest.h>
 
 #include "exec/cta_fit.h"
@@ -10,6 +11,8 @@
 namespace warptlm {
 namespace {
 
+// 18 32-bit units declared; at most 6 live at once (after `cvt.u32.u16`:
+// %rd1, %fd1, %r1 and %r2; or before it, with %h1 instead of %r2).
 const char* const kKernel = R"(.version 7.0
 .target sm_70
 .address_size 64
@@ -22,29 +25,44 @@ const char* const kKernel = R"(.version 7.0
   .reg .b64 %rd<3>;
   .reg .f64 %fd<2>;
   .reg .b16 %h<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  cvt.rn.f64.u32 %fd1, %r1;
+  mov.b16 %h1, 7;
+  cvt.u32.u16 %r2, %h1;
+  add.f64 %fd1, %fd1, %fd1;
+  cvt.rzi.u32.f64 %r3, %fd1;
+  add.u32 %r4, %r2, %r3;
+  add.u32 %r4, %r4, %r1;
+  @%p1 st.global.u32 [%rd1], %r4;
   ret;
 }
 )";
 
-TEST(CtaResources, RegistersCountIn32BitUnitsRoundedToFour) {
+TEST(CtaResources, RegistersAreThePeakLiveCountRoundedToFour) {
   Program program = finalize(parse_ptx(kKernel));
   const Function& k = *program.module.find_function("k");
   ASSERT_EQ(k.regs.size(), 3u + 5u + 3u + 2u + 2u);  // %p0..2, %r0..4, %rd0..2, %fd0..1, %h0..1
   SmLimits sm;                                       // max 63 registers per thread
-  // Per thread: 0 (pred) + 5 (b32) + 3 x 2 (b64) + 2 x 2 (f64) + 2 (b16) = 17 -> 20.
-  // 48 threads are 2 warps = 64 lanes: 20 x 64 = 1280 registers.
+  // Per thread: 6 live at most -> 8. 48 threads are 2 warps = 64 lanes: 8 x 64 = 512.
   CtaResources r = cta_resources(program.module, k, Dim3{48, 1, 1}, 28, sm, 32);
   EXPECT_EQ(r.threads, 48u);
   EXPECT_EQ(r.warps, 2u);
-  EXPECT_EQ(r.registers, 1280u);
+  EXPECT_EQ(r.registers, 512u);
   EXPECT_EQ(r.shared_memory, 100u + 28u);  // static tile + dynamic
 
-  // Warp size 8: 48 threads are 6 whole warps: 20 x 48 = 960.
+  // Warp size 8: 48 threads are 6 whole warps: 8 x 48 = 384.
   r = cta_resources(program.module, k, Dim3{4, 4, 3}, 0, sm, 8);
   EXPECT_EQ(r.threads, 48u);
   EXPECT_EQ(r.warps, 6u);
-  EXPECT_EQ(r.registers, 960u);
+  EXPECT_EQ(r.registers, 384u);
   EXPECT_EQ(r.shared_memory, 100u);
+
+  // The cap: ptxas allocates at most sm.max_registers_per_thread.
+  sm.max_registers_per_thread = 5;
+  r = cta_resources(program.module, k, Dim3{32, 1, 1}, 0, sm, 32);
+  EXPECT_EQ(r.registers, 8u * 32u);  // 5, rounded up to 8
 }
 
 TEST(CtaFit, NamesTheFirstResourceACtaNeedsMoreOf) {

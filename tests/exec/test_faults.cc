@@ -302,7 +302,7 @@ TEST(Faults, FunctionalRunsRefuseWhatTheSmCannotHold) {
   c = ExecConfig{};
   c.sm.registers = 1024;
   expect_contains(launch_error_of(kStore, "store", store_launch(1024, 1024, 0), c),
-                  "a CTA needs 12288 registers (12 per thread x 1024 threads), an SM has 1024");
+                  "a CTA needs 8192 registers (8 per thread x 1024 threads), an SM has 1024");
 }
 
 TEST(Faults, AKernelFrameOverTheLocalLimitIsALaunchError) {

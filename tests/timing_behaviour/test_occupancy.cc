@@ -19,9 +19,9 @@ namespace {
 
 using testing::in_child_process;
 
-// 12 declared 32-bit registers (12 per thread, already a multiple of 4): a
-// CTA of 64 threads takes 768. A dependent chain of 10 instructions keeps a
-// CTA resident for over 40 cycles, far longer than dispatching takes.
+// 12 32-bit registers live at once (12 per thread, already a multiple of
+// 4): a CTA of 64 threads takes 768. A dependent chain of 22 instructions
+// keeps a CTA resident far longer than dispatching takes.
 const char* const kChain = R"(
 .visible .entry chain()
 {
@@ -36,6 +36,19 @@ const char* const kChain = R"(
   add.u32 %r7, %r6, 1;
   add.u32 %r8, %r7, 1;
   add.u32 %r9, %r8, 1;
+  add.u32 %r10, %r9, 1;
+  add.u32 %r11, %r10, 1;
+  add.u32 %r0, %r0, %r1;
+  add.u32 %r0, %r0, %r2;
+  add.u32 %r0, %r0, %r3;
+  add.u32 %r0, %r0, %r4;
+  add.u32 %r0, %r0, %r5;
+  add.u32 %r0, %r0, %r6;
+  add.u32 %r0, %r0, %r7;
+  add.u32 %r0, %r0, %r8;
+  add.u32 %r0, %r0, %r9;
+  add.u32 %r0, %r0, %r10;
+  add.u32 %r0, %r0, %r11;
   exit;
 }
 )";
@@ -101,7 +114,7 @@ void expect_resident(const std::function<void(PlatformConfig&, LaunchSpec&)>& li
     limit(c, l);
     Result r = run(kChain, "chain", l, c);
     EXPECT_EQ(stat(r, "sm.ctas_run"), kCtas);
-    EXPECT_EQ(r.trace.size(), 2u * kCtas * 11);
+    EXPECT_EQ(r.trace.size(), 2u * kCtas * 24);  // mov, 11 + 11 adds, exit per warp
     EXPECT_EQ(stat(r, "occupancy.theoretical_ctas_per_sm"), theoretical);
     EXPECT_EQ(stat(r, "occupancy.ctas_max"), expected);
     EXPECT_EQ(stat(r, "occupancy.warps_max"), 2u * expected);

@@ -11,6 +11,7 @@
 #include "exec/prepared_program.h"
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
+#include "frontend/register_pressure.h"
 #include "reconverge/exec_mask_lowering.h"
 #include "reconverge/function_reconvergence.h"
 
@@ -69,6 +70,14 @@ int cmd_analyze(const AnalyzeCommand& c) {
               << pc_text(f.end) << ")  " << cfg.blocks.size() << " blocks, "
               << (cfg.reducible ? "reducible" : "IRREDUCIBLE") << ", "
               << (cfg.structured ? "structured" : "UNSTRUCTURED") << "\n";
+    if (f.begin != f.end) {
+      unsigned declared = 0;
+      for (const RegDecl& r : f.regs)
+        if (r.type != Type::Pred) declared += (type_bits(r.type) + 31) / 32;
+      std::cout << "  registers: " << register_pressure(m, static_cast<uint32_t>(fi))
+                << " live at most, callees included (" << declared
+                << " declared; 32-bit units, predicates apart)\n";
+    }
     std::cout << "  blocks:\n";
     for (size_t b = 0; b < cfg.blocks.size(); ++b) {
       const BasicBlock& bb = cfg.blocks[b];
