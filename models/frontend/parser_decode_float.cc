@@ -59,25 +59,25 @@ void decode_approx_f32(Decoder& d) {
   unary(d, t);
 }
 
-// ex2.approx{.ftz}.f32, and the half-precision forms.
-void decode_ex2(Decoder& d) {
-  d.inst.op = Opcode::Ex2;
+// ex2.approx{.ftz}.f32 and tanh.approx.f32 (sm_75, no .ftz), or their
+// half-precision forms.
+void decode_approx_or_half(Decoder& d, bool ftz_ok) {
   d.inst.type = d.one_type(type_set({Type::F32}) | kHalf);
   if (is_half(d.inst.type)) return decode_half_arith(d);
   d.inst.approx = d.mods.take("approx");
-  if (!d.inst.approx) d.fail("'ex2' needs .approx");
-  d.inst.ftz = d.mods.take("ftz");
+  if (!d.inst.approx) d.fail("'" + d.name() + "' needs .approx");
+  if (ftz_ok) d.inst.ftz = d.mods.take("ftz");
   unary(d, d.inst.type);
 }
 
-// tanh.approx.f32 (sm_75), and the half-precision forms.
+void decode_ex2(Decoder& d) {
+  d.inst.op = Opcode::Ex2;
+  decode_approx_or_half(d, true);
+}
+
 void decode_tanh(Decoder& d) {
   d.inst.op = Opcode::Tanh;
-  d.inst.type = d.one_type(type_set({Type::F32}) | kHalf);
-  if (is_half(d.inst.type)) return decode_half_arith(d);
-  d.inst.approx = d.mods.take("approx");
-  if (!d.inst.approx) d.fail("'tanh' needs .approx");
-  unary(d, d.inst.type);
+  decode_approx_or_half(d, false);
 }
 
 void decode_lg2(Decoder& d) {

@@ -33,12 +33,6 @@ class RegSet {
   std::vector<uint64_t> words_;
 };
 
-// 32-bit registers a register of type t takes (predicates: none).
-uint8_t units(Type t) {
-  if (t == Type::Pred || t == Type::None) return 0;
-  return static_cast<uint8_t>((type_bits(t) + 31) / 32);
-}
-
 // Calls f(register) for each register operand `op` names, elements and
 // address bases included.
 template <class F>
@@ -91,7 +85,8 @@ class Pressure {
     const Function& f = m_.functions[function];
     if (f.begin == f.end) return 0;
     std::vector<uint8_t> weight(f.regs.size());
-    for (size_t r = 0; r < f.regs.size(); ++r) weight[r] = units(f.regs[r].type);
+    for (size_t r = 0; r < f.regs.size(); ++r)
+      weight[r] = static_cast<uint8_t>(register_units(f.regs[r].type));
     const FunctionCfg cfg = build_cfg(m_, function);
     const size_t n = cfg.blocks.size();
     std::vector<RegSet> live_in(n, RegSet(f.regs.size()));

@@ -20,4 +20,10 @@ namespace warptlm {
 // register's life.
 unsigned register_pressure(const Module& module, uint32_t function);
 
+// The 32-bit registers one register of type t takes: 2 for 64-bit types,
+// 0 for predicates (their own file), else 1.
+inline unsigned register_units(Type t) {
+  return t == Type::Pred || t == Type::None ? 0 : (type_bits(t) + 31) / 32;
+}
+
 }  // namespace warptlm

@@ -256,9 +256,7 @@ u64 set_true_value(Type dt) {
 void set(const Exec& x) {
   const Type dt = x.inst.type, st = x.inst.src_type;
   if (is_packed_half(st)) return set_packed(x);
-  const bool int_dt = !is_float(dt) && !is_packed_half(dt) && dt != Type::Pred;
-  if (dt == Type::F64 || !(type_bits(dt) == 16 || type_bits(dt) == 32) ||
-      (!int_dt && !is_float(dt)))
+  if (!(type_bits(dt) == 16 || type_bits(dt) == 32) || is_packed_half(dt))
     x.unsupported("set needs a 16- or 32-bit integer, .f16, .bf16 or .f32 destination");
   const BoolOp bop = x.inst.boolop;
   const Comparator cmp(x, st);

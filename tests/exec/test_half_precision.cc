@@ -592,6 +592,10 @@ TEST(HalfParser, RefusesWhatTheIsaDoesNotDefine) {
             std::string::npos);
   EXPECT_NE(parse_error("cvt.relu.f32.f16 %r1, %h2").find("converts .f32 to .f16 or .bf16"),
             std::string::npos);
+  EXPECT_NE(parse_error("cvt.rn.f16x2.f16 %r1, %h2, %h3").find("a pair is made from .f32"),
+            std::string::npos);
+  EXPECT_NE(parse_error("setp.lt.ftz.bf16 %p1, %h1, %h2").find("requires .f32, .f16 or .f16x2"),
+            std::string::npos);
   EXPECT_NE(parse_error("min.xorsign.f16 %h1, %h2, %h3").find(".xorsign and .abs together"),
             std::string::npos);
   EXPECT_NE(parse_error("fma.rn.oob.f16 %h1, %h2, %h3, %h1").find("sm_90"), std::string::npos);

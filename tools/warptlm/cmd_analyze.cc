@@ -72,8 +72,7 @@ int cmd_analyze(const AnalyzeCommand& c) {
               << (cfg.structured ? "structured" : "UNSTRUCTURED") << "\n";
     if (f.begin != f.end) {
       unsigned declared = 0;
-      for (const RegDecl& r : f.regs)
-        if (r.type != Type::Pred) declared += (type_bits(r.type) + 31) / 32;
+      for (const RegDecl& r : f.regs) declared += register_units(r.type);
       std::cout << "  registers: " << register_pressure(m, static_cast<uint32_t>(fi))
                 << " live at most, callees included (" << declared
                 << " declared; 32-bit units, predicates apart)\n";
