@@ -110,6 +110,7 @@ void Gpu::doorbell() {
   launch_.block = block;
   launch_.dynamic_shared = regs_.dynamic_shared();
   launch_.memory = &launch_memory_;
+  launch_.global_writes = &port_;
   launch_.per_cta = cta_resources(lp.program.module, *kernel, block, launch_.dynamic_shared,
                                   config_.sm.limits(), config_.warp_size);
   launch_.instruction_budget =

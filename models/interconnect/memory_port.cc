@@ -1,5 +1,6 @@
 #include "interconnect/memory_port.h"
 
+#include <cstring>
 #include <stdexcept>
 
 #include "transaction/route_extension.h"
@@ -16,6 +17,7 @@ nlohmann::json MemoryPortStats::to_json() const {
           {"error_responses", error_responses},
           {"writes_refreshed", writes_refreshed},
           {"refresh_failures", refresh_failures},
+          {"writes_patched", writes_patched},
           {"request_stall_cycles", request_stall_cycles},
           {"response_stall_cycles", response_stall_cycles},
           {"debug_reads", functional.debug_reads},
@@ -89,6 +91,7 @@ tlm::tlm_sync_enum MemoryPort::nb_transport_bw(tlm::tlm_generic_payload& p, tlm:
 }
 
 void MemoryPort::on_response(tlm::tlm_generic_payload& p, const sc_time& delay) {
+  forget(p);
   ++stats_.responses;
   stats_.error_responses += p.is_response_error();
   to_input_[route_of<MemoryPort>(p)]->push(&p, sim_now() + delay);
@@ -109,11 +112,42 @@ void MemoryPort::refresh(tlm::tlm_generic_payload& p) {
     ++stats_.writes_refreshed;
   else
     ++stats_.refresh_failures;
+  in_flight_writes_.push_back(&p);
+}
+
+void MemoryPort::forget(tlm::tlm_generic_payload& p) {
+  if (!p.is_write()) return;
+  for (auto& w : in_flight_writes_)
+    if (w == &p) {
+      w = in_flight_writes_.back();
+      in_flight_writes_.pop_back();
+      return;
+    }
+}
+
+void MemoryPort::global_written(uint64_t lo, uint64_t hi) {
+  // Writes in flight to one line come in crowds (a lock word's, under write-through): memory is
+  // read once per range, the other writes of that range copy it.
+  const tlm::tlm_generic_payload* read = nullptr;
+  for (tlm::tlm_generic_payload* w : in_flight_writes_) {
+    const uint64_t a = w->get_address();
+    const uint64_t n = w->get_data_length();
+    if (lo >= a + n || hi <= a) continue;
+    // Memory holds the newest bytes of the whole range: take them all.
+    if (read && read->get_address() == a && read->get_data_length() == n) {
+      std::memcpy(w->get_data_ptr(), read->get_data_ptr(), n);
+    } else {
+      if (!functional_.peek(a, w->get_data_ptr(), n)) continue;
+      read = w;
+    }
+    ++stats_.writes_patched;
+  }
 }
 
 void MemoryPort::b_transport(int, tlm::tlm_generic_payload& p, sc_time& delay) {
   refresh(p);
   out->b_transport(p, delay);
+  forget(p);
 }
 
 unsigned MemoryPort::transport_dbg(int, tlm::tlm_generic_payload& p) {
@@ -144,14 +178,18 @@ const std::vector<StatInfo>& MemoryPortStats::infos() {
       {"writes_refreshed", "requests",
        "writes whose data was refreshed from memory before leaving"},
       {"refresh_failures", "requests", "writes whose refresh read failed"},
+      {"writes_patched", "requests",
+       "writes in flight refreshed again because a newer store overlapped them"},
       {"request_stall_cycles", "cycles", "cycles requests waited for the memory socket"},
       {"response_stall_cycles", "cycles", "cycles responses waited to go back"},
       {"debug_reads", "requests", "functional reads by debug transport"},
       {"debug_writes", "requests", "functional writes by debug transport"},
       {"dmi_reads", "requests", "functional reads through a DMI pointer"},
       {"dmi_writes", "requests", "functional writes through a DMI pointer"},
-      {"blocking_reads", "requests", "functional reads by b_transport (coding style lt without DMI)"},
-      {"blocking_writes", "requests", "functional writes by b_transport (coding style lt without DMI)"},
+      {"blocking_reads", "requests",
+       "functional reads by b_transport (coding style lt without DMI)"},
+      {"blocking_writes", "requests",
+       "functional writes by b_transport (coding style lt without DMI)"},
       {"dmi_grants", "regions", "DMI regions the memory granted"},
       {"dmi_refusals", "requests", "DMI requests the memory refused"},
       {"dmi_invalidations", "calls", "invalidate_direct_mem_ptr calls from the memory"},

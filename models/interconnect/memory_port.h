@@ -4,8 +4,12 @@
 // go back to the slice that sent the request, at most one per cycle per slice. Because the timing
 // model executes instructions at issue, memory already holds the newest data when a timing write
 // travels: each write's data is refreshed from the target (a DMI or debug read of the same range)
-// right before it leaves, so a write never puts stale bytes back. Error responses pass back
-// unchanged.
+// right before it leaves, and refreshed again whenever an instruction writes bytes it overlaps
+// until its response arrives (global_written), so a write never puts stale bytes back, whenever
+// the target takes its data: on acceptance (the GPU's DRAM, which may hold a request back while
+// its queue is full), in a b_transport called a delta later, or at the response (Accellera's AT
+// examples). A target that copies the data at BEGIN_REQ and writes it to memory later is the one
+// case this cannot cover. Error responses pass back unchanged.
 #pragma once
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -19,6 +23,7 @@
 #include <vector>
 
 #include "interconnect/target_access.h"
+#include "memory/global_write_observer.h"
 #include "stats/stat_info.h"
 #include "transaction/request_sender.h"
 #include "transaction/response_sender.h"
@@ -26,12 +31,13 @@
 namespace warptlm {
 
 struct MemoryPortStats {
-  uint64_t reads = 0;                  // requests with TLM_READ_COMMAND (nb_transport)
-  uint64_t writes = 0;                 // requests with TLM_WRITE_COMMAND (nb_transport)
-  uint64_t responses = 0;              // responses received from memory
-  uint64_t error_responses = 0;        // of which with an error status (passed back unchanged)
-  uint64_t writes_refreshed = 0;       // writes whose data was re-read from memory before leaving
-  uint64_t refresh_failures = 0;       // writes whose refresh read the target refused
+  uint64_t reads = 0;             // requests with TLM_READ_COMMAND (nb_transport)
+  uint64_t writes = 0;            // requests with TLM_WRITE_COMMAND (nb_transport)
+  uint64_t responses = 0;         // responses received from memory
+  uint64_t error_responses = 0;   // of which with an error status (passed back unchanged)
+  uint64_t writes_refreshed = 0;  // writes whose data was re-read from memory before leaving
+  uint64_t refresh_failures = 0;  // writes whose refresh read the target refused
+  uint64_t writes_patched = 0;    // in-flight writes refreshed again after a newer store overlapped
   uint64_t request_stall_cycles = 0;   // cycles requests waited for the single outgoing link
   uint64_t response_stall_cycles = 0;  // cycles responses waited for their slice
   // The functional accesses (read(), write()): by DMI, debug transport or
@@ -43,7 +49,9 @@ struct MemoryPortStats {
   static const std::vector<StatInfo>& infos();
 };
 
-class MemoryPort : public sc_core::sc_module, private tlm::tlm_bw_transport_if<> {
+class MemoryPort : public sc_core::sc_module,
+                   public GlobalWriteObserver,
+                   private tlm::tlm_bw_transport_if<> {
  public:
   // protocol: "at" (nb_transport to the target; a target built on simple_target_socket that
   // registered only b_transport is adapted by that socket itself) or "lt" (the port calls
@@ -73,6 +81,10 @@ class MemoryPort : public sc_core::sc_module, private tlm::tlm_bw_transport_if<>
     return functional_.direct(address, bytes, base, span, data);
   }
 
+  // An instruction wrote [lo, hi) at issue: the writes still in flight that overlap it take the
+  // newest bytes (see the top of this file).
+  void global_written(uint64_t lo, uint64_t hi) override;
+
   const std::string& protocol() const { return protocol_; }
   const MemoryPortStats& stats() const;
   // Timed wake-ups of the request sender, then the response senders (by slice), go through
@@ -92,6 +104,7 @@ class MemoryPort : public sc_core::sc_module, private tlm::tlm_bw_transport_if<>
 
   void start_of_simulation() override;
   void refresh(tlm::tlm_generic_payload& payload);
+  void forget(tlm::tlm_generic_payload& payload);  // a write's response came: its data is taken
   void on_response(tlm::tlm_generic_payload& payload, const sc_core::sc_time& delay);
 
   unsigned inputs_;
@@ -99,6 +112,8 @@ class MemoryPort : public sc_core::sc_module, private tlm::tlm_bw_transport_if<>
   std::unique_ptr<RequestSender> to_memory_;
   std::vector<std::unique_ptr<ResponseSender>> to_input_;
   TargetAccess functional_;
+  // Writes refreshed and sent whose response has not come (few: the DRAM's queues bound them).
+  std::vector<tlm::tlm_generic_payload*> in_flight_writes_;
   mutable MemoryPortStats stats_;  // stall cycles are gathered from the senders when read
 };
 

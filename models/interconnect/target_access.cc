@@ -121,11 +121,9 @@ uint64_t TargetAccess::through_dmi(bool write, uint64_t address, unsigned char* 
   return n;
 }
 
-bool TargetAccess::transport(bool write, uint64_t address, unsigned char* data, uint64_t bytes,
-                             sc_core::sc_time* delay) {
-  if (bytes > UINT32_MAX) return false;  // a payload's length is 32 bits
-  const unsigned n = static_cast<unsigned>(bytes);
-  tlm::tlm_generic_payload p;
+namespace {
+void set_plain(tlm::tlm_generic_payload& p, bool write, uint64_t address, unsigned char* data,
+               unsigned n) {
   p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   p.set_address(address);
   p.set_data_ptr(data);
@@ -135,10 +133,22 @@ bool TargetAccess::transport(bool write, uint64_t address, unsigned char* data, 
   p.set_byte_enable_length(0);
   p.set_dmi_allowed(false);
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+}
+}  // namespace
+
+bool TargetAccess::transport(bool write, uint64_t address, unsigned char* data, uint64_t bytes,
+                             sc_core::sc_time* delay) {
+  if (bytes > UINT32_MAX) return false;  // a payload's length is 32 bits
+  const unsigned n = static_cast<unsigned>(bytes);
   if (!delay) {
+    set_plain(debug_payload_, write, address, data, n);
     ++(write ? counts_->debug_writes : counts_->debug_reads);
-    return (*socket_)->transport_dbg(p) == n;
+    return (*socket_)->transport_dbg(debug_payload_) == n;
   }
+  // A payload per call: a blocking access may be under way in another
+  // process (the target waits inside b_transport) when this one runs.
+  tlm::tlm_generic_payload p;
+  set_plain(p, write, address, data, n);
   ++(write ? counts_->blocking_writes : counts_->blocking_reads);
   (*socket_)->b_transport(p, *delay);
   // The DMI hint: a refusal remembered for this address no longer holds.

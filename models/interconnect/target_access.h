@@ -81,6 +81,9 @@ class TargetAccess {
   TargetAccessStats stats_;
   TargetAccessStats uncounted_;  // where peek()'s counts go
   TargetAccessStats* counts_ = &stats_;
+  // Debug transport returns before anything else runs, so one payload serves every call (a
+  // payload's construction allocates its extension array).
+  tlm::tlm_generic_payload debug_payload_;
 };
 
 }  // namespace warptlm

@@ -11,6 +11,7 @@
 #include "exec/cta_memory.h"
 #include "exec/launch.h"
 #include "frontend/program.h"
+#include "memory/global_write_observer.h"
 #include "semantics/register_file.h"
 #include "sm/scoreboard/register_operands.h"
 
@@ -21,8 +22,10 @@ struct KernelLaunch {
   const Program* program = nullptr;
   const Function* kernel = nullptr;
   Dim3 grid, block;
-  uint32_t dynamic_shared = 0;      // bytes per CTA
-  KernelMemory* memory = nullptr;   // global memory, module globals, constants, parameters
+  uint32_t dynamic_shared = 0;     // bytes per CTA
+  KernelMemory* memory = nullptr;  // global memory, module globals, constants, parameters
+  // Told of every global write at issue (the memory port keeps its in-flight writes current).
+  GlobalWriteObserver* global_writes = nullptr;
   CtaResources per_cta;             // see cta_resources()
   uint64_t instruction_budget = 0;  // warp instructions before a runaway-kernel fault
   // The register layouts of the program's functions for the GPU's warp

@@ -1,5 +1,7 @@
 #include "sm/recording_environment.h"
 
+#include <algorithm>
+
 #include "exec/warp_issuer.h"  // lane_count
 #include "memory/address_map.h"
 
@@ -30,6 +32,19 @@ void RecordingEnvironment::store(Space space, unsigned lane, uint64_t addr, cons
                                  unsigned size) {
   FunctionalWarpEnvironment::store(space, lane, addr, src, size);
   record(space, lane, addr, size, true);
+  announce_writes(accesses.size() - 1);
+}
+
+void RecordingEnvironment::announce_writes(size_t from) {
+  if (!writes) return;
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (size_t i = from; i < accesses.size(); ++i) {
+    const MemoryAccess& a = accesses[i];
+    if (a.space != Space::Global) continue;
+    lo = std::min(lo, a.address);
+    hi = std::max(hi, a.address + a.size);
+  }
+  if (lo < hi) writes->global_written(lo, hi);
 }
 
 void RecordingEnvironment::record_lanes(Space space, LaneMask lanes, const uint64_t* addrs,
@@ -59,10 +74,14 @@ void RecordingEnvironment::store_lanes(Space space, LaneMask lanes, const uint64
   try {
     FunctionalWarpEnvironment::store_lanes(space, lanes, addrs, data, size);
   } catch (const MemoryFault& f) {
+    const size_t from = accesses.size();
     record_lanes(space, lanes_below(lanes, f.lane), addrs, size, true);
+    announce_writes(from);
     throw;
   }
+  const size_t from = accesses.size();
   record_lanes(space, lanes, addrs, size, true);
+  announce_writes(from);
 }
 
 uint64_t RecordingEnvironment::special(SpecialReg sreg, unsigned comp, unsigned lane) {

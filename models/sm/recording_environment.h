@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "exec/warp_environment.h"
+#include "memory/global_write_observer.h"
 
 namespace warptlm {
 
@@ -47,10 +48,14 @@ class RecordingEnvironment : public FunctionalWarpEnvironment {
     return static_cast<uint64_t>(std::ceil(static_cast<double>(ns) / ns_per_cycle));
   }
   unsigned sm = 0, num_sms = 1;
+  // Told of each instruction's global writes (the GPU's memory port), or none.
+  GlobalWriteObserver* writes = nullptr;
 
  private:
   void record(Space space, unsigned lane, uint64_t addr, unsigned size, bool write);
   void record_lanes(Space space, LaneMask lanes, const uint64_t* addrs, unsigned size, bool write);
+  // Tells `writes` of the global writes among accesses[from...].
+  void announce_writes(size_t from);
 };
 
 }  // namespace warptlm

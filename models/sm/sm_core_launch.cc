@@ -72,6 +72,7 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
       std::make_unique<RecordingEnvironment>(launch.program->module, *launch.memory, cta.context);
   cta.env->sm = id_;
   cta.env->num_sms = config_.num_sms;
+  cta.env->writes = launch.global_writes;
   cta.env->ns_per_cycle = 1000.0 / config_.sm.clock_mhz;
   cta.warp_slots.clear();
   cta.warps.clear();

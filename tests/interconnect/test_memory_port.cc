@@ -168,6 +168,57 @@ TEST(MemoryPort, StaleWriteDoesNotOverwriteNewerMemoryLt) {
   });
 }
 
+// A store executed at issue writes kC to 0x104 at 5 ns while the port's write of the line
+// [0x100, 0x110) (refreshed at 0 ns, so holding kB at 0x104) is still in flight to a memory that
+// takes a write's data when it responds, at 10 ns, as Accellera's AT examples do. The store tells
+// the port (global_written), which refreshes the write again: memory ends with kC, not the stale
+// kB. A store elsewhere ([0x180, 0x184)) leaves the write alone.
+struct LateStore : sc_core::sc_module {
+  SC_HAS_PROCESS(LateStore);
+  LateStore(sc_core::sc_module_name name, MemoryPort& port, TestMemory& memory)
+      : sc_module(name), port_(port), memory_(memory) {
+    SC_THREAD(run);
+  }
+  void run() {
+    wait(ns(5));
+    const uint8_t other[4] = {0, 0, 0, 1};
+    memory_.write(0x180, other, 4);
+    port_.global_written(0x180, 0x184);
+    memory_.write(0x104, kC.data(), 4);
+    port_.global_written(0x104, 0x108);
+  }
+  MemoryPort& port_;
+  TestMemory& memory_;
+  static inline const std::vector<uint8_t> kC = {9, 10, 11, 12};
+};
+
+TEST(MemoryPort, AStoreWhileAWriteIsInFlightIsNotUndone) {
+  in_child_process([] {
+    Top top("top", "at");
+    MemoryTarget mem("mem", TestMemory(0x100, 0x100), ns(10));
+    TrafficGenerator l2s0("l2s0", {{ns(0), W, 0x100, 16, std::vector<uint8_t>(16, 0xee)}});
+    TrafficGenerator l2s1("l2s1", {});
+    LateStore store("store", top.port, mem.memory);
+    mem.memory.write(0x104, kB.data(), 4);
+    l2s0.socket.bind(top.port.in);
+    l2s1.socket.bind(top.port.in);
+    top.memory.bind(mem.socket);
+    sc_core::sc_start();
+    ASSERT_EQ(l2s0.completed(), 1u);
+    EXPECT_EQ(l2s0.result(0).responded, ns(10));  // the data moved after the store
+    uint8_t got[4];
+    mem.memory.read(0x104, got, 4);
+    EXPECT_EQ(std::vector<uint8_t>(got, got + 4), LateStore::kC);
+    mem.memory.read(0x100, got, 4);
+    EXPECT_EQ(std::vector<uint8_t>(got, got + 4), std::vector<uint8_t>(4, 0));  // never 0xee
+    EXPECT_EQ(top.port.stats().writes_refreshed, 1u);
+    EXPECT_EQ(top.port.stats().writes_patched, 1u);
+    // Answered: a later store has no write to patch.
+    top.port.global_written(0x100, 0x110);
+    EXPECT_EQ(top.port.stats().writes_patched, 1u);
+  });
+}
+
 TEST(MemoryPort, RejectsBadParametersByName) {
   in_child_process([] {
     auto message = [](unsigned inputs, const std::string& protocol, sc_time cycle) {
