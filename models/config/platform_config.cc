@@ -207,6 +207,11 @@ std::vector<FieldInfo> build_fields() {
                         "compaction: cycles from the last warp's arrival at a synchronisation "
                         "point until newly formed warps can issue",
                         WARPTLM_ACCESS(sm.warp_formation_cycles)));
+  f.push_back(typed_field("sm.sync_uniform_branches", FieldType::Bool, 0, 0,
+                          "compaction: warps synchronise at conditional branches the frontend "
+                          "proves CTA-uniform too (true: at every conditional branch, as the SLP "
+                          "paper; false: they pass those like unconditional ones)",
+                          WARPTLM_ACCESS(sm.sync_uniform_branches)));
   f.push_back(int_field("memory.interconnect_latency", 0, 10000, false, false,
                         "SM <-> L2 slice interconnect latency, cycles each way",
                         WARPTLM_ACCESS(memory.interconnect_latency)));
@@ -423,6 +428,11 @@ void validate(const PlatformConfig& config) {
         "sm.warp_formation_cycles: an option of compaction (tbc, capri, ideal), but compaction is "
         "'none' (leave it at its default " +
         std::to_string(defaults.warp_formation_cycles) + ")");
+  if (config.compaction == "none" &&
+      config.sm.sync_uniform_branches != defaults.sync_uniform_branches)
+    throw std::invalid_argument(
+        "sm.sync_uniform_branches: an option of compaction (tbc, capri, ideal), but compaction is "
+        "'none' (leave it at its default true)");
   check_cache("memory.l1", config.memory.l1, 1);
   check_cache("memory.l2", config.memory.l2, config.memory.l2.slices);
   uint64_t icache_set = uint64_t(config.sm.icache_assoc) * config.sm.icache_line;

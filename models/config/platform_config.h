@@ -81,6 +81,12 @@ struct SmConfig {
   // set that keeps its threads (a branch every thread takes alike) goes on
   // without it (docs/compaction.md, "Timing").
   unsigned warp_formation_cycles = 1;
+  // Thread block compaction: the CTA's warps synchronise at every conditional
+  // branch (the SLP paper's rule), or pass those whose guard the frontend
+  // proves CTA-uniform (frontend/uniformity.h) as unconditional ones, as a
+  // compiler marking them would let them (docs/compaction.md, "Uniform
+  // branches").
+  bool sync_uniform_branches = true;
 
   // The limits a CTA must fit into, for the launch checks both modes share.
   SmLimits limits() const {

@@ -131,7 +131,8 @@ void CompactingCtaRunner::apply_control(CtaContext& cta, Pc pc, RunStats& stats)
   event_.next = pc + kInstrBytes;
   if (event_.kind == Control::Barrier) synchronise(cta, pc);
   const bool conditional = event_.kind == Control::Branch && branch_ && branch_->conditional;
-  const bool divergent = conditional && (analysis_ || selective_) && split_sides();
+  const bool divergent = conditional && split_sides();
+  uniform_branch_ = conditional && !divergent;
   if (analysis_ && divergent) note_paths(pc, *branch_);
   event_.compact_paths = !selective_ || !divergent || decide_compaction(pc, stats);
   if (stack_.advance(event_) == 0) return;

@@ -60,6 +60,9 @@ class CompactingCtaRunner {
   // the warp instructions (the timing model counts each formed warp's issue).
   // Returns the instruction's control kind. Throws KernelFault.
   Control step(CtaContext& cta, RunStats& stats);
+  // Whether the last step() was a conditional branch whose threads all went
+  // the same way (no split of the block stack's entry).
+  bool stepped_uniform_branch() const { return uniform_branch_; }
   // The top entry's warps ran past the conditional branch at `pc` without
   // synchronising (the unit's may_compact() was false), each under its own
   // reconvergence stack, to the branch's reconvergence pc `reconv`. `taken`:
@@ -114,6 +117,7 @@ class CompactingCtaRunner {
   CtaControlEvent event_;
   ControlEvent piece_event_;
   bool marker_ = false;
+  bool uniform_branch_ = false;  // see stepped_uniform_branch()
   const BranchInfo* branch_ = nullptr;
   uint32_t barrier_id_ = 0, barrier_count_ = 0;
   std::vector<LaneMask> barrier_votes_;  // per warp: bar.red's predicate, lanes where it held

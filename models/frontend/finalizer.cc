@@ -8,6 +8,7 @@
 #include "frontend/postdom.h"
 #include "frontend/structure.h"
 #include "frontend/taint.h"
+#include "frontend/uniformity.h"
 
 namespace warptlm {
 namespace {
@@ -63,10 +64,12 @@ Program analyze(Module module) {
             [](const BranchInfo& a, const BranchInfo& b) { return a.pc < b.pc; });
 
   const std::vector<Taint> guards = guard_taints(m, p.cfgs);
+  const std::vector<bool> uniform = cta_uniform_branches(m, p.cfgs);
   p.branch_index.assign(m.code.size(), -1);
   for (size_t i = 0; i < p.branches.size(); ++i) {
     BranchInfo& br = p.branches[i];
     br.taint = br.conditional ? guards[br.pc / kInstrBytes] : Taint::Programmatic;
+    br.cta_uniform = br.conditional && uniform[br.pc / kInstrBytes];
     p.branch_index[br.pc / kInstrBytes] = static_cast<int32_t>(i);
   }
   p.layout_rank = layout_ranks(m, p.cfgs);

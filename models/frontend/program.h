@@ -42,6 +42,9 @@ struct BranchInfo {
   bool uniform_hint = false;  // bra.uni: the compiler claims all active threads agree
   bool structured = true;     // the region between branch and reconv is single-entry / single-exit
   Taint taint = Taint::Programmatic;
+  // Guarded, and the guard is the same in every thread of a CTA that executes
+  // the branch (frontend/uniformity.h): it never splits a CTA.
+  bool cta_uniform = false;
 };
 
 struct FinalizeOptions {

@@ -14,13 +14,15 @@ CompactionIssue::CompactionIssue(CompactionHost& host, const ExecConfig& exec, c
       unit_(make_compaction_unit(exec.compaction, exec.compaction_setup())),
       selective_(unit_ && unit_->selective()) {}
 
-bool CompactionIssue::synchronises(const Instruction& in, const Program& program, Pc pc) {
+bool CompactionIssue::synchronises(const Instruction& in, const Program& program, Pc pc,
+                                   bool sync_uniform_branches) {
   switch (in.op) {
     case Opcode::Bra: {
       // A conditional branch needs every thread's outcome before the stack
-      // can split; an unconditional one is followed by each formed warp.
+      // can split; an unconditional one, or one that cannot split the CTA
+      // when so configured, is followed by each formed warp.
       const BranchInfo* b = program.branch_at(pc);
-      return b == nullptr || b->conditional;
+      return b == nullptr || (b->conditional && (sync_uniform_branches || !b->cta_uniform));
     }
     case Opcode::Call:
     case Opcode::Ret:
@@ -111,6 +113,15 @@ void CompactionIssue::deal_formed_warps(unsigned c, uint64_t ready) {
       seen |= uint64_t(1) << w;
     }
   }
+  if (changed) {
+    cc.leader_lane.assign(cta.warps.size(), static_cast<uint8_t>(warp_size));
+    for (const FormedWarp& fw : formed)
+      for (int32_t t : fw.lane_thread) {
+        if (t < 0) continue;
+        uint8_t& leader = cc.leader_lane[static_cast<size_t>(t) / warp_size];
+        leader = std::min(leader, static_cast<uint8_t>(static_cast<size_t>(t) % warp_size));
+      }
+  }
   for (size_t k = 0; k < formed.size(); ++k) {
     const FormedWarp& fw = formed[k];
     size_t index = k;
@@ -144,6 +155,7 @@ bool CompactionIssue::bypasses(unsigned slot, const Instruction& in) {
   const CompactionHost::Slot ws = host_.slot(slot);
   Cta& cc = ctas_[ws.cta];
   if (!selective_ || in.op != Opcode::Bra || !cc.static_set) return false;
+  if (!synchronises(in, host_.program(), f.pc, params_.sync_uniform_branches)) return false;
   // Only a region the warp can run alone and leave at one known pc.
   const BranchInfo* b = host_.program().branch_at(f.pc);
   if (!b || !b->conditional || !b->structured || b->reconv == kExitPc) return false;
@@ -252,7 +264,7 @@ void CompactionIssue::issue_formed(unsigned slot, const Instruction& in, uint64_
   const WarpPiece& first = f.pieces.front();
   uint64_t wb = host_.issue_formed(slot, in, pc, f.lanes, host_.slot(first.warp).warp, first.lanes,
                                    now, operands_ready);
-  if (synchronises(in, host_.program(), pc)) {
+  if (synchronises(in, host_.program(), pc, params_.sync_uniform_branches)) {
     // Executed with every formed warp's threads once all have arrived.
     cc.sync_ready = std::max(cc.sync_ready, wb);
     arrive(slot, pc, true, now);
@@ -267,11 +279,22 @@ void CompactionIssue::issue_formed(unsigned slot, const Instruction& in, uint64_
   bool marker = false;
   const unsigned warp_size = params_.warp_size;
   const WarpIssuer& issuer = host_.issuer();
+  // A conditional branch here is one the CTA's threads decide alike
+  // (synchronises()): the formed warp follows it as its threads all do.
+  const bool conditional = in.op == Opcode::Bra && in.has_guard;
+  bool taken = false, not_taken = false;
   for (const WarpPiece& p : f.pieces) {
     Warp& w = host_.slot(p.warp).warp;
     env.bind(&w);
     const size_t before = env.accesses.size();
     const IssueResult r = issuer.execute_path(w, Path{pc, p.lanes, 0}, cta.context, env, ev);
+    if (conditional) {
+      taken |= ev.executed != 0;
+      not_taken |= ev.executed != p.lanes;
+      // Once per static warp, as the lockstep runner counts a branch.
+      if (static_cast<unsigned>(__builtin_ctzll(p.lanes)) == cc.leader_lane[w.index])
+        WarpIssuer::count_branch(r, p.lanes, run);
+    }
     if (r.outcome.sleep_ns)  // a formed warp sleeps as long as its longest request
       f.sleep_until = std::max(f.sleep_until, now + 1 + env.cycles_for_ns(r.outcome.sleep_ns));
     // Accesses name the SIMD lane the thread runs in (coalescing and banks
@@ -279,8 +302,15 @@ void CompactionIssue::issue_formed(unsigned slot, const Instruction& in, uint64_
     const size_t base = size_t(w.index) * warp_size;
     for (size_t i = before; i < env.accesses.size(); ++i)
       env.accesses[i].lane = cc.lane_of_thread[base + env.accesses[i].lane];
-    if (ev.kind == Control::Branch) next = ev.target;  // unconditional: every thread goes
+    if (ev.kind == Control::Branch && !conditional) next = ev.target;  // every thread goes
     marker = ev.marker;
+  }
+  if (conditional) {
+    if (taken && not_taken)
+      throw std::logic_error("SM " + std::to_string(params_.sm_id) + ": the branch at pc " +
+                             hex_string(pc) +
+                             ", proved CTA-uniform by the frontend, split a formed warp");
+    if (taken) next = ev.target;
   }
   run.thread_instructions += threads;
   if (marker) ++run.marker_instructions;
@@ -331,8 +361,10 @@ bool CompactionIssue::complete_sync(unsigned c, uint64_t now) {
   cc.sync_pending = false;
   SmStats& stats = host_.sm_stats();
   ++stats.compaction_syncs;
+  uint64_t waited = 0;
   for (unsigned slot : cta.warp_slots)
-    if (slots_[slot].formed) stats.compaction_sync_cycles += now - slots_[slot].arrived_at;
+    if (slots_[slot].formed) waited += now - slots_[slot].arrived_at;
+  stats.compaction_sync_cycles += waited;
   if (cc.bypassing) {
     // Every warp of the set ran the bypassed region and reached its
     // reconvergence pc: the block stack learns what they did there.
@@ -352,7 +384,13 @@ bool CompactionIssue::complete_sync(unsigned c, uint64_t now) {
   } else {
     // The formed warps ran the same straight-line code up to here.
     run.jump(cc.sync_pc);
-    if (cc.sync_at_instruction) step_synchronised(c, frame_change, now);
+    if (cc.sync_at_instruction) {
+      step_synchronised(c, frame_change, now);
+      if (run.stepped_uniform_branch()) {
+        ++stats.compaction_uniform_syncs;
+        stats.compaction_uniform_sync_cycles += waited;
+      }
+    }
   }
   deal_formed_warps(c, now + 1);
   return true;

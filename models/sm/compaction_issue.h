@@ -44,6 +44,7 @@ class CompactionIssue {
     unsigned sm_id = 0;  // names the SM in errors
     unsigned warp_size = 32;
     unsigned warp_formation_cycles = 0;  // from a set's synchronisation to its new warps' issue
+    bool sync_uniform_branches = true;   // false: CTA-uniform branches do not synchronise
     size_t warp_slots = 0, cta_slots = 0;
   };
   // One part per SM, for every launch (CAPRI's table lives as long as the
@@ -115,9 +116,13 @@ class CompactionIssue {
     bool bypassing = false;   // CAPRI: this set runs past the branch at bypass_pc
     Pc bypass_pc = 0, bypass_reconv = 0;
     std::vector<uint8_t> lane_of_thread;  // per CTA thread: its SIMD lane in its formed warp
+    // Per static warp: the lowest lane it has in the current set (warp_size:
+    // none). The piece holding it counts the static warp's branches.
+    std::vector<uint8_t> leader_lane;
   };
 
-  static bool synchronises(const Instruction& in, const Program& program, Pc pc);
+  static bool synchronises(const Instruction& in, const Program& program, Pc pc,
+                           bool sync_uniform_branches);
   // Deals the top entry's formed warps to the CTA's slots, ready at `ready`.
   void deal_formed_warps(unsigned cta, uint64_t ready);
   // CAPRI: whether the formed warp in `slot`, about to issue the conditional

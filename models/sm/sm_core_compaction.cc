@@ -100,8 +100,8 @@ void SmCore::start_compaction() {
   compaction_view_ = std::make_unique<CompactionView>(*this);
   compaction_ = std::make_unique<CompactionIssue>(
       *compaction_view_, exec_config_,
-      CompactionIssue::Params{id_, warp_size_, config_.sm.warp_formation_cycles, warps_.size(),
-                              ctas_.size()});
+      CompactionIssue::Params{id_, warp_size_, config_.sm.warp_formation_cycles,
+                              config_.sm.sync_uniform_branches, warps_.size(), ctas_.size()});
 }
 
 }  // namespace warptlm

@@ -39,6 +39,8 @@ void each_field(S& s, F&& f) {
   f("icache_misses", s.icache_misses);
   f("compaction_syncs", s.compaction_syncs);
   f("compaction_sync_cycles", s.compaction_sync_cycles);
+  f("compaction_uniform_syncs", s.compaction_uniform_syncs);
+  f("compaction_uniform_sync_cycles", s.compaction_uniform_sync_cycles);
   f("warp_formations", s.warp_formations);
   f("formed_warps", s.formed_warps);
   f("compacted_memory_instructions", s.compacted_memory_instructions);
@@ -107,6 +109,11 @@ const std::vector<StatInfo>& SmStats::infos() {
        "compaction: synchronisation points the CTAs passed"},
       {"compaction_sync_cycles", "warp cycles",
        "compaction: cycles formed warps waited at synchronisation points (summed over warps)"},
+      {"compaction_uniform_syncs", "synchronisations",
+       "compaction: of compaction_syncs, those at a conditional branch all the set's threads took "
+       "the same way"},
+      {"compaction_uniform_sync_cycles", "warp cycles",
+       "compaction: of compaction_sync_cycles, those waited at such branches"},
       {"warp_formations", "formations",
        "compaction: sets of warps formed for a new set of threads"},
       {"formed_warps", "warps", "compaction: warps in those sets"},

@@ -47,6 +47,9 @@ struct SmStats {
   // in them, and the memory instructions of formed warps that hold threads of
   // more than one static warp, with their transactions after coalescing.
   uint64_t compaction_syncs = 0, compaction_sync_cycles = 0;
+  // Of them, those at a conditional branch every thread of the set took the
+  // same way (no split: the wait bought nothing), and their waiting cycles.
+  uint64_t compaction_uniform_syncs = 0, compaction_uniform_sync_cycles = 0;
   uint64_t warp_formations = 0, formed_warps = 0;
   uint64_t compacted_memory_instructions = 0, compacted_memory_transactions = 0;
   // CAPRI: branch instances whose warps ran on without synchronising (each

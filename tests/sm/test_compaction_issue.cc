@@ -60,7 +60,8 @@ class CompactionBench final : public CompactionHost {
       warp_ptrs_.push_back(&warps_[i]);
     }
     compaction_ = std::make_unique<CompactionIssue>(
-        *this, exec_, CompactionIssue::Params{7, exec.warp_size, latencies.formation, nwarps_, 1});
+        *this, exec_,
+        CompactionIssue::Params{7, exec.warp_size, latencies.formation, true, nwarps_, 1});
   }
 
   // CTA `linear` (x only) in the CTA slot.

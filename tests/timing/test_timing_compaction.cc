@@ -4,15 +4,20 @@
 // functional executor under the same compaction and passes its host
 // reference; under tbc and ideal it also issues exactly the warp
 // instructions the functional executor counts for the same formation (NW
-// per lockstep instruction). Each run is a fresh SystemC
+// per lockstep instruction). So it does when the warps pass the branches
+// the frontend proves CTA-uniform without synchronising
+// (sm.sync_uniform_branches=false). Each run is a fresh SystemC
 // elaboration in a child process.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <string>
 #include <tuple>
 
 #include "common/systemc_child.h"
+#include "common/temp_path.h"
 #include "config/platform_config.h"
 #include "exec/functional_executor.h"
 #include "frontend/program.h"
@@ -23,13 +28,13 @@
 namespace warptlm::scenarios {
 namespace {
 
-// index into all(), preset, warp size, compaction, permutation
-using CompactionParam = std::tuple<size_t, std::string, unsigned, std::string, std::string>;
+// index into all(), preset, warp size, compaction, permutation, sm.sync_uniform_branches
+using CompactionParam = std::tuple<size_t, std::string, unsigned, std::string, std::string, bool>;
 
 class TimingCompaction : public ::testing::TestWithParam<CompactionParam> {};
 
 TEST_P(TimingCompaction, MatchesFunctionalCompactionBitExactly) {
-  const auto& [index, preset_name, warp_size, compaction, permutation] = GetParam();
+  const auto& [index, preset_name, warp_size, compaction, permutation, sync_uniform] = GetParam();
   const Scenario& s = all()[index];
   warptlm::testing::in_child_process([&] {
     PlatformConfig config = preset(preset_name);
@@ -38,6 +43,7 @@ TEST_P(TimingCompaction, MatchesFunctionalCompactionBitExactly) {
     config.sm.warps = std::max(config.sm.warps, config.sm.threads / warp_size);
     config.compaction = compaction;
     config.permutation = permutation;
+    config.sm.sync_uniform_branches = sync_uniform;
     Program program = finalize(parse_ptx(scenario_ptx(s), s.source_dir + "/kernel.ptx"));
     const uint64_t n = resolve_size(s, "test");
     LaunchSpec in = s.make_launch(n, 1);
@@ -70,16 +76,51 @@ TEST_P(TimingCompaction, MatchesFunctionalCompactionBitExactly) {
   });
 }
 
+// The tree reduction's stride loop is CTA-uniform: passing it unsynchronised
+// leaves fewer synchronisations and fewer cycles waited at branches the set
+// took alike, the same outputs and instructions, and no more cycles.
+TEST(TimingCompactionUniform, PassingUniformBranchesSkipsTheirSynchronisations) {
+  const Scenario& s = find("reduction");
+  auto run = [&](bool sync_uniform) {
+    const std::string path = warptlm::testing::temp_path(sync_uniform ? "sync.json" : "pass.json");
+    warptlm::testing::in_child_process([&] {
+      PlatformConfig config = preset("small");
+      config.compaction = "tbc";
+      config.sm.sync_uniform_branches = sync_uniform;
+      Program program = finalize(parse_ptx(scenario_ptx(s), s.source_dir + "/kernel.ptx"));
+      LaunchSpec l = s.make_launch(resolve_size(s, "test"), 1);
+      const LaunchSpec in = l;
+      const nlohmann::json stats = run_timing(program, s.entry, l, config);
+      EXPECT_TRUE(s.check(in, l).passed);
+      std::ofstream(path) << stats.dump();
+    });
+    std::ifstream file(path);
+    nlohmann::json stats = nlohmann::json::parse(file);
+    std::remove(path.c_str());
+    return stats;
+  };
+  const nlohmann::json sync = run(true), pass = run(false);
+  auto get = [](const nlohmann::json& j, const char* key) { return j.at(key).get<uint64_t>(); };
+  EXPECT_EQ(get(pass, "warp_instructions"), get(sync, "warp_instructions"));
+  EXPECT_EQ(get(pass, "thread_instructions"), get(sync, "thread_instructions"));
+  EXPECT_LT(get(pass, "sm.compaction_syncs"), get(sync, "sm.compaction_syncs"));
+  EXPECT_GT(get(sync, "sm.compaction_uniform_syncs"), get(pass, "sm.compaction_uniform_syncs"));
+  EXPECT_LE(get(pass, "cycles"), get(sync, "cycles"));
+}
+
 std::vector<CompactionParam> params() {
   std::vector<CompactionParam> v;
   for (size_t i = 0; i < all().size(); ++i) {
-    v.emplace_back(i, "small", 32, "tbc", "none");
-    v.emplace_back(i, "small", 32, "tbc", "balanced");
-    v.emplace_back(i, "small", 32, "ideal", "none");
-    v.emplace_back(i, "small", 8, "tbc", "rev_wid");
-    v.emplace_back(i, "fermi", 32, "tbc", "odd_even");
-    v.emplace_back(i, "small", 32, "capri", "none");
-    v.emplace_back(i, "small", 32, "capri", "balanced");
+    v.emplace_back(i, "small", 32, "tbc", "none", true);
+    v.emplace_back(i, "small", 32, "tbc", "balanced", true);
+    v.emplace_back(i, "small", 32, "ideal", "none", true);
+    v.emplace_back(i, "small", 8, "tbc", "rev_wid", true);
+    v.emplace_back(i, "fermi", 32, "tbc", "odd_even", true);
+    v.emplace_back(i, "small", 32, "capri", "none", true);
+    v.emplace_back(i, "small", 32, "capri", "balanced", true);
+    v.emplace_back(i, "small", 32, "tbc", "balanced", false);
+    v.emplace_back(i, "small", 8, "ideal", "none", false);
+    v.emplace_back(i, "small", 32, "capri", "balanced", false);
   }
   return v;
 }
@@ -89,7 +130,8 @@ INSTANTIATE_TEST_SUITE_P(AllScenarios, TimingCompaction, ::testing::ValuesIn(par
                            return all()[std::get<0>(info.param)].name + "_" +
                                   std::get<1>(info.param) + "_w" +
                                   std::to_string(std::get<2>(info.param)) + "_" +
-                                  std::get<3>(info.param) + "_" + std::get<4>(info.param);
+                                  std::get<3>(info.param) + "_" + std::get<4>(info.param) +
+                                  (std::get<5>(info.param) ? "" : "_pass_uniform");
                          });
 
 }  // namespace

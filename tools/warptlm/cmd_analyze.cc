@@ -95,7 +95,7 @@ int cmd_analyze(const AnalyzeCommand& c) {
       if (bi.conditional)
         std::cout << "  reconv " << pc_text(bi.reconv) << "  "
                   << (bi.structured ? "structured" : "unstructured") << "  taint "
-                  << taint_name(bi.taint);
+                  << taint_name(bi.taint) << (bi.cta_uniform ? "  CTA-uniform" : "");
       else
         std::cout << "  unconditional";
       std::cout << "  `" << m.at(bi.pc).text << "`\n";
