@@ -328,6 +328,12 @@ void CompactionIssue::arrive(unsigned slot, Pc pc, bool at_instruction, uint64_t
   Cta& cc = ctas_[c];
   f.arrived = true;
   f.arrived_at = now;
+  // The set's warps ran the same code, so they meet at one point; anything
+  // else is a model error (a branch wrongly proved CTA-uniform, say).
+  if (cc.arrived > 0 && (pc != cc.sync_pc || at_instruction != cc.sync_at_instruction))
+    throw std::logic_error("SM " + std::to_string(params_.sm_id) + ": the formed warps of a CTA " +
+                           "met at different points, pc " + hex_string(cc.sync_pc) + " and " +
+                           hex_string(pc));
   cc.sync_pc = pc;
   cc.sync_at_instruction = at_instruction;
   if (++cc.arrived < cc.formed) return;
