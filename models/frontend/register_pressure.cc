@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "frontend/cfg.h"
+#include "frontend/operand_registers.h"
 
 namespace warptlm {
 
@@ -32,25 +33,6 @@ class RegSet {
  private:
   std::vector<uint64_t> words_;
 };
-
-// Calls f(register) for each register operand `op` names, elements and
-// address bases included.
-template <class F>
-void each_register(const Operand& op, F&& f) {
-  switch (op.kind) {
-    case Operand::Kind::Reg:
-      f(op.reg);
-      break;
-    case Operand::Kind::Address:
-      if (op.has_reg) f(op.reg);
-      break;
-    case Operand::Kind::Vector:
-      for (const Operand& e : op.elems) each_register(e, f);
-      break;
-    default:
-      break;
-  }
-}
 
 class Pressure {
  public:

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "frontend/cfg.h"
+#include "frontend/operand_registers.h"
 
 namespace warptlm {
 namespace {
@@ -28,14 +29,6 @@ bool varying_special(SpecialReg s) {
     default:  // the CTA's and the grid's geometry, the SM it runs on, sizes
       return false;
   }
-}
-
-template <class F>
-void each_register(const Operand& op, F&& f) {
-  if (op.kind == Operand::Kind::Reg || (op.kind == Operand::Kind::Address && op.has_reg))
-    f(op.reg);
-  else if (op.kind == Operand::Kind::Vector)
-    for (const Operand& e : op.elems) each_register(e, f);
 }
 
 class FunctionUniformity {
