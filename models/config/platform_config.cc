@@ -212,6 +212,11 @@ std::vector<FieldInfo> build_fields() {
                           "proves CTA-uniform too (true: at every conditional branch, as the SLP "
                           "paper; false: they pass those like unconditional ones)",
                           WARPTLM_ACCESS(sm.sync_uniform_branches)));
+  f.push_back(string_field("sm.scoreboard", scoreboard_names, false,
+                           "scoreboard granularity: 'lane_masks' (a pending write blocks only the "
+                           "lanes it writes: one path does not wait on another path's writes) or "
+                           "'registers' (a pending write blocks the register for the whole warp)",
+                           WARPTLM_ACCESS(sm.scoreboard)));
   f.push_back(int_field("memory.interconnect_latency", 0, 10000, false, false,
                         "SM <-> L2 slice interconnect latency, cycles each way",
                         WARPTLM_ACCESS(memory.interconnect_latency)));

@@ -87,6 +87,11 @@ struct SmConfig {
   // compiler marking them would let them (docs/compaction.md, "Uniform
   // branches").
   bool sync_uniform_branches = true;
+  // Scoreboard granularity: "lane_masks" (a register's pending write blocks
+  // only the lanes it writes, so one split does not wait on another's: the
+  // multi-path IPDOM write-up, seed 003) or "registers" (any pending write to
+  // a register blocks every path of the warp, as a per-warp scoreboard).
+  std::string scoreboard = "lane_masks";
 
   // The limits a CTA must fit into, for the launch checks both modes share.
   SmLimits limits() const {

@@ -27,4 +27,6 @@ std::vector<std::string> port_protocol_names() { return {"at", "lt"}; }
 
 std::vector<std::string> write_policy_names() { return {"write_back", "write_through"}; }
 
+std::vector<std::string> scoreboard_names() { return {"lane_masks", "registers"}; }
+
 }  // namespace warptlm

@@ -20,6 +20,7 @@ std::vector<std::pair<std::string, std::string>> compaction_descriptions();
 std::vector<std::string> permutation_names();     // SIMD lane permutations
 std::vector<std::string> dram_scheduler_names();  // DRAM request schedulers
 std::vector<std::string> write_policy_names();    // cache write policies
+std::vector<std::string> scoreboard_names();      // sm.scoreboard granularities
 std::vector<std::string> coding_style_names();    // "at", "lt": the GPU's TLM coding style
 std::vector<std::string> port_protocol_names();   // the GPU memory socket's protocol
 

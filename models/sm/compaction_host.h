@@ -76,6 +76,11 @@ class CompactionHost {
                                            unsigned bank_slot, uint64_t now, uint64_t& ready) = 0;
   // Scheduler `sched` issued its local slot `local`.
   virtual void scheduler_issued(unsigned sched, unsigned local) = 0;
+  // Slot `slot`, offered an issue, cannot issue until its CTA's set is dealt
+  // again (it waits at a synchronisation point, or holds no formed warp):
+  // the warp scheduler hears of it as of a long-latency stall (two_level
+  // gives its place to a warp that can issue).
+  virtual void slot_waits(unsigned slot) = 0;
   // Issues path `p` of the slot's static warp under its own reconvergence
   // unit, as without compaction (a CAPRI bypass).
   virtual void issue_own(unsigned slot, const Path& p, uint64_t now, uint64_t operands_ready) = 0;

@@ -198,8 +198,10 @@ bool CompactionIssue::rejoin(unsigned slot, uint64_t now) {
 
 IssueStall CompactionIssue::try_issue(unsigned sched, unsigned local, unsigned slot, uint64_t now) {
   Slot& f = slots_[slot];
-  if (!f.formed) return IssueStall::Idle;
-  if (f.arrived) return IssueStall::Control;              // waits for the other formed warps
+  if (!f.formed || f.arrived) {  // no formed warp, or it waits for the set's others
+    host_.slot_waits(slot);
+    return f.formed ? IssueStall::Control : IssueStall::Idle;
+  }
   if (host_.held(slot, now)) return IssueStall::Control;  // being formed
   if (f.sleep_until > now) {                              // nanosleep
     host_.wake_at(f.sleep_until);

@@ -55,6 +55,7 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
       config_(config),
       warp_size_(config.warp_size),
       max_warps_(max_resident_warps(config)),
+      per_lane_scoreboard_(config.sm.scoreboard != "registers"),
       collector_(config.sm.register_banks, config.sm.collectors),
       units_(pipelines(config), pipeline_passes(config.warp_size, config.simd_width)),
       icache_(config.sm.icache_size, config.sm.icache_assoc, config.sm.icache_line,
@@ -95,7 +96,10 @@ inline SmCore::Stall SmCore::try_issue(unsigned sched, unsigned local, uint64_t 
     if (!compaction_->bypassing(slot)) return compaction_->try_issue(sched, local, slot, now);
     if (compaction_->rejoin(slot, now)) return Stall::Control;
   }
-  if (g.at_barrier) return Stall::Barrier;
+  if (g.at_barrier) {
+    waits(sched, local);  // back in the active set while still waiting: out again
+    return Stall::Barrier;
+  }
   if (g.sleep_until > now) {  // nanosleep
     wake_hint_ = std::min(wake_hint_, g.sleep_until);
     return Stall::Sleep;
@@ -148,7 +152,7 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
       note(Stall::Control);
       continue;
     }
-    if (ws.scoreboard.blocked(ops, p.mask)) {
+    if (ws.scoreboard.blocked(ops, per_lane_scoreboard_ ? p.mask : ~LaneMask{0})) {
       note(Stall::Scoreboard);
       continue;
     }
@@ -166,12 +170,18 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
     // long-latency stall (two_level moves the warp to its pending set).
     schedulers_[sched]->issued(local);
     issue(ws, p, now, ready);
+    // A warp left waiting at a barrier cannot issue until the rest of its CTA
+    // arrives: the scheduler hears of it as of a long-latency stall, so a
+    // two-level active set full of waiting warps makes room for those the
+    // barrier waits on (else they never issue: a deadlock).
+    if (g.at_barrier) waits(sched, local);
     sched_[sched].stale = true;
     return Stall::Issued;
   }
   if (all_at_barrier) {
     w.at_barrier = true;  // released when the barrier completes
     sync_barrier_gate(slot);
+    waits(sched, local);  // as above
     return Stall::Barrier;
   }
   if (own_state) g.blocked = reason;
@@ -299,6 +309,7 @@ void SmCore::tick(uint64_t now, TickResult& result) {
   complete_writebacks(now);
   if (compacting_) compaction_->complete_pending_syncs(now);
   wake_hint_ = kNever;
+  reordered_ = false;
   const bool issued = issue_stage(now);
   ++stats_.cycles;
   stats_.resident_warp_cycles += resident_warps_;
@@ -307,9 +318,11 @@ void SmCore::tick(uint64_t now, TickResult& result) {
   if (may_finish_) retire_finished_warps(result);
   if (!result.retired.empty() && resident_ctas_ == 0) return;  // idle until the next CTA
   if (issued || !result.retired.empty()) {
+    idle_reorders_ = 0;
     result.next = now + 1;
     return;
   }
+  if (reordered_ && ++idle_reorders_ <= 2 * warps_.size()) result.next = now + 1;
   if (!writebacks_.empty()) result.next = std::min(result.next, writebacks_.top().cycle);
   if (wake_hint_ != kNever) result.next = std::min(result.next, std::max(wake_hint_, now + 1));
   if (result.next == kNever && !in_flight) check_deadlock();

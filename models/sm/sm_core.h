@@ -204,7 +204,12 @@ class SmCore {
   // by the other SMs' ticks between two of its own, so each line a tick
   // touches is a host cache miss.
   uint64_t accounted_until_ = 0;  // statistics cover the cycles before this one
-  uint64_t wake_hint_ = kNever;   // earliest cycle a stalled resource frees
+  // A scheduler let other warps in this cycle (waits()): they may issue next
+  // cycle. Cycles in a row that found nothing to issue but reordered: past a
+  // rotation through every slot, nothing can issue (a deadlock).
+  bool reordered_ = false;
+  unsigned idle_reorders_ = 0;
+  uint64_t wake_hint_ = kNever;  // earliest cycle a stalled resource frees
   unsigned resident_ctas_ = 0;
   unsigned resident_warps_ = 0;
   unsigned outstanding_ops_ = 0;  // memory operations in flight, all warps
@@ -217,6 +222,14 @@ class SmCore {
   std::vector<WarpSlot> warps_;
   std::vector<SlotGate> gates_;  // per warp slot, as warps_
   void sync_barrier_gate(unsigned slot) { gates_[slot].at_barrier = warps_[slot].warp.at_barrier; }
+  // Slot `local` of scheduler `sched` cannot issue for a while (a global load,
+  // a barrier, its compacting CTA's synchronisation): its scheduler hears of
+  // it (two_level gives its place to a warp that can issue).
+  void waits(unsigned sched, unsigned local) {
+    if (!schedulers_[sched]->long_latency_stall(local)) return;
+    sched_[sched].stale = true;
+    reordered_ = true;
+  }
   SlotGate& gate(const WarpSlot& ws) { return gates_[static_cast<size_t>(&ws - warps_.data())]; }
   std::vector<SchedulerState> sched_;
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
@@ -229,6 +242,9 @@ class SmCore {
   const PlatformConfig& config_;
   unsigned warp_size_;
   unsigned max_warps_;
+  // sm.scoreboard: "registers" checks pending writes against every lane, so a
+  // path waits on its sibling paths' writes as under a per-warp scoreboard.
+  bool per_lane_scoreboard_;
   alignas(64) SmStats stats_;  // its first lines: the counters of every cycle and issue
   RunStats run_;               // this launch's counts: the issuer's budget check reads them
   RunStats earlier_runs_;      // the counts of the launches before it

@@ -68,6 +68,10 @@ class SmCore::CompactionView final : public CompactionHost {
     sm_.schedulers_[sched]->issued(local);
     sm_.sched_[sched].stale = true;
   }
+  void slot_waits(unsigned slot) override {
+    const unsigned s = static_cast<unsigned>(sm_.schedulers_.size());
+    sm_.waits(slot % s, slot / s);
+  }
   void issue_own(unsigned slot, const Path& p, uint64_t now, uint64_t operands_ready) override {
     sm_.issue(sm_.warps_[slot], p, now, operands_ready);
   }

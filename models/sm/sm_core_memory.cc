@@ -75,8 +75,7 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
   ++outstanding_ops_;
   if (!write) {
     const unsigned s = static_cast<unsigned>(schedulers_.size());
-    schedulers_[owner.warp_slot % s]->long_latency_stall(owner.warp_slot / s);
-    sched_[owner.warp_slot % s].stale = true;
+    waits(owner.warp_slot % s, owner.warp_slot / s);
   }
   return writes_registers ? kNever : done;
 }

@@ -48,6 +48,12 @@ TEST(PlatformConfig, SetFieldChecksTypeRangeAndAllowedValues) {
   EXPECT_NE(error_of(c, "memory.l1.sise", 1).find("unknown configuration field 'memory.l1.sise'"),
             std::string::npos);
   EXPECT_EQ(c.warp_size, 32u);  // failed sets change nothing
+  set_field(c, "sm.scoreboard", "registers");
+  EXPECT_EQ(c.sm.scoreboard, "registers");
+  e = error_of(c, "sm.scoreboard", "warp");
+  EXPECT_NE(e.find("sm.scoreboard"), std::string::npos) << e;
+  EXPECT_NE(e.find("'lane_masks'"), std::string::npos) << e;
+  EXPECT_EQ(c.sm.scoreboard, "registers");
 }
 
 TEST(PlatformConfig, CacheGeometryIsChecked) {
@@ -85,6 +91,42 @@ TEST(PlatformConfig, ExecConfigLimitsAreThePlatformDefaults) {
   EXPECT_EQ(a.shared_memory, b.shared_memory);
   EXPECT_EQ(ExecConfig{}.watchdog, PlatformConfig{}.watchdog);
   EXPECT_EQ(ExecConfig{}.instruction_budget, PlatformConfig{}.instruction_budget);
+}
+
+}  // namespace
+}  // namespace warptlm
+
+namespace warptlm {
+namespace {
+
+// The GPGPU-Sim presets carry their configuration files' figures
+// (docs/gpgpusim-presets.md): machine shape, caches as sets x line x ways x
+// sub-partitions, and DRAM bandwidth as channels x clock x bytes per clock.
+TEST(PlatformConfig, GpgpuSimPresetsFollowTheirConfigurationFiles) {
+  PlatformConfig g = preset("gtx480");
+  EXPECT_EQ(g.num_sms, 15u);
+  EXPECT_EQ(g.sm.threads, 1536u);
+  EXPECT_EQ(g.sm.registers, 32768u);
+  EXPECT_EQ(g.sm.shared_memory, 49152u);
+  EXPECT_EQ(g.memory.l1.size, 16u * 1024);
+  EXPECT_EQ(g.memory.l1.line, 128u);
+  EXPECT_EQ(g.memory.l2.size, 768u * 1024);  // 64 sets x 128 B x 8 ways x 12 sub-partitions
+  EXPECT_EQ(g.memory.l2.slices, 12u);
+  EXPECT_EQ(g.scheduler, "gto");
+  // 177.4 GB/s, the GTX480's published bandwidth
+  EXPECT_NEAR(g.memory.dram.channels * g.memory.dram.clock_mhz * g.memory.dram.bus_width / 1e3,
+              177.4, 0.1);
+  PlatformConfig q = preset("qv100");
+  EXPECT_EQ(q.num_sms, 80u);
+  EXPECT_EQ(q.sm.threads, 2048u);
+  EXPECT_EQ(q.sm.schedulers, 4u);
+  EXPECT_EQ(q.memory.l1.size, 32u * 1024);
+  EXPECT_EQ(q.memory.l2.size, 6u * 1024 * 1024);  // 32 sets x 128 B x 24 ways x 64 sub-partitions
+  EXPECT_EQ(q.memory.l2.slices, 64u);
+  EXPECT_NEAR(q.memory.dram.channels * q.memory.dram.clock_mhz * q.memory.dram.bus_width / 1e3,
+              870.4, 0.1);
+  EXPECT_NO_THROW(validate(g));
+  EXPECT_NO_THROW(validate(q));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -142,7 +143,8 @@ class CompactionBench final : public CompactionHost {
   std::vector<IssueStall> stalls;
   std::vector<uint64_t> sync_cycles;  // the cycle of each completed synchronisation
   unsigned bypass_attempts = 0;
-  std::vector<bool> enabled;  // the slots cycle() offers an attempt (empty: all)
+  std::map<unsigned, unsigned> waits;  // slot_waits calls per slot
+  std::vector<bool> enabled;           // the slots cycle() offers an attempt (empty: all)
 
   // CompactionHost.
   const Program& program() const override { return program_; }
@@ -167,6 +169,7 @@ class CompactionBench final : public CompactionHost {
     return IssueStall::Issued;
   }
   void scheduler_issued(unsigned, unsigned) override {}
+  void slot_waits(unsigned slot) override { ++waits[slot]; }
   void issue_own(unsigned slot, const Path& p, uint64_t now, uint64_t operands_ready) override {
     Warp& w = warps_[slot];
     environment_->bind(&w);
@@ -372,6 +375,10 @@ TEST(CompactionIssueBench, AFormedWarpWaitsAtABranchUntilEveryFormedWarpArrives)
   EXPECT_EQ(bench.formed_issues.size(), 8u);  // seven instructions and the branch
   EXPECT_EQ(bench.stalls.back(), IssueStall::Control);
   EXPECT_EQ(bench.stats().compaction_syncs, 0u);
+  // Offered while it waits, it tells the warp scheduler so (two_level gives
+  // its place to a warp that can issue); slot 1 was never offered.
+  EXPECT_GT(bench.waits[0], 0u);
+  EXPECT_EQ(bench.waits.count(1), 0u);
   // Slot 1 catches up; its branch completes the synchronisation.
   const uint64_t first_arrival = bench.formed_issues.back().cycle;
   bench.enabled = {false, true};

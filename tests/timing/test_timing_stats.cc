@@ -107,7 +107,7 @@ TEST(Statistics, BreakdownKeysAreRecognised) {
 namespace warptlm {
 namespace {
 
-uint64_t avoided(const std::string& scheme) {
+uint64_t avoided(const std::string& scheme, const std::string& scoreboard = "lane_masks") {
   uint64_t value = 0;
   const scenarios::Scenario& s = scenarios::find("short_circuit");
   Program program =
@@ -115,6 +115,7 @@ uint64_t avoided(const std::string& scheme) {
   LaunchSpec l = s.make_launch(scenarios::resolve_size(s, "test"), 1);
   PlatformConfig c = preset("small");
   c.reconvergence = scheme;
+  c.sm.scoreboard = scoreboard;
   nlohmann::json stats = run_timing(program, s.entry, l, c);
   value = stats.at("sm.stalls_avoided_by_lane_masks").get<uint64_t>();
   return value;
@@ -126,6 +127,14 @@ uint64_t avoided(const std::string& scheme) {
 TEST(TimingStats, LaneMasksLetSplitsPassEachOthersPendingWrites) {
   warptlm::testing::in_child_process([] { EXPECT_GT(avoided("mp_ipdom"), 0u); });
   warptlm::testing::in_child_process([] { EXPECT_EQ(avoided("ipdom"), 0u); });
+}
+
+// sm.scoreboard=registers blocks a split on any pending write to its
+// registers, so nothing passes another split's writes (the multipath study's
+// comparison).
+TEST(TimingStats, RegisterGranularScoreboardLetsNoSplitPass) {
+  warptlm::testing::in_child_process([] { EXPECT_EQ(avoided("mp_ipdom", "registers"), 0u); });
+  warptlm::testing::in_child_process([] { EXPECT_EQ(avoided("dual_path", "registers"), 0u); });
 }
 
 }  // namespace

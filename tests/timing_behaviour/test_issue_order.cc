@@ -2,6 +2,7 @@
 // one CTA. The trace's warp sequence is exactly what each policy says.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "behaviour_support.h"
@@ -160,6 +161,70 @@ TEST(IssueOrder, TwoLevelDemotesAWarpThatWaitsOnGlobalMemory) {
     EXPECT_EQ(after, (std::vector<uint64_t>{0, 1, 2, 3, 5, 6, 7, 8}));
     EXPECT_EQ(stat(r, "sm.l1_misses"), 4u);
     EXPECT_EQ(stat(r, "sm.l1_mshr_merges"), 3u);
+  });
+}
+
+// Four warps of one CTA meet at a barrier with room for two in the active set.
+const char* const kBarrier = R"(
+.visible .entry meet()
+{
+  .reg .b32 %r<2>;
+  mov.u32 %r0, 1;
+  bar.sync 0;
+  mov.u32 %r1, 2;
+  exit;
+}
+)";
+
+// Warps 0 and 1 wait at the barrier for warps 2 and 3, which are pending: a
+// waiting warp leaves the active set as at a long-latency stall, or the
+// barrier would never complete (the deadlock the sensitivity study found on
+// sobel and convsep under two_level).
+TEST(IssueOrder, TwoLevelDemotesAWarpWaitingAtABarrier) {
+  in_child_process([] {
+    PlatformConfig c = quiet_config();
+    c.scheduler = "two_level";
+    c.sm.two_level_active = 2;
+    Result r = run(kBarrier, "meet", launch_of(1, 128), c);
+    const std::vector<uint32_t> seq = warp_sequence(r);
+    // 0 and 1 move and arrive; 2 and 3 come in, move and arrive (3 releases).
+    EXPECT_EQ(std::vector<uint32_t>(seq.begin(), seq.begin() + 8),
+              (std::vector<uint32_t>{0, 1, 0, 1, 2, 3, 2, 3}));
+    EXPECT_EQ(seq.size(), 16u);
+    for (uint32_t w = 0; w < 4; ++w) EXPECT_EQ(std::count(seq.begin(), seq.end(), w), 4) << w;
+  });
+}
+
+// Three warps wait at barrier 0 and the fourth at barrier 1: neither can
+// complete. Under two_level the waiting warps take turns in the active set,
+// and once every warp has had one the SM reports the deadlock (not a hang).
+const char* const kTwoBarriers = R"(
+.visible .entry stuck()
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<2>;
+  mov.u32 %r0, %tid.x;
+  setp.lt.u32 %p0, %r0, 96;
+  @%p0 bra FIRST;
+  bar.sync 1;
+  exit;
+FIRST:
+  bar.sync 0;
+  exit;
+}
+)";
+
+TEST(IssueOrder, TwoLevelStillReportsABarrierDeadlock) {
+  in_child_process([] {
+    PlatformConfig c = quiet_config();
+    c.scheduler = "two_level";
+    c.sm.two_level_active = 2;
+    try {
+      run(kTwoBarriers, "stuck", launch_of(1, 128), c);
+      ADD_FAILURE() << "no fault";
+    } catch (const KernelFault& f) {
+      EXPECT_NE(std::string(f.what()).find("barrier deadlock"), std::string::npos) << f.what();
+    }
   });
 }
 

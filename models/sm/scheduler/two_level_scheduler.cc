@@ -48,13 +48,15 @@ void TwoLevelScheduler::issued(unsigned slot) {
   last_ = slot;
 }
 
-void TwoLevelScheduler::long_latency_stall(unsigned slot) {
+bool TwoLevelScheduler::long_latency_stall(unsigned slot) {
   slots_.require_live(slot, "long_latency_stall");
-  if (!active_[slot]) return;  // already pending: it keeps its place in the FIFO
+  if (!active_[slot]) return false;  // already pending: it keeps its place in the FIFO
   active_[slot] = 0;
   --active_count_;
+  const bool others = !pending_.empty();
   pending_.push_back(slot);
   refill();
+  return others;  // alone in the FIFO, it came straight back
 }
 
 void TwoLevelScheduler::refill() {

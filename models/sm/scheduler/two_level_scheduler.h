@@ -1,7 +1,8 @@
 // Two-level warp scheduling (Narasiman et al., MICRO 2011; Gebhart et al.,
 // ISCA 2011): at most `active_set` warps are schedulable, round-robin in slot
-// order after the last issuer. A warp that hits a long-latency stall leaves
-// for the pending set, a FIFO, and the warp at its head (the one pending
+// order after the last issuer. A warp that hits a long-latency stall (a
+// global load, or waiting at a barrier for the rest of its CTA) leaves for
+// the pending set, a FIFO, and the warp at its head (the one pending
 // longest) takes the free place. New warps join the active set while it has
 // room and queue at the back of the pending FIFO otherwise. Pending warps are
 // never offered.
@@ -23,7 +24,7 @@ class TwoLevelScheduler : public WarpScheduler {
   void issued(unsigned slot) override;
   // order() is a function of the state the calls above change.
   OrderKind order_kind() const override { return OrderKind::Stable; }
-  void long_latency_stall(unsigned slot) override;
+  bool long_latency_stall(unsigned slot) override;
 
   // For statistics and tests.
   bool active(unsigned slot) const { return slot < active_.size() && active_[slot] != 0; }

@@ -29,9 +29,13 @@ class WarpScheduler {
   // calls nothing.
   virtual void order(std::vector<unsigned>& out) = 0;
   virtual void issued(unsigned slot) = 0;
-  // `slot` now waits on a long-latency operation (a global load); two_level moves it to the pending
-  // set.
-  virtual void long_latency_stall(unsigned slot) { (void)slot; }
+  // `slot` now waits on a long-latency operation (a global load), at a barrier for the rest of its
+  // CTA, or (compaction) for its CTA's set; two_level moves it to the pending set. True when that
+  // changed order()'s answer.
+  virtual bool long_latency_stall(unsigned slot) {
+    (void)slot;
+    return false;
+  }
 
   // What the SM may assume about order(), so that it need not ask every cycle:
   //  Changing: nothing (asked every cycle; the default, always correct).
