@@ -9,7 +9,7 @@ run: issue 7 asks that compaction off cost nothing measurable and the analysis a
 3x. With ``--mode timing`` the same runs go through the timing model (formed warps in
 the SMs; the analysis is functional-only and left out). A benchmark, not a test: it
 asserts nothing, it prints figures.
-What the analysis finds is scripts/compactability_study.py's business.
+What the analysis finds is the slp_compactability study's business (scripts/run_studies.py).
 
     PYTHONPATH=build/python /usr/bin/python3 scripts/bench_compaction.py [--preset fermi]
         [--size study] [--repeat 3] [--mode timing] [SCENARIO...]

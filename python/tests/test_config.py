@@ -19,6 +19,14 @@ def test_presets_and_defaults():
     assert warptlm.Platform().config["num_sms"] == 2  # "small" is the default preset
 
 
+@pytest.mark.parametrize("preset", ["gtx480", "qv100"])
+def test_gpgpu_sim_presets_run_a_scenario_in_timing_mode(preset):
+    """The presets that follow GPGPU-Sim's files (docs/gpgpusim-presets.md) elaborate and run."""
+    r = warptlm.scenarios.run(warptlm.Platform(preset), "bfs", mode="timing")
+    assert r.passed, r.message
+    assert r.stats["cycles"] > 0
+
+
 def test_top_level_and_nested_overrides():
     p = warptlm.Platform("small", warp_size=16, memory__l1__size=8192, **{"memory.l2.assoc": 16})
     c = p.config

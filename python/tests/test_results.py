@@ -1,5 +1,6 @@
-"""The tables in results/*/README.md are the committed CSVs' numbers: a
-regenerated CSV with a stale README (or a hand-edited figure) fails here."""
+"""The tables in results/README.md and results/compaction_timing/README.md are
+the committed CSVs' numbers: a regenerated CSV with a stale README (or a
+hand-edited figure) fails here."""
 import os
 import re
 
@@ -54,19 +55,60 @@ def test_compaction_timing_table_matches_summary_csv():
             close(uniform.rstrip("%"), 100 * s["uniform_branch_share_of_sync_wait"], 1)
 
 
-def test_compactability_table_matches_compaction_rates_csv():
-    folder = os.path.join(RESULTS, "slp_compactability")
-    rates = pd.read_csv(os.path.join(folder, "compaction_rates.csv"))
-    rows = table(os.path.join(folder, "README.md"), "branch class")
-    header = ["none", "odd_even", "rev_wid", "flip_odd", "balanced", "ideal"]
-    for label, *cells in rows:
-        m = re.fullmatch(r"([PD]) \((\d+) scenarios\)", label)
-        assert m, label
-        part = rates[rates["branch_class"] == m.group(1)]
-        assert part["scenario"].nunique() == int(m.group(2))
-        for permutation, cell in zip(header, cells):
-            if permutation == "ideal":
-                value = part[part["permutation"] == "none"]["ideal_compaction_rate"].mean()
-            else:
-                value = part[part["permutation"] == permutation]["compaction_rate"].mean()
-            close(cell, value, 3)
+def marked_tables(readme):
+    """(csv path relative to results/, header, rows) of every table marked `<!-- table: X -->`."""
+    lines = open(readme, encoding="utf-8").read().splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        m = re.fullmatch(r"<!-- table: (\S+) -->", line.strip())
+        if not m:
+            continue
+        header = [c.strip() for c in lines[i + 1].strip().strip("|").split("|")]
+        rows = []
+        for row in lines[i + 3:]:
+            if not row.startswith("|"):
+                break
+            rows.append([c.strip() for c in row.strip().strip("|").split("|")])
+        found.append((m.group(1), header, rows))
+    return found
+
+
+def matches(cell, value):
+    """Whether a README cell shows the CSV's value as the studies print it."""
+    if cell == "–":
+        return value == "" or pd.isna(value)
+    if cell in ("yes", "no"):
+        return str(value) in (("True", "true", "1") if cell == "yes" else ("False", "false", "0"))
+    try:
+        number = float(cell)
+    except ValueError:
+        return cell == str(value)
+    digits = len(cell.split(".")[1]) if "." in cell else 0
+    return abs(number - float(value)) <= 0.6 * 10 ** -digits
+
+
+def test_results_readme_tables_are_their_csvs():
+    """Every table of results/README.md is the CSV it names, cell by cell (a figure changed in the
+    README, or a CSV regenerated without it, fails)."""
+    tables = marked_tables(os.path.join(RESULTS, "README.md"))
+    assert len(tables) >= 10, "results/README.md lost its tables"
+    for path, header, rows in tables:
+        frame = pd.read_csv(os.path.join(RESULTS, path), keep_default_na=False, na_values=[""], dtype=str)
+        assert header == list(frame.columns), (path, header)
+        assert len(rows) == len(frame), (path, len(rows), len(frame))
+        for row, (_, expected) in zip(rows, frame.iterrows()):
+            assert row[0] == expected.iloc[0], (path, row[0])
+            for cell, value, column in zip(row[1:], expected.iloc[1:], header[1:]):
+                assert matches(cell, value), f"{path}: {row[0]} / {column}: README {cell}, CSV {value}"
+
+
+def test_results_readme_has_every_study():
+    import sys
+
+    sys.path.insert(0, os.path.join(SOURCE_DIR, "scripts"))
+    from studies import STUDIES
+
+    text = open(os.path.join(RESULTS, "README.md"), encoding="utf-8").read()
+    for study in STUDIES:
+        assert f"## {study.TITLE}" in text, study.NAME
+        assert os.path.isdir(os.path.join(RESULTS, study.NAME)), study.NAME

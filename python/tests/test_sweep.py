@@ -42,6 +42,28 @@ def test_bad_grid_raises_before_running(small):
         warptlm.sweep(small, {}, ["reduction:100"])
 
 
+def test_a_list_of_points_runs_as_given_and_shares_keys_with_the_product(small, tmp_path):
+    """Configurations that are not a product ([{...}, {...}]) run in the order given; a point equal
+    to a product's point has the same key, so a store answers for both."""
+    points = [{"reconvergence": "ipdom"}, {"reconvergence": "mp_ipdom", "mp_ipdom.st_entries": 4},
+              {"warp_size": 8}]
+    store = tmp_path / "runs.csv"
+    df = warptlm.sweep(small, points, ["reduction"], workers=2, out=store)
+    assert list(zip(df["reconvergence"], df["mp_ipdom.st_entries"], df["warp_size"])) == [
+        ("ipdom", 0, 32), ("mp_ipdom", 4, 32), ("ipdom", 0, 8)]
+    product = warptlm.sweep(small, {"warp_size": [8, 16]}, ["reduction"], workers=2, out=store)
+    assert product["key"].iloc[0] == df["key"].iloc[2]
+    assert len(read_results(store)) == 4  # warp_size=8 was not run again
+    with pytest.raises(ValueError, match="point 1 .* same configuration as point 0"):
+        warptlm.sweep(small, [{"warp_size": 8}, {"warp_size": 8}], ["reduction"])
+    with pytest.raises(ValueError, match="unknown configuration field 'wrap_size'"):
+        warptlm.sweep(small, [{"warp_size": 8}, {"wrap_size": 8}], ["reduction"])
+    with pytest.raises(ValueError, match="empty list of points"):
+        warptlm.sweep(small, [], ["reduction"])
+    with pytest.raises(TypeError, match="list of points"):
+        warptlm.sweep(small, [("warp_size", 8)], ["reduction"])
+
+
 def test_crash_fault_and_timeout_become_error_rows(monkeypatch, small, tmp_path):
     monkeypatch.setenv("WARPTLM_DEBUG_CRASH", "seed=2,scenario=reduction")
     out = tmp_path / "r.csv"

@@ -185,12 +185,23 @@ def _as_platform(base):
     raise TypeError(f"base must be a Platform, a preset name or a dict, got {type(base).__name__}")
 
 
+def _grid_points(grid):
+    """The points of ``grid`` as flat {field: value} dicts, in grid order: the
+    cartesian product of a {field: [values]} dict, or a list of points as given."""
+    if isinstance(grid, dict):
+        grid = normalise_overrides({k: list(v) if isinstance(v, (list, tuple, range)) else [v]
+                                    for k, v in grid.items()}) if grid else {}
+        names = list(grid)
+        return [dict(zip(names, values)) for values in itertools.product(*(grid[n] for n in names))]
+    if isinstance(grid, (list, tuple)) and all(isinstance(p, dict) for p in grid):
+        if not grid:
+            raise ValueError("grid: an empty list of points")
+        return [normalise_overrides(p) if p else {} for p in grid]
+    raise TypeError("grid must be a dict {field: [values]} or a list of points [{field: value}, ...]")
+
+
 def _tasks(base, grid, scenarios, timeout, mode="functional", breakdown=False, record=None):
-    if not isinstance(grid, dict):
-        raise TypeError("grid must be a dict {field: [values]}")
-    grid = normalise_overrides({k: list(v) if isinstance(v, (list, tuple, range)) else [v]
-                                for k, v in grid.items()}) if grid else {}
-    names = list(grid)
+    points = _grid_points(grid)
     items = [scenarios] if isinstance(scenarios, (str, KernelCase)) else list(scenarios)
     specs = [_parse_scenario(s) for s in items]
     cases = [s if isinstance(s, KernelCase) else None for s in items]
@@ -199,8 +210,13 @@ def _tasks(base, grid, scenarios, timeout, mode="functional", breakdown=False, r
     if len(set(specs)) != len(specs):
         raise ValueError("sweep: a scenario or kernel case is listed twice (give kernel cases distinct names)")
     tasks = []
-    for values in itertools.product(*(grid[n] for n in names)):
-        config = base.with_(**dict(zip(names, values))).config  # ValueError for a bad value, before any run
+    seen = {}
+    for index, point in enumerate(points):
+        config = base.with_(**point).config  # ValueError for a bad value, before any run
+        text = json.dumps(config, sort_keys=True)
+        if text in seen:
+            raise ValueError(f"grid: point {index} {point} is the same configuration as point {seen[text]}")
+        seen[text] = index
         for (name, size), case in zip(specs, cases):
             tasks.append(dict(config=config, scenario=name, size=size, timeout=timeout, mode=mode,
                               breakdown=breakdown, record=record, case=case,
@@ -211,10 +227,11 @@ def _tasks(base, grid, scenarios, timeout, mode="functional", breakdown=False, r
 def _progress(total, stored, enabled):
     """A tqdm bar over ``total`` runs of which ``stored`` were read back from
     the results file: it starts there (so its rate counts only new runs) and
-    says how many it skipped."""
+    says how many it skipped. ``enabled``: a bool, or the bar's label."""
     from tqdm import tqdm
 
-    bar = tqdm(total=total, initial=stored, unit="run", disable=not enabled, desc="warptlm sweep")
+    label = enabled if isinstance(enabled, str) else "warptlm sweep"
+    bar = tqdm(total=total, initial=stored, unit="run", disable=not enabled, desc=label)
     if stored:
         bar.set_postfix_str(f"{stored} stored, skipped", refresh=False)
     return bar
@@ -349,7 +366,10 @@ def sweep(base, grid, scenarios, workers=None, backend="local", address=None, ou
     names are settings by hierarchical name, "gpu0.num_sms", "ram.latency_ns";
     its rows hold every module's statistics as "module.statistic").
     ``grid``: {field: [values]} (nested names as "memory.l1.size" or
-    memory__l1__size). ``scenarios``: names, or "name:size" for a size other
+    memory__l1__size), every combination of them; or a list of points
+    [{field: value}, ...], run as given (configurations that are not a
+    product: [{"compaction": "none"}, {"compaction": "tbc", "permutation":
+    "balanced"}]). ``scenarios``: names, or "name:size" for a size other
     than "test", and :class:`warptlm.KernelCase` objects for kernels of your
     own (their rows' ``size`` is "kernel:" and a fingerprint of the PTX,
     geometry and arguments). ``workers``: parallel runs (default: the CPU cores available).
@@ -358,7 +378,7 @@ def sweep(base, grid, scenarios, workers=None, backend="local", address=None, ou
     ``out``: CSV path, or SQLite for .db; rows are appended as they arrive and
     with ``resume`` the pairs already there are not run again (resume=False
     replaces the file). ``timeout``: seconds per run. ``progress``: a tqdm bar
-    (default: when stderr is a terminal). ``mode``: "functional" or "timing"
+    (default: when stderr is a terminal; a string shows it with that label). ``mode``: "functional" or "timing"
     (rows then carry the whole-GPU timing statistics: cycles, ipc, sm.slot_*...).
     ``breakdown``: timing mode only; rows also keep the per-SM, per-DRAM-channel
     and per-port statistics, as JSON in a ``breakdown`` column (expand_breakdown()).
