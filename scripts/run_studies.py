@@ -9,7 +9,7 @@ Every simulation goes through warptlm.sweep into one store per mode under
 where it stopped and a point two studies share runs once; ``--fresh`` starts
 over. ``--size test`` and ``--scenarios`` make a quick run (the tests use them);
 ``--only`` runs some studies and leaves the others' sections out of the README
-it writes, so use it with ``--out`` elsewhere than results/.
+it writes, so it needs ``--out`` elsewhere than results/.
 """
 import argparse
 import os
@@ -49,8 +49,10 @@ def main(argv=None):
     parser.add_argument("--out", default=os.path.join(os.path.dirname(HERE), "results"),
                         help="where the studies' folders and README.md go (default: results/)")
     parser.add_argument("--cache", default=None, help="the resumable stores (default: OUT/.cache)")
-    parser.add_argument("--size", default="study", help="scenario size: study (default) or test")
-    parser.add_argument("--preset", default="fermi")
+    parser.add_argument("--size", default="study", choices=["study", "test"],
+                        help="scenario size (default: study)")
+    parser.add_argument("--preset", default="fermi",
+                        help="the platform every study starts from (default: fermi, the SLP paper's)")
     parser.add_argument("--workers", type=int, default=None, help="parallel runs (default: the CPU cores)")
     parser.add_argument("--scenarios", default=None, help="comma-separated scenarios (default: all)")
     parser.add_argument("--only", default=None,
@@ -71,8 +73,12 @@ def main(argv=None):
         bad = [n for n in scenarios if n not in every]
         if bad:
             parser.error(f"--scenarios: unknown {', '.join(bad)} (known: {', '.join(every)})")
-    if args.size not in ("study", "test"):
-        parser.error(f"--size must be study or test, got {args.size!r}")
+    default_out = os.path.join(os.path.dirname(HERE), "results")
+    if args.only and os.path.realpath(args.out) == os.path.realpath(default_out):
+        parser.error("--only writes a README.md with those studies alone: give --out a folder other than "
+                     "results/ (the whole command reads finished simulations back, so rerunning it is quick)")
+    if args.preset not in warptlm.presets():
+        parser.error(f"--preset: unknown {args.preset!r} (known: {', '.join(warptlm.presets())})")
     cache = args.cache or os.path.join(args.out, ".cache")
     if args.fresh and os.path.isdir(cache):
         shutil.rmtree(cache)
