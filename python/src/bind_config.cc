@@ -1,5 +1,6 @@
 // Configuration: the field table, presets, validation, scheme names and the
 // list of statistics, as plain Python values.
+#include "analyze_text.h"
 #include "arg_values.h"
 #include "cli_text.h"
 #include "config/config_file.h"
@@ -76,6 +77,16 @@ void bind_config(py::module_& m) {
       "Raises ValueError for an unknown configuration field, with the closest names.");
   m.def("list_text", &cli::list_text, py::arg("section") = "", py::arg("markdown") = false,
         "What `list [SECTION]` prints, the same text as the C++ CLI's.");
+  m.def(
+      "analyze_text",
+      [](const std::string& file, bool markers, bool lowered, bool reconverging,
+         bool reconverging_dot) {
+        return cli::analyze_text(
+            file, cli::AnalyzeOptions{markers, lowered, reconverging, reconverging_dot});
+      },
+      py::arg("file"), py::arg("markers") = false, py::arg("lowered") = false,
+      py::arg("reconverging") = false, py::arg("reconverging_dot") = false,
+      "What `analyze FILE.ptx` prints, the same text as the C++ CLI's. Raises PtxError.");
   m.def("version", &version, "The warptlm version (the VERSION file).");
   m.def(
       "parse_scalar",

@@ -48,6 +48,14 @@ def test_list_is_the_same_text_in_both():
     assert both("list", "statistics", "--markdown")[0].stdout == both("list", "statistics", "--markdown")[1].stdout
 
 
+@pytest.mark.parametrize("options", [[], ["--markers"], ["--lowered", "--reconverging"], ["--reconverging-dot"]])
+def test_analyze_is_the_same_text_in_both(options):
+    ptx = os.path.join(SOURCE_DIR, "scenarios", "hashprobe", "kernel.ptx")
+    c, p = both("analyze", ptx, *options)
+    assert c.returncode == p.returncode == 0
+    assert c.stdout == p.stdout and "reconv" in c.stdout or "digraph" in c.stdout
+
+
 def test_version_is_one_string_everywhere():
     c, p = both("--version")
     assert c.stdout.strip() == p.stdout.strip() == f"warptlm {warptlm.__version__}"
@@ -117,6 +125,7 @@ def test_exec_runs_a_users_kernel_the_same_in_both(tmp_path, mode):
     ["exec", "k.ptx", "--kernel", "axpy", "--block", "4", "--arg", "f32:1e39"],
     ["exec", "k.ptx", "--kernel", "axpy", "--block", "4,0", "--arg", "q7:1"],
     ["exec", "missing.ptx", "--kernel", "axpy", "--block", "4", "--arg", "u8:-129"],
+    ["analyze", "missing.ptx"],
 ])
 def test_errors_are_worded_alike_with_the_same_status(tmp_path, args):
     (tmp_path / "k.ptx").write_text(AXPY_PTX)

@@ -1,6 +1,7 @@
-"""``python3 -m warptlm``: run, exec, sweep, list, plot and diff from the shell.
+"""``python3 -m warptlm``: analyze, run, exec, sweep, list, plot and diff from the shell.
 
     python3 -m warptlm list [presets|scenarios|schemes|statistics|fields] [--markdown]
+    python3 -m warptlm analyze k.ptx [--markers|--lowered] [--reconverging|--reconverging-dot]
     python3 -m warptlm run reduction --preset small --set warp_size=16 --size test [--mode timing]
     python3 -m warptlm exec k.ptx --kernel k --grid 4 --block 256 --arg a.npy --arg i32:1024
     python3 -m warptlm compactability bitonic --preset fermi --size study [--csv paths.csv]
@@ -45,6 +46,13 @@ def _parse_set(items):
             raise SystemExit(f"--set takes FIELD=VALUE, got {item!r}")
         out[name] = yaml.safe_load(value)
     return out
+
+
+def cmd_analyze(args):
+    print(warptlm._core.analyze_text(args.file, markers=args.markers, lowered=args.lowered,
+                                     reconverging=args.reconverging, reconverging_dot=args.reconverging_dot),
+          end="")
+    return 0
 
 
 def cmd_list(args):
@@ -383,6 +391,20 @@ def main(argv=None):
     p.add_argument("what", nargs="?", choices=["presets", "scenarios", "schemes", "statistics", "fields"])
     p.add_argument("--markdown", action="store_true", help="statistics as docs/statistics.md")
     p.set_defaults(func=cmd_list)
+    p = sub.add_parser("analyze", help="per kernel and function: basic blocks, and every branch with its PC, "
+                                        "reconvergence PC (IPDOM), structured or not, and P/D taint")
+    p.add_argument("file", metavar="FILE.ptx")
+    form = p.add_mutually_exclusive_group()
+    form.add_argument("--markers", action="store_true",
+                      help="insert the explicit reconvergence markers (as ppc_explicit runs do)")
+    form.add_argument("--lowered", action="store_true",
+                      help="analyze the program as exec_mask runs it (lowered to exec masks) and list its code, "
+                           "* marking what the lowering wrote")
+    p.add_argument("--reconverging", action="store_true",
+                   help="also print each function's reconverging CFG (compiler-side reconvergence)")
+    p.add_argument("--reconverging-dot", action="store_true",
+                   help="print each function's reconverging CFG as a Graphviz digraph instead")
+    p.set_defaults(func=cmd_analyze)
     p = sub.add_parser("run", help="run a built-in scenario and check it")
     p.add_argument("scenario")
     p.add_argument("--size", default="test", help="test, study or a size parameter n")
