@@ -5,9 +5,10 @@ plots into results/<study>/ and rewrite results/README.md from them.
     PYTHONPATH=build/python /usr/bin/python3 scripts/run_studies.py [--workers N]
 
 Every simulation goes through warptlm.sweep into one store per mode under
-``--cache`` (default: results/.cache, not committed), so a killed run resumes
-where it stopped and a point two studies share runs once; ``--fresh`` starts
-over. ``--size test`` and ``--scenarios`` make a quick run (the tests use them);
+``--cache`` (default: results/.cache, not committed; one folder per build of
+the model, so a rebuilt model never reads back an older one's results), so a
+killed run resumes where it stopped and a point two studies share runs once;
+``--fresh`` deletes every store first. ``--size test`` and ``--scenarios`` make a quick run (the tests use them);
 ``--only`` runs some studies and leaves the others' sections out of the README
 it writes, so it needs ``--out`` elsewhere than results/.
 """
@@ -35,7 +36,8 @@ folder) is written by one command from a built tree:
 
 A fresh run takes about 22 minutes on 2 cores (about 1,450 simulations; measured 2026-11-29).
 It runs every study through `warptlm.sweep`, keeps each finished simulation in `results/.cache/`
-(so a killed run resumes where it stopped: `--fresh` starts over), shows a progress bar per sweep
+(per build of the model, so a killed run resumes where it stopped and a rebuilt model starts
+afresh; `--fresh` deletes the stores), shows a progress bar per sweep
 and rewrites this file. `--help` lists the options (`--size test --scenarios reduction,bfs` for a
 quick look). Each table is a CSV in the study's folder, and `python/tests/test_results.py` checks
 that the two agree.
@@ -82,6 +84,8 @@ def main(argv=None):
     cache = args.cache or os.path.join(args.out, ".cache")
     if args.fresh and os.path.isdir(cache):
         shutil.rmtree(cache)
+    # Stored simulations answer only for the model that ran them: one folder per build of it.
+    cache = os.path.join(cache, model_fingerprint())
     ctx = Context(out=args.out, cache=cache, size=args.size, preset=args.preset, workers=args.workers,
                   scenarios=scenarios, progress=not args.no_progress)
 
@@ -100,6 +104,18 @@ def main(argv=None):
     write_readme(args, ctx, sections, elapsed)
     print(f"wrote {os.path.join(args.out, 'README.md')} ({elapsed / 60:.1f} min)", file=sys.stderr)
     return 0
+
+
+def model_fingerprint():
+    """The first 12 hex digits of the SHA-1 of the model's extension module: a rebuilt model
+    gets a store of its own, so no study reads back what an earlier model computed."""
+    import hashlib
+
+    digest = hashlib.sha1()
+    with open(warptlm._core.__file__, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()[:12]
 
 
 def write_readme(args, ctx, sections, elapsed):
