@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-__all__ = ["Compactability"]
+__all__ = ["Compactability", "compaction_rates"]
 
 
 @dataclass
@@ -69,10 +69,17 @@ class Compactability:
         return frame.set_index("scheme")
 
     def _rates(self, keys):
-        if self.paths.empty:
-            return pd.DataFrame(columns=keys + ["paths", "compaction_rate", "ideal_compaction_rate"])
-        grouped = self.paths.groupby(keys, sort=True)[["paths", "tbc_compacted", "ideal_compacted"]].sum()
-        out = pd.DataFrame({"paths": grouped["paths"]})
-        out["compaction_rate"] = grouped["tbc_compacted"] / grouped["paths"]
-        out["ideal_compaction_rate"] = grouped["ideal_compacted"] / grouped["paths"]
-        return out.reset_index()
+        return compaction_rates(self.paths, keys)
+
+
+def compaction_rates(paths, keys):
+    """Compaction rates of ``paths`` (a :attr:`Compactability.paths` frame, or
+    several concatenated with a column telling them apart) grouped by
+    ``keys``: ``paths``, ``compaction_rate`` and ``ideal_compaction_rate``."""
+    if paths.empty:
+        return pd.DataFrame(columns=list(keys) + ["paths", "compaction_rate", "ideal_compaction_rate"])
+    grouped = paths.groupby(list(keys), sort=True)[["paths", "tbc_compacted", "ideal_compacted"]].sum()
+    out = pd.DataFrame({"paths": grouped["paths"]})
+    out["compaction_rate"] = grouped["tbc_compacted"] / grouped["paths"]
+    out["ideal_compaction_rate"] = grouped["ideal_compacted"] / grouped["paths"]
+    return out.reset_index()

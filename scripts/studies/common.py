@@ -15,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-__all__ = ["Context", "Section", "plt", "geomean", "hmean", "markdown_table", "table", "fmt"]
+__all__ = ["Context", "Section", "plt", "save_png", "geomean", "hmean", "markdown_table", "table", "fmt"]
 
 
 @dataclass
@@ -54,11 +54,12 @@ class Context:
         chosen = every if self.scenarios is None else [n for n in every if n in self.scenarios]
         return [n for n in chosen if wanted is None or n in wanted]
 
-    def sweep(self, label, points, names, mode="timing", base=None, **fields):
+    def sweep(self, label, points, names, mode="timing", base=None, must_pass=True, **fields):
         """Run ``points`` (a list of {field: value}) on ``names`` at the
         context's size through warptlm.sweep, resuming from the cache; the
         rows (every statistic) with a ``config`` column holding each point's
-        label (``points`` as [(label, {field: value})])."""
+        label (``points`` as [(label, {field: value})]). With ``must_pass``
+        a run that failed or faulted is a RuntimeError listing every one."""
         os.makedirs(self.cache, exist_ok=True)
         store = os.path.join(self.cache, f"{mode}-{self.size}.csv")
         platform = warptlm.Platform(base or self.preset, **fields)
@@ -72,6 +73,9 @@ class Context:
         rows = _counts_as_integers(rows, mode)
         per_point = len(names)
         rows = rows.assign(config=[labels[i // per_point] for i in range(len(rows))])
+        failed = rows[~rows["passed"].astype(bool)]
+        if must_pass and len(failed):
+            raise RuntimeError(f"{label}: runs failed:\n{failed[['config', 'scenario', 'error']].to_string()}")
         return rows
 
 
@@ -104,6 +108,13 @@ class Section:
     name: str
     title: str
     body: str
+
+
+def save_png(fig, path):
+    """Lay out ``fig``, write it to ``path`` and free it."""
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
 
 
 def geomean(values):

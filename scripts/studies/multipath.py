@@ -7,7 +7,7 @@ import os
 
 import pandas as pd
 
-from .common import Section, geomean, plt, table
+from .common import Section, geomean, plt, save_png, table
 
 NAME = "multipath"
 TITLE = "Multi-path IPDOM against the IPDOM and dual-path stacks (seed 003)"
@@ -24,9 +24,6 @@ CONFIGS = [
 def run(ctx):
     here = ctx.study_dir(NAME)
     rows = ctx.sweep("multipath", CONFIGS, ctx.names(), mode="timing")
-    failed = rows[~rows["passed"].astype(bool)]
-    if len(failed):
-        raise RuntimeError(f"multipath: runs failed:\n{failed[['config', 'scenario', 'error']].to_string()}")
     keep = ["scenario", "config", "cycles", "ipc", "warp_instructions", "simd_utilisation",
             "mean_issuable_paths", "max_issuable_paths", "sm.stalls_avoided_by_lane_masks",
             "sm.slot_scoreboard", "peak_entries", "table_cycles"]
@@ -104,6 +101,4 @@ def _plot(speed, here):
     ax.set_ylabel("speedup over the IPDOM stack")
     ax.set_title("Multi-path IPDOM and dual-path stack, timing mode")
     ax.legend(fontsize="small")
-    fig.tight_layout()
-    fig.savefig(os.path.join(here, "speedup.png"))
-    plt.close(fig)
+    save_png(fig, os.path.join(here, "speedup.png"))

@@ -8,8 +8,9 @@ import os
 import pandas as pd
 
 import warptlm
+from warptlm.compaction import compaction_rates
 
-from .common import Section, plt, table
+from .common import Section, plt, save_png, table
 
 NAME = "slp_compactability"
 TITLE = "Compactability and SIMD utilisation per lane permutation (SLP paper, Figures 11, 12, 14)"
@@ -41,14 +42,6 @@ def _analysis(ctx, name):
     return paths, util, False
 
 
-def _rates(paths, keys):
-    grouped = paths.groupby(keys, sort=True)[["paths", "tbc_compacted", "ideal_compacted"]].sum()
-    out = pd.DataFrame({"paths": grouped["paths"]})
-    out["compaction_rate"] = grouped["tbc_compacted"] / grouped["paths"]
-    out["ideal_compaction_rate"] = grouped["ideal_compacted"] / grouped["paths"]
-    return out.reset_index()
-
-
 def run(ctx):
     from tqdm import tqdm
 
@@ -64,9 +57,9 @@ def run(ctx):
     paths = pd.concat(all_paths, ignore_index=True)
     util = pd.concat(all_util, ignore_index=True)
 
-    rates = _rates(paths, ["scenario", "branch_class", "permutation"])
+    rates = compaction_rates(paths, ["scenario", "branch_class", "permutation"])
     rates.to_csv(os.path.join(here, "compaction_rates.csv"), index=False)
-    activity = _rates(paths, ["scenario", "branch_class", "activity", "permutation"])
+    activity = compaction_rates(paths, ["scenario", "branch_class", "activity", "permutation"])
     activity.to_csv(os.path.join(here, "compaction_by_activity.csv"), index=False)
     util = util[["scenario", "scheme", "warp_instructions", "simd_utilisation"]]
     util.to_csv(os.path.join(here, "simd_utilisation.csv"), index=False)
@@ -192,9 +185,7 @@ def _plots(fig11, fig12, util, here):
     ax.set_ylabel("compaction rate (mean over scenarios)")
     ax.set_title("SLP Figure 11 on the scenarios")
     ax.legend(fontsize="small")
-    fig.tight_layout()
-    fig.savefig(os.path.join(here, "figure11.png"))
-    plt.close(fig)
+    save_png(fig, os.path.join(here, "figure11.png"))
 
     if not fig12.empty:
         fig, ax = plt.subplots(figsize=(8, 4), dpi=100)
@@ -205,9 +196,7 @@ def _plots(fig11, fig12, util, here):
         ax.set_ylabel("share of P-branch paths")
         ax.set_title("SLP Figure 12 on the scenarios: compacted / missed by active fraction")
         ax.legend(fontsize="x-small", ncol=2)
-        fig.tight_layout()
-        fig.savefig(os.path.join(here, "figure12.png"))
-        plt.close(fig)
+        save_png(fig, os.path.join(here, "figure12.png"))
 
     fig, ax = plt.subplots(figsize=(10, 4.5), dpi=100)
     util.plot.bar(ax=ax, width=0.85)
@@ -215,6 +204,4 @@ def _plots(fig11, fig12, util, here):
     ax.set_ylim(0, 1)
     ax.set_title("SLP Figure 14 on the scenarios")
     ax.legend(fontsize="x-small", ncol=4)
-    fig.tight_layout()
-    fig.savefig(os.path.join(here, "figure14.png"))
-    plt.close(fig)
+    save_png(fig, os.path.join(here, "figure14.png"))

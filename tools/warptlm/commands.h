@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analyze_text.h"
 #include "options.h"
 #include "platform_run.h"
 
@@ -13,10 +14,7 @@ namespace warptlm::cli {
 
 struct AnalyzeCommand {
   std::string file;
-  bool markers = false;
-  bool reconverging = false;      // each function's reconverging CFG as text
-  bool reconverging_dot = false;  // ... as Graphviz, instead of the usual text
-  bool lowered = false;           // analyze the exec-mask lowered program, and list its code
+  AnalyzeOptions options;
 };
 CLI::App* add_analyze(CLI::App& app, AnalyzeCommand& c);
 int cmd_analyze(const AnalyzeCommand& c);
