@@ -97,3 +97,19 @@ def test_a_killed_run_resumes_without_recomputing(tmp_path):
     after = pd.read_csv(store, keep_default_na=False)
     assert not after["key"].duplicated().any()
     pd.testing.assert_frame_equal(after.iloc[:len(before)].reset_index(drop=True), before)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--only", "taxonomy"], "--only writes a README.md with those studies alone"),
+    (["--only", "taxonmy", "--out", "OUT"], "--only: unknown taxonmy"),
+    (["--preset", "fremi", "--out", "OUT"], "--preset: unknown 'fremi'"),
+    (["--scenarios", "redction", "--out", "OUT"], "--scenarios: unknown redction"),
+    (["--size", "huge"], "invalid choice: 'huge'"),
+])
+def test_bad_options_are_refused_before_anything_runs(tmp_path, args, message):
+    out = tmp_path / "out"
+    args = [str(out) if a == "OUT" else a for a in args]
+    done = subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert message in done.stderr, done.stderr
+    assert not out.exists()  # nothing written
