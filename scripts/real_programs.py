@@ -50,8 +50,9 @@ class Run:
     def kernel(self, name):
         return warptlm.Kernel.from_ptx(self.ptx, name)
 
-    def launch(self, name, grid, block, args, shared_bytes=0):
-        return self.platform.launch(self.kernel(name), grid, block, args, shared_bytes=shared_bytes, mode=self.mode)
+    def launch(self, name, grid, block, args, shared_bytes=0, cooperative=False):
+        return self.platform.launch(self.kernel(name), grid, block, args, shared_bytes=shared_bytes, mode=self.mode,
+                                    cooperative=cooperative)
 
 
 @program("0_Introduction/vectorAdd/vectorAdd.cu")
@@ -249,6 +250,68 @@ def shfl_scan(run):
     run.launch("_Z11uniform_addPiS_i", grid - 1, block, [rest, partial, n])
     assert (data == want).all(), f"{np.count_nonzero(data != want)} prefix sums differ"
     return f"inclusive scan of {n} ints over 3 launches"
+
+
+def wmma_gemm_operands(rng, n, in_type, acc_type):
+    """The inputs of the tensor-core samples' init_host_matrices: elements
+    rand() % 3 of A (n x k, row-major), B (stored n x k: column-major k x n)
+    and C (n x n)."""
+    a = rng.integers(0, 3, (n, n)).astype(in_type)
+    b = rng.integers(0, 3, (n, n)).astype(in_type)
+    c = rng.integers(0, 3, (n, n)).astype(acc_type)
+    return a, b, c
+
+
+@program("3_CUDA_Features/cudaTensorCoreGemm/cudaTensorCoreGemm.cu")
+def cuda_tensor_core_gemm(run):
+    # The sample's simple_wmma_gemm (its WMMA kernel with run-time sizes;
+    # compute_gemm's are compiled in at 4096) on 128 x 128 x 128, its block
+    # of 128 x 4 threads (16 warps, one 16 x 16 tile each), alpha 1.1, beta 1.2.
+    n = 128
+    a, b, c = wmma_gemm_operands(np.random.default_rng(6), n, np.float16, np.float32)
+    d = np.zeros((n, n), np.float32)
+    alpha, beta = np.float32(1.1), np.float32(1.2)
+    grid = ((n + 63) // 64, (n + 63) // 64)
+    run.launch("_Z16simple_wmma_gemmP6__halfS0_PfS1_iiiff", grid, (128, 4),
+               [a, b, c, d, n, n, n, alpha, beta])
+    acc = a.astype(np.float64) @ b.astype(np.float64).T  # exact: small integers
+    want = np.float64(alpha) * acc + np.float64(beta) * c
+    rel = np.abs(d - want).max() / np.abs(want).max()
+    assert rel < 1e-6, f"relative difference {rel}"
+    return f"{n}x{n}x{n} wmma.m16n16k16 f16 -> f32, alpha/beta epilogue within {rel:.1e}"
+
+
+@program("3_CUDA_Features/immaTensorCoreGemm/immaTensorCoreGemm.cu")
+def imma_tensor_core_gemm(run):
+    # simple_wmma_gemm_imma: u8 inputs, s32 accumulators, alpha = beta = 1.
+    n = 128
+    a, b, c = wmma_gemm_operands(np.random.default_rng(7), n, np.uint8, np.int32)
+    d = np.zeros((n, n), np.int32)
+    grid = ((n + 63) // 64, (n + 63) // 64)
+    run.launch("_Z21simple_wmma_gemm_immaPKhS0_PKiPiiiiii", grid, (128, 4),
+               [a, b, c, d, n, n, n, 1, 1])
+    want = a.astype(np.int64) @ b.astype(np.int64).T + c
+    assert (d == want).all(), f"{np.count_nonzero(d != want)} of {n * n} elements differ"
+    return f"{n}x{n}x{n} wmma.m16n16k16 u8 -> s32, exact"
+
+
+@program("2_Concepts_and_Techniques/reductionMultiBlockCG/reductionMultiBlockCG.cu")
+def reduction_multi_block_cg(run):
+    # One cooperative launch: each CTA reduces a grid-strided share (shared
+    # doubles, cg::reduce over tiles of 32), grid.sync(), then thread 0 adds
+    # the CTAs' partial sums. As the sample's host code, the grid is as many
+    # CTAs as the GPU holds at once (small: 2 SMs x 2 CTAs of 256 threads).
+    n, threads = 1 << 16, 256
+    blocks = 4
+    rng = np.random.default_rng(8)
+    data = (rng.integers(0, 256, n) / 2147483647.0).astype(np.float32)  # (rand() & 0xFF) / RAND_MAX
+    out = np.zeros(blocks, np.float32)
+    run.launch("reduceSinglePassMultiBlockCG", blocks, threads, [data, out, n],
+               shared_bytes=threads * 8, cooperative=True)
+    want = data.astype(np.float64).sum()
+    rel = abs(float(out[0]) - want) / want
+    assert rel < 1e-6, f"sum {out[0]} against {want}: relative difference {rel}"
+    return f"{n} floats over {blocks} CTAs with grid.sync(), relative difference {rel:.1e}"
 
 
 def compile_ptx(nvcc, source, arch, include):

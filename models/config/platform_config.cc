@@ -186,6 +186,15 @@ std::vector<FieldInfo> build_fields() {
   f.push_back(int_field("sm.ldst.interval", 1, 10000, false, false,
                         "cycles between two issues to one LD/ST unit",
                         WARPTLM_ACCESS(sm.ldst.interval)));
+  f.push_back(int_field("sm.tensor.units", 1, 64, false, false,
+                        "tensor-core units per SM (wmma.mma, mma)",
+                        WARPTLM_ACCESS(sm.tensor.units)));
+  f.push_back(int_field("sm.tensor.latency", 1, 10000, false, false,
+                        "tensor-core issue-to-writeback latency, cycles",
+                        WARPTLM_ACCESS(sm.tensor.latency)));
+  f.push_back(int_field("sm.tensor.interval", 1, 10000, false, false,
+                        "cycles between two issues to one tensor-core unit",
+                        WARPTLM_ACCESS(sm.tensor.interval)));
   f.push_back(int_field("sm.icache_size", 64, 1 << 24, false, false, "instruction cache, bytes",
                         WARPTLM_ACCESS(sm.icache_size)));
   f.push_back(int_field("sm.icache_assoc", 1, 256, false, false, "instruction cache ways",
@@ -351,6 +360,7 @@ ExecConfig PlatformConfig::exec_config() const {
   e.instruction_budget = instruction_budget;
   e.watchdog = watchdog;
   e.sm = sm.limits();
+  e.num_sms = num_sms;
   e.quantum = quantum;
   e.reconvergence = reconvergence;
   e.compaction = compaction;

@@ -64,6 +64,11 @@ struct SmConfig {
   PipelineConfig sp{2, 4, 1};
   PipelineConfig sfu{1, 20, 8};
   PipelineConfig ldst{1, 2, 1};
+  // Tensor cores (wmma.mma, mma): Fermi has none, so the default is Volta's
+  // (docs/tensor-cores.md): one unit per processing block, a warp's
+  // m16n16k16 every 32 cycles on each (8 tensor cores x 64 FMA per cycle per
+  // SM), 64 cycles to the result (GPGPU-Sim's QV100 figure).
+  PipelineConfig tensor{4, 64, 32};
   // Instruction cache: GPGPU-Sim's GTX480 L1I (2 KB, 4-way, 128-byte lines);
   // misses are served after a fixed latency (instructions are not in global memory).
   uint64_t icache_size = 2048;
@@ -95,7 +100,7 @@ struct SmConfig {
 
   // The limits a CTA must fit into, for the launch checks both modes share.
   SmLimits limits() const {
-    return SmLimits{threads, warps, registers, max_registers_per_thread, shared_memory};
+    return SmLimits{threads, warps, registers, max_registers_per_thread, shared_memory, ctas};
   }
 };
 

@@ -143,7 +143,10 @@ PlatformConfig qv100() {
   c.sm.sp = PipelineConfig{4, 4, 2};
   c.sm.sfu = PipelineConfig{4, 100, 8};  // -gpgpu_num_sfu_units 4; sfu latency 100, interval 8
   c.sm.ldst.units = 4;                   // -mem_unit_ports 4
-  c.sm.clock_mhz = 1132.0;               // -gpgpu_clock_domains 1132.0:1132.0:1132.0:850.0
+  // -gpgpu_num_tensor_core_units 4; -ptx_opcode_latency_tesnor 64,
+  // -ptx_opcode_initiation_tensor 64
+  c.sm.tensor = PipelineConfig{4, 64, 64};
+  c.sm.clock_mhz = 1132.0;  // -gpgpu_clock_domains 1132.0:1132.0:1132.0:850.0
   // -gpgpu_cache:il1 N:64:128:16: 128 KB, 16-way, 128 B lines
   c.sm.icache_size = 64 * 128 * 16;
   c.sm.icache_assoc = 16;

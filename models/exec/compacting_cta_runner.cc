@@ -226,6 +226,11 @@ void CompactingCtaRunner::synchronise(const CtaContext& cta, Pc pc) {
   if (barrier_id_ >= 16)
     issuer_.fault(*warp_ptrs_[first], cta, pc, lowest_lane(event_.executed[first]),
                   "barrier id " + std::to_string(barrier_id_) + " out of range 0..15");
+  if (!issuer_.module().at(pc).sync)
+    issuer_.fault(*warp_ptrs_[first], cta, pc, lowest_lane(event_.executed[first]),
+                  "bar.arrive is not supported under thread block compaction: the block-wide "
+                  "stack runs one path at a time, so a producer's arrival cannot meet a "
+                  "consumer's wait");
   uint64_t arrived = 0;
   for (LaneMask m : event_.executed) arrived += lane_count(m);
   // As CtaBarriers counts: exited threads never arrive.

@@ -9,6 +9,17 @@ bool CtaBarriers::arrive(Warp& w, const Outcome& o, Pc pc, std::vector<Warp*>& w
     issuer.fault(w, cta, pc, lowest_lane(o.executed),
                  "barrier id " + std::to_string(id) + " out of range 0..15");
   if (arrived_.size() <= id) arrived_.resize(id + 1, 0);
+  const Instruction& in = issuer.module().at(pc);
+  if (!in.sync) {
+    // bar.arrive: counted, never waits; completing the barrier releases
+    // the threads waiting at it.
+    if (pending_.size() > id && arrived_[id] != 0 && pending_[id].op != BarrierRed::None)
+      issuer.fault(w, cta, pc, lowest_lane(o.executed),
+                   "bar.arrive on barrier " + std::to_string(id) +
+                       " while other threads wait there at bar.red");
+    arrived_[id] += lane_count(o.executed);
+    return arrived_[id] >= o.barrier_count && release(id, warps);
+  }
   if (w.barrier_lanes && w.barrier_id != id)
     issuer.fault(w, cta, pc, lowest_lane(o.executed),
                  "lanes of one warp wait at barriers " + std::to_string(w.barrier_id) + " and " +
@@ -21,7 +32,6 @@ bool CtaBarriers::arrive(Warp& w, const Outcome& o, Pc pc, std::vector<Warp*>& w
   w.barrier_pc = pc;
   // PTX: bar.red cannot be mixed with bar.sync, nor its operations with
   // each other, on one barrier at once.
-  const Instruction& in = issuer.module().at(pc);
   if (pending_.size() <= id) pending_.resize(id + 1);
   Reduction& red = pending_[id];
   if (arrived_[id] == 0) red.op = in.barrier_red;
@@ -49,6 +59,10 @@ bool CtaBarriers::arrive(Warp& w, const Outcome& o, Pc pc, std::vector<Warp*>& w
     red.pending.clear();
     red.votes = 0;
   }
+  return release(id, warps);
+}
+
+bool CtaBarriers::release(uint32_t id, std::vector<Warp*>& warps) {
   arrived_[id] = 0;
   for (Warp* other : warps)
     if (other->barrier_lanes && other->barrier_id == id) {

@@ -1,5 +1,6 @@
 // Barrier bookkeeping of one CTA (bar.sync / barrier.sync with an optional
-// thread count, and bar.red's reductions), shared by the functional executor
+// thread count, bar.arrive, which counts without waiting, and bar.red's
+// reductions), shared by the functional executor
 // and the timing model's SMs so both release the same warps at the same
 // arrival.
 #pragma once
@@ -37,6 +38,8 @@ class CtaBarriers {
                                     const WarpIssuer& issuer, const CtaContext& cta);
 
  private:
+  // Barrier `id` completed: its count restarts and its waiting warps go on.
+  bool release(uint32_t id, std::vector<Warp*>& warps);
   // Lanes of a warp that arrived at a bar.red and wait for its result.
   struct Pending {
     Warp* warp;

@@ -91,4 +91,27 @@ std::optional<FitProblem> cta_fit_problem(const CtaResources& r, uint32_t dynami
   return std::nullopt;
 }
 
+unsigned ctas_per_sm(const CtaResources& cta, const SmLimits& sm, unsigned warp_size) {
+  unsigned n = sm.ctas;
+  const unsigned slots = warp_slots(sm, warp_size);
+  if (cta.warps) n = std::min(n, slots / cta.warps);
+  if (cta.registers) n = std::min(n, sm.registers / cta.registers);
+  if (cta.shared_memory)
+    n = static_cast<unsigned>(std::min<uint64_t>(n, sm.shared_memory / cta.shared_memory));
+  return std::max(n, 1u);
+}
+
+std::string cooperative_fit_problem(uint64_t grid_ctas, const CtaResources& cta, const SmLimits& sm,
+                                    unsigned warp_size, unsigned num_sms) {
+  const unsigned per_sm = ctas_per_sm(cta, sm, warp_size);
+  const uint64_t resident = uint64_t(per_sm) * num_sms;
+  if (grid_ctas <= resident) return "";
+  return "cooperative launch: its " + std::to_string(grid_ctas) +
+         " CTAs must all be resident at once, but the GPU holds at most " +
+         std::to_string(resident) + " of them (" + std::to_string(num_sms) + " SMs x " +
+         std::to_string(per_sm) +
+         " CTAs each, by CTA slots, warps, registers and shared memory); CUDA refuses it too "
+         "(cudaErrorCooperativeLaunchTooLarge)";
+}
+
 }  // namespace warptlm

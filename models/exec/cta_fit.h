@@ -21,6 +21,7 @@ struct SmLimits {
   unsigned registers = 16384;              // 32-bit registers
   unsigned max_registers_per_thread = 63;  // what ptxas may allocate to one thread
   uint64_t shared_memory = 32768;          // bytes
+  unsigned ctas = 8;                       // resident CTAs (CTA slots)
 };
 
 // Local memory (.local frames of the kernel and the functions it calls) one
@@ -67,5 +68,16 @@ unsigned warp_slots(const SmLimits& sm, unsigned warp_size);
 std::optional<FitProblem> cta_fit_problem(const CtaResources& cta, uint32_t dynamic_shared,
                                           const SmLimits& sm, unsigned warp_size,
                                           bool whole_warp_slots = true);
+
+// How many CTAs like `cta` one SM holds at once, by its tightest resource
+// (CTA slots, warp slots, registers, shared memory); at least 1 for a CTA
+// that fits at all.
+unsigned ctas_per_sm(const CtaResources& cta, const SmLimits& sm, unsigned warp_size);
+
+// A cooperative launch's grid must be resident at once: the sentence saying
+// why `grid_ctas` CTAs are too many for `num_sms` SMs (CUDA's
+// cudaErrorCooperativeLaunchTooLarge), or "" when they fit.
+std::string cooperative_fit_problem(uint64_t grid_ctas, const CtaResources& cta, const SmLimits& sm,
+                                    unsigned warp_size, unsigned num_sms);
 
 }  // namespace warptlm

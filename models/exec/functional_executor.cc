@@ -155,6 +155,14 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
                                  /*whole_warp_slots=*/false))
     throw std::invalid_argument("launch: kernel '" + kernel->name + "' with block " +
                                 dim_string(launch.block) + ": " + fit->message);
+  if (launch.cooperative) {
+    const std::string problem = cooperative_fit_problem(launch.grid.count(), cta, config.sm,
+                                                        config.warp_size, config.num_sms);
+    if (!problem.empty())
+      throw std::invalid_argument("launch: kernel '" + kernel->name + "': " + problem);
+    if (config.compaction != "none" || analysis)
+      throw std::invalid_argument(kCooperativeCompaction);
+  }
 
   DeviceMemory global;
   KernelMemory mem;
@@ -175,14 +183,20 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
     global.write(descriptors_address, descriptors.data(), descriptors.size());
   }
   mem.params = build_param_buffer(module, *kernel, launch, addresses, descriptors_address);
+  uint64_t workspace = 0;
+  if (launch.cooperative) {
+    workspace = global.allocate(kGridWorkspaceBytes, "cooperative launch grid workspace");
+    const uint8_t zeros[kGridWorkspaceBytes] = {};
+    global.write(workspace, zeros, kGridWorkspaceBytes);
+  }
 
   if (analysis) analysis->reset(config.warp_size, config.seed);
   GridRunner runner(program, *kernel, mem,
-                    GridShape{launch.grid, launch.block, launch.shared_bytes}, config, trace,
-                    analysis);
+                    GridShape{launch.grid, launch.block, launch.shared_bytes, workspace}, config,
+                    trace, analysis);
   RunStats stats;
   try {
-    stats = runner.run();
+    stats = launch.cooperative ? runner.run_all_resident() : runner.run();
   } catch (KernelFault& f) {
     f.output = std::move(mem.console);
     throw;

@@ -56,6 +56,9 @@ struct ExecConfig {
   // The SM resources a CTA must fit into (PlatformConfig's sm.*): functional
   // runs refuse the launches a timing run's GPU would refuse.
   SmLimits sm;
+  // SMs of the GPU: how many CTAs a cooperative launch may have (num_sms x
+  // ctas_per_sm); nothing else in functional mode depends on it.
+  unsigned num_sms = 1;
   // Throws std::invalid_argument naming the field when a value is out of
   // range, an option is unknown, or an option of a component (mp_ipdom.*,
   // capri.*) is set away from its default while another one is selected.

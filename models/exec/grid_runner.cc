@@ -1,5 +1,7 @@
 #include "exec/grid_runner.h"
 
+#include <stdexcept>
+
 #include "exec/warp_environment.h"
 
 namespace warptlm {
@@ -31,7 +33,7 @@ RunStats GridRunner::run() {
   return stats_;
 }
 
-void GridRunner::step(Warp& w) {
+void GridRunner::step(ResidentCta& c, Warp& w) {
   paths_.clear();
   w.simt->issuable(paths_);
   // The functional executor issues the scheme's first issuable path: a scheme
@@ -42,63 +44,101 @@ void GridRunner::step(Warp& w) {
     w.at_barrier = true;  // released when the barrier completes
     return;
   }
-  FunctionalWarpEnvironment env(module_, mem_, cta_);
+  FunctionalWarpEnvironment env(module_, mem_, c.context);
   env.bind(&w);
   stats_.note_issuable(paths_.size());
-  IssueResult r = issuer_.issue(w, p, cta_, env, stats_);
+  IssueResult r = issuer_.issue(w, p, c.context, env, stats_);
   if (trace_)
     trace_->issued(
-        TraceRecord{stats_.warp_instructions - 1, 0, warp_base_ + w.index, p.split, p.pc, p.mask});
+        TraceRecord{stats_.warp_instructions - 1, 0, c.warp_base + w.index, p.split, p.pc, p.mask});
   if (r.outcome.control == Control::Barrier && r.outcome.executed)
-    barriers_.arrive(w, r.outcome, p.pc, warp_ptrs_, shape_.block.count(), issuer_, cta_);
+    c.barriers.arrive(w, r.outcome, p.pc, c.warp_ptrs, shape_.block.count(), issuer_, c.context);
 }
 
-void GridRunner::run_cta(uint64_t linear) {
+void GridRunner::start_cta(ResidentCta& c, uint64_t linear) {
   const unsigned ws = config_.warp_size;
   const Dim3& b = shape_.block;
   const Dim3& g = shape_.grid;
   const uint64_t threads = b.count();
   const Dim3 ctaid{static_cast<uint32_t>(linear % g.x), static_cast<uint32_t>(linear / g.x % g.y),
                    static_cast<uint32_t>(linear / (uint64_t(g.x) * g.y))};
-  cta_.ctaid = ctaid;
-  cta_.ntid = b;
-  cta_.nctaid = g;
-  cta_.warps = static_cast<unsigned>((threads + ws - 1) / ws);
-  warp_base_ = static_cast<uint32_t>(linear * cta_.warps);
-  cta_.shared.assign(module_.shared_static_size + shape_.shared_bytes, 0);
-  barriers_.reset();
-  warps_.resize(cta_.warps);  // start_warp() reinitialises a warp of the last CTA
-  warp_ptrs_.clear();
-  for (unsigned wi = 0; wi < cta_.warps; ++wi) {
-    issuer_.start_warp(warps_[wi], wi, b);
-    warp_ptrs_.push_back(&warps_[wi]);
+  c.context.ctaid = ctaid;
+  c.context.ntid = b;
+  c.context.nctaid = g;
+  c.context.warps = static_cast<unsigned>((threads + ws - 1) / ws);
+  c.context.grid_workspace = shape_.grid_workspace;
+  c.warp_base = static_cast<uint32_t>(linear * c.context.warps);
+  c.context.shared.assign(module_.shared_static_size + shape_.shared_bytes, 0);
+  c.barriers.reset();
+  c.done = false;
+  c.warps.resize(c.context.warps);  // start_warp() reinitialises a warp of the last CTA
+  c.warp_ptrs.clear();
+  for (unsigned wi = 0; wi < c.context.warps; ++wi) {
+    issuer_.start_warp(c.warps[wi], wi, b);
+    c.warp_ptrs.push_back(&c.warps[wi]);
   }
   ++stats_.ctas;
-  stats_.warps += cta_.warps;
+  stats_.warps += c.context.warps;
+}
+
+bool GridRunner::round(ResidentCta& c) {
+  bool progress = false, all_done = true;
+  for (Warp& w : c.warps) {
+    if (w.finished()) continue;
+    all_done = false;
+    for (unsigned q = 0; q < config_.quantum && !w.at_barrier && !w.finished(); ++q) {
+      step(c, w);
+      progress = true;
+    }
+    if (hook_) hook_(stats_);
+  }
+  if (all_done) {
+    c.done = true;
+    for (Warp& w : c.warps) WarpIssuer::add_counters(w, stats_);
+  }
+  return progress;
+}
+
+void GridRunner::run_cta(uint64_t linear) {
+  ctas_.resize(1);
+  ResidentCta& c = ctas_[0];
+  start_cta(c, linear);
   if (lockstep_) {
-    lockstep_->run(warps_, cta_, warp_base_, stats_);
+    lockstep_->run(c.warps, c.context, c.warp_base, stats_);
     if (hook_) hook_(stats_);
     return;
   }
-
   for (;;) {
-    bool progress = false, all_done = true;
-    for (Warp& w : warps_) {
-      if (w.finished()) continue;
-      all_done = false;
-      for (unsigned q = 0; q < config_.quantum && !w.at_barrier && !w.finished(); ++q) {
-        step(w);
-        progress = true;
-      }
-      if (hook_) hook_(stats_);
-    }
-    if (all_done) {
-      for (Warp& w : warps_) WarpIssuer::add_counters(w, stats_);
-      return;
-    }
+    const bool progress = round(c);
+    if (c.done) return;
     // Every live warp waits at a barrier that cannot complete.
-    if (!progress) CtaBarriers::deadlock(warp_ptrs_, threads, issuer_, cta_);
+    if (!progress) CtaBarriers::deadlock(c.warp_ptrs, shape_.block.count(), issuer_, c.context);
   }
+}
+
+RunStats GridRunner::run_all_resident() {
+  if (lockstep_)
+    throw std::invalid_argument(
+        "cooperative launch: compaction and the compactability analysis run one CTA at a time; "
+        "run cooperative launches with compaction=none");
+  ctas_.clear();
+  ctas_.resize(ctas());
+  for (uint64_t i = 0; i < ctas_.size(); ++i) start_cta(ctas_[i], i);
+  for (size_t live = ctas_.size(); live > 0;) {
+    bool progress = false;
+    for (ResidentCta& c : ctas_) {
+      if (c.done) continue;
+      progress |= round(c);
+      if (c.done) --live;
+    }
+    // Every live warp of every CTA waits at a barrier: the first such CTA's
+    // deadlock is reported (a warp spinning on grid.sync() issues, so it is
+    // the watchdog or the budget that stops a grid that cannot meet).
+    if (!progress && live > 0)
+      for (ResidentCta& c : ctas_)
+        if (!c.done) CtaBarriers::deadlock(c.warp_ptrs, shape_.block.count(), issuer_, c.context);
+  }
+  return stats_;
 }
 
 }  // namespace warptlm

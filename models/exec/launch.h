@@ -68,8 +68,21 @@ struct LaunchSpec {
   std::vector<HostBuffer> buffers;
   std::vector<LaunchImage> images;
   std::vector<KernelArg> args;  // one per kernel parameter, in order
+  // cudaLaunchCooperativeKernel: every CTA resident at once (or the launch
+  // is refused) and a grid-synchronisation workspace for cooperative
+  // groups' grid.sync() (docs/cooperative-launch.md).
+  bool cooperative = false;
   // Filled by the run: what the kernel's printf calls wrote, in issue order.
   std::string output;
 };
+
+// The bytes of a cooperative launch's grid workspace: cooperative groups keep
+// the grid barrier's arrival counter in its second word. Zeroed at the launch.
+constexpr uint64_t kGridWorkspaceBytes = 8;
+// Why a cooperative launch cannot run under thread block compaction (both
+// modes refuse it with these words).
+inline constexpr char kCooperativeCompaction[] =
+    "launch: a cooperative launch runs every CTA at once, but compaction (and the "
+    "compactability analysis) run one CTA at a time: use compaction=none";
 
 }  // namespace warptlm

@@ -80,6 +80,13 @@ uint64_t FunctionalWarpEnvironment::special(SpecialReg sreg, unsigned comp, unsi
       return warp_->issued >> 32;
     case SpecialReg::WarpSize:
       return ws;
+    // The CUDA driver's launch environment: cooperative groups read the grid
+    // workspace from %envreg1 (high half) and %envreg2 (low half); the
+    // others are 0 (docs/cooperative-launch.md).
+    case SpecialReg::EnvReg:
+      return comp == 1   ? cta_.grid_workspace >> 32
+             : comp == 2 ? cta_.grid_workspace & 0xffffffffu
+                         : 0;
     case SpecialReg::LanemaskEq:
       return bit;
     case SpecialReg::LanemaskLe:

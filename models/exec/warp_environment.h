@@ -15,6 +15,9 @@ struct CtaContext {
   Dim3 ctaid, ntid, nctaid;
   unsigned warps = 0;           // warps in the CTA
   std::vector<uint8_t> shared;  // static + dynamic shared memory
+  // A cooperative launch's grid-synchronisation workspace (a global address,
+  // read through %envreg1:%envreg2); 0 for an ordinary launch.
+  uint64_t grid_workspace = 0;
 };
 
 class FunctionalWarpEnvironment : public WarpEnvironment {

@@ -41,22 +41,27 @@ const char* special_name(SpecialReg s) {
                                       "%globaltimer",
                                       "%globaltimer_lo",
                                       "%globaltimer_hi",
-                                      "WARP_SZ"};
+                                      "WARP_SZ",
+                                      "%envreg"};
   return names[static_cast<unsigned>(s)];
 }
 
 const char* opcode_name(Opcode op) {
   static const char* const names[] = {
-      "mov",         "add",           "sub",       "mul",   "mad",   "mul24", "mad24", "div",
-      "rem",         "abs",           "neg",       "min",   "max",   "and",   "or",    "xor",
-      "not",         "cnot",          "shl",       "shr",   "bfe",   "bfi",   "popc",  "clz",
-      "brev",        "prmt",          "setp",      "selp",  "set",   "slct",  "cvt",   "cvta",
-      "fma",         "rcp",           "sqrt",      "rsqrt", "ex2",   "lg2",   "sin",   "cos",
-      "copysign",    "tanh",          "testp",     "ld",    "st",    "atom",  "red",   "bar",
-      "membar",      "bra",           "call",      "ret",   "exit",  "vote",  "shfl",  "activemask",
-      "shf",         "bfind",         "lop3",      "bmsk",  "redux", "trap",  "match", "elect",
-      "nanosleep",   "tex",           "tld4",      "txq",   "suld",  "sust",  "suq",   "reconverge",
-      "emask.defer", "emask.branchz", "emask.join"};
+      "mov",           "add",        "sub",   "mul",      "mad",        "mul24",
+      "mad24",         "div",        "rem",   "abs",      "neg",        "min",
+      "max",           "and",        "or",    "xor",      "not",        "cnot",
+      "shl",           "shr",        "bfe",   "bfi",      "popc",       "clz",
+      "brev",          "prmt",       "setp",  "selp",     "set",        "slct",
+      "cvt",           "cvta",       "fma",   "rcp",      "sqrt",       "rsqrt",
+      "ex2",           "lg2",        "sin",   "cos",      "copysign",   "tanh",
+      "testp",         "ld",         "st",    "atom",     "red",        "bar",
+      "membar",        "bra",        "call",  "ret",      "exit",       "vote",
+      "shfl",          "activemask", "shf",   "bfind",    "lop3",       "bmsk",
+      "redux",         "trap",       "match", "elect",    "nanosleep",  "tex",
+      "tld4",          "txq",        "suld",  "sust",     "suq",        "wmma.load",
+      "wmma.store",    "wmma.mma",   "mma",   "ldmatrix", "reconverge", "emask.defer",
+      "emask.branchz", "emask.join"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<unsigned>(Opcode::Count_),
                 "opcode names out of sync");
   return names[static_cast<unsigned>(op)];
@@ -73,6 +78,7 @@ size_t destination_count(const Instruction& in) {
     case Opcode::St:
     case Opcode::Red:
     case Opcode::Sust:
+    case Opcode::WmmaStore:
     case Opcode::Nanosleep:
     case Opcode::Membar:
     case Opcode::Bra:

@@ -91,6 +91,8 @@ enum class SpecialReg : uint8_t {
   GlobalTimerLo,    // %globaltimer_lo / _hi: its low and high 32 bits
   GlobalTimerHi,
   WarpSize,  // the predefined identifier WARP_SZ: the configured warp size
+  EnvReg,    // %envreg0..31 (the number in `comp`): the driver's per-launch values
+             // (docs/cooperative-launch.md)
 };
 const char* special_name(SpecialReg s);
 
@@ -168,6 +170,13 @@ enum class Opcode : uint8_t {
   Suld,  // suld.b: an unformatted surface load
   Sust,  // sust.b: an unformatted surface store
   Suq,   // suq.<query>: a surface attribute
+  // Tensor cores (docs/tensor-cores.md): warp-wide matrix instructions, the
+  // details in Instruction::mma.
+  WmmaLoad,   // wmma.load.{a,b,c}: a fragment from memory
+  WmmaStore,  // wmma.store.d: a fragment to memory
+  WmmaMma,    // wmma.mma: D = A x B + C on fragments
+  Mma,        // mma.sync.aligned: the same with the PTX ISA's fixed fragment layouts
+  Ldmatrix,   // ldmatrix.sync.aligned.m8n8: 8x8 b16 matrices from shared memory
   // Explicit reconvergence marker inserted by the finalizer at an IPDOM (the
   // explicit paired-path-comparison scheme compares paths only here). Has no
   // effect on data; counts as a dynamic instruction.
@@ -236,6 +245,21 @@ enum class TexQuery : uint8_t {
 // suld / sust: what an access outside the surface does (.trap faults, .clamp
 // moves it to the nearest element, .zero reads 0 / drops the store).
 enum class SurfaceClamp : uint8_t { Trap, Clamp, Zero };
+// Tensor-core instructions: which matrix a wmma.load/store fragment holds.
+enum class MatrixFrag : uint8_t { None, A, B, C, D };
+// The tensor-core details of wmma.*, mma and ldmatrix. Element types are IR
+// types, with tf32 (which has none) as `tf32` set and the type F32.
+struct MmaInfo {
+  MatrixFrag frag = MatrixFrag::None;   // wmma.load / wmma.store
+  uint8_t m = 0, n = 0, k = 0;          // the shape (ldmatrix: 8, 8, 0)
+  bool a_row = true;                    // .row (else .col): A's, or a load/store's, layout
+  bool b_row = false;                   // wmma.mma / mma: B's layout
+  bool a_tf32 = false;                  // A and B are .tf32
+  bool trans = false;                   // ldmatrix .trans
+  uint8_t count = 1;                    // ldmatrix .x1/.x2/.x4
+  Type a = Type::None, b = Type::None;  // the element types of A and B
+  Type c = Type::None, d = Type::None;  // of C and D (a load's / store's element type in `a`)
+};
 
 struct Operand {
   enum class Kind : uint8_t {
@@ -327,6 +351,10 @@ struct Operand {
 //   suld:               d, a, b               (b the coordinates, as tex's c)
 //   sust:               a, b, c               (c the value: Reg or Vector)
 //   trap:               (none)
+//   wmma.load:          d, Address, stride  (d a Vector; stride Kind::None when absent)
+//   wmma.store:         Address, a, stride  (a a Vector)
+//   wmma.mma / mma:     d, a, b, c          (each a Vector)
+//   ldmatrix:           d, Address          (d a Vector of 1, 2 or 4)
 struct Instruction {
   Opcode op = Opcode::Mov;
   Type type = Type::None;        // the (last) type suffix; cvt: destination type
@@ -349,6 +377,7 @@ struct Instruction {
   TexQuery tex_query = TexQuery::None;              // txq suq
   SurfaceClamp surface_clamp = SurfaceClamp::Trap;  // suld sust
   uint8_t tex_component = 0;                        // tld4: 0..3 = r, g, b, a
+  MmaInfo mma;                                      // wmma.* mma ldmatrix
   bool sat = false, ftz = false, approx = false, full = false;
   bool nan = false;          // min/max .NaN: a NaN input gives the canonical NaN
   bool xorsign_abs = false;  // min/max .xorsign.abs (half types)
@@ -376,6 +405,28 @@ struct Instruction {
   SourceLoc loc;
   std::string text;  // the source text of the instruction, for traces and errors
 };
+
+// Warp-collective instructions: a lane's result depends on other lanes'
+// registers (or, for the tensor-core ones, the warp executes them as one),
+// so they need the whole static warp together.
+inline bool is_warp_collective(Opcode op) {
+  switch (op) {
+    case Opcode::Vote:
+    case Opcode::Shfl:
+    case Opcode::Activemask:
+    case Opcode::Redux:
+    case Opcode::Match:
+    case Opcode::Elect:
+    case Opcode::WmmaLoad:
+    case Opcode::WmmaStore:
+    case Opcode::WmmaMma:
+    case Opcode::Mma:
+    case Opcode::Ldmatrix:
+      return true;
+    default:
+      return false;
+  }
+}
 
 // How many of in.ops, from the first, are destinations (some may be
 // Kind::None: setp's q, shfl's p, ...). Never more than in.ops.size().

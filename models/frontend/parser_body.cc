@@ -7,23 +7,44 @@ namespace warptlm::ptx {
 
 namespace {
 
-// PTX instructions this model knows of but does not implement, so the error
-// can say "not supported" rather than "unknown".
-bool is_known_unsupported(const std::string& op) {
-  static const char* const kNames[] = {
-      "sad",          "fns",       "szext",         "dp4a",         "dp2a",           "mma",
-      "wmma",         "ldmatrix",  "stmatrix",      "ldu",          "prefetch",       "prefetchu",
-      "cp",           "isspacep",  "istypep",       "sured",        "brkpt",          "pmevent",
-      "brx",          "mapa",      "getctarank",    "mbarrier",     "alloca",         "stacksave",
-      "stackrestore", "discard",   "applypriority", "createpolicy", "griddepcontrol", "setmaxnreg",
-      "wgmma",        "multimem",  "tensormap",     "vabsdiff",     "vadd",           "vsub",
-      "vmad",         "vmax",      "vmin",          "vset",         "vshl",           "vshr",
-      "vabsdiff2",    "vabsdiff4", "vadd2",         "vadd4",        "vsub2",          "vsub4",
-      "vmax2",        "vmax4",     "vmin2",         "vmin4",        "vset2",          "vset4",
-      "vavrg2",       "vavrg4"};
-  for (const char* n : kNames)
-    if (op == n) return true;
-  return false;
+// PTX instructions this model knows of but does not implement, with the
+// target that introduced each (PTX ISA, "PTX ISA notes" and "Target ISA
+// notes" of each instruction), so the error can say "not supported" and what
+// needs it rather than "unknown".
+const char* unsupported_since(const std::string& op) {
+  static const struct {
+    const char* name;
+    const char* target;
+  } kNames[] = {{"sad", "sm_20"},          {"fns", "sm_30"},
+                {"szext", "sm_70"},        {"dp4a", "sm_61"},
+                {"dp2a", "sm_61"},         {"stmatrix", "sm_90"},
+                {"ldu", "sm_20"},          {"prefetch", "sm_20"},
+                {"prefetchu", "sm_20"},    {"cp", "sm_80"},
+                {"isspacep", "sm_20"},     {"istypep", "sm_30"},
+                {"sured", "sm_20"},        {"brkpt", "sm_11"},
+                {"pmevent", "sm_20"},      {"brx", "sm_30"},
+                {"mapa", "sm_90"},         {"getctarank", "sm_90"},
+                {"mbarrier", "sm_80"},     {"alloca", "sm_52"},
+                {"stacksave", "sm_52"},    {"stackrestore", "sm_52"},
+                {"discard", "sm_80"},      {"applypriority", "sm_80"},
+                {"createpolicy", "sm_80"}, {"griddepcontrol", "sm_90"},
+                {"setmaxnreg", "sm_90a"},  {"wgmma", "sm_90a"},
+                {"multimem", "sm_90"},     {"tensormap", "sm_90"},
+                {"vabsdiff", "sm_20"},     {"vadd", "sm_20"},
+                {"vsub", "sm_20"},         {"vmad", "sm_20"},
+                {"vmax", "sm_20"},         {"vmin", "sm_20"},
+                {"vset", "sm_20"},         {"vshl", "sm_20"},
+                {"vshr", "sm_20"},         {"vabsdiff2", "sm_30"},
+                {"vabsdiff4", "sm_30"},    {"vadd2", "sm_30"},
+                {"vadd4", "sm_30"},        {"vsub2", "sm_30"},
+                {"vsub4", "sm_30"},        {"vmax2", "sm_30"},
+                {"vmax4", "sm_30"},        {"vmin2", "sm_30"},
+                {"vmin4", "sm_30"},        {"vset2", "sm_30"},
+                {"vset4", "sm_30"},        {"vavrg2", "sm_30"},
+                {"vavrg4", "sm_30"}};
+  for (const auto& n : kNames)
+    if (op == n.name) return n.target;
+  return nullptr;
 }
 
 }  // namespace
@@ -131,8 +152,8 @@ void Parser::parse_instruction() {
   }
   DecodeFn decode = find_decoder(op.text);
   if (decode == nullptr) {
-    bool known = is_known_unsupported(op.text);
-    fail(op, known ? "instruction '" + op.text + "' is not supported"
+    const char* since = unsupported_since(op.text);
+    fail(op, since ? "instruction '" + op.text + "' (" + since + ") is not supported"
                    : "unknown instruction '" + op.text + "'");
   }
 

@@ -70,14 +70,24 @@ void cta_barrier_red(Decoder& d, bool aligned) {
                 d.src(d.count() - 1, Type::Pred, kAllowNegate)};
 }
 
-void reject_arrive(Decoder& d) {
-  if (const Modifier* m = d.mods.take_any({"arrive"}))
-    d.fail(m->loc, "'" + d.name() + ".arrive' is not supported");
+// bar.arrive a, b / barrier.arrive{.aligned} a, b: the threads count as
+// arrived at barrier a (of b threads) and go on without waiting (a producer's
+// side of a producer-consumer barrier). An Opcode::Bar with `sync` false;
+// the count is required (PTX).
+void cta_barrier_arrive(Decoder& d, bool aligned) {
+  d.inst.op = Opcode::Bar;
+  d.inst.sync = false;
+  d.inst.aligned = aligned;
+  d.no_pipe();
+  if (d.count() == 1)
+    d.fail("'" + d.name() + ".arrive' needs a thread count: " + d.name() + ".arrive a, b");
+  d.expect_count(2);
+  d.inst.ops = {d.src(0, Type::U32), d.src(1, Type::U32)};
 }
 
 void decode_bar(Decoder& d) {
   d.mods.take("cta");
-  reject_arrive(d);
+  if (d.mods.take("arrive")) return cta_barrier_arrive(d, true);
   if (d.mods.take("red")) return cta_barrier_red(d, true);
   if (d.mods.take("warp")) {
     // bar.warp.sync mask: under stack-based reconvergence the lanes that
@@ -91,13 +101,13 @@ void decode_bar(Decoder& d) {
     d.inst.op = Opcode::Membar;
     return;
   }
-  if (!d.mods.take("sync")) d.fail("'bar' needs .sync or .red (bar.arrive is not supported)");
+  if (!d.mods.take("sync")) d.fail("'bar' needs .sync, .arrive or .red");
   cta_barrier(d, true);
 }
 
 void decode_barrier(Decoder& d) {
   d.mods.take("cta");
-  reject_arrive(d);
+  if (d.mods.take("arrive")) return cta_barrier_arrive(d, d.mods.take("aligned"));
   if (d.mods.take("red")) return cta_barrier_red(d, d.mods.take("aligned"));
   if (!d.mods.take("sync")) d.fail("'barrier' needs .sync");
   cta_barrier(d, d.mods.take("aligned"));

@@ -124,5 +124,6 @@ DecodeFn find_float_decoder(const std::string& name);    // rcp, sqrt, ex2, sin,
 DecodeFn find_memory_decoder(const std::string& name);   // ld, st, atom, red
 DecodeFn find_control_decoder(const std::string& name);  // bra, call, bar, vote, shfl ...
 DecodeFn find_texture_decoder(const std::string& name);  // tex tld4 txq suld sust suq
+DecodeFn find_tensor_decoder(const std::string& name);   // wmma mma ldmatrix
 
 }  // namespace warptlm::ptx

@@ -47,8 +47,8 @@ const SpecialName* find_special(const std::string& name) {
 // Special registers of PTX that this model does not provide.
 bool is_unsupported_special(const std::string& name) {
   static const char* const kPrefixes[] = {
-      "%envreg",  "%pm",         "%reserved_smem",       "%aggr_smem_size",
-      "%cluster", "%nclusterid", "%is_explicit_cluster", "%current_graph_exec"};
+      "%pm",         "%reserved_smem",       "%aggr_smem_size",    "%cluster",
+      "%nclusterid", "%is_explicit_cluster", "%current_graph_exec"};
   for (const char* p : kPrefixes)
     if (name.rfind(p, 0) == 0) return true;
   return false;
@@ -130,6 +130,19 @@ RawOperand Parser::parse_name_operand(const Token& name, bool label_context) {
     } else if (attached) {
       fail(c, "'" + name.text + "' has no component '" + c.text + "'");
     }
+    return r;
+  }
+  if (name.text.rfind("%envreg", 0) == 0 && !lookup(name.text)) {
+    // %envreg0 .. %envreg31 (32-bit, read-only).
+    const std::string digits = name.text.substr(7);
+    const bool number = !digits.empty() && digits.size() <= 2 &&
+                        digits.find_first_not_of("0123456789") == std::string::npos &&
+                        (digits.size() == 1 || digits[0] != '0');
+    if (!number || std::stoi(digits) > 31)
+      fail(name, "'" + name.text + "' is not a special register (%envreg0 to %envreg31)");
+    r.op.kind = Operand::Kind::Special;
+    r.op.sreg = SpecialReg::EnvReg;
+    r.op.comp = static_cast<uint8_t>(std::stoi(digits));
     return r;
   }
   if (label_context) {

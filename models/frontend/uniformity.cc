@@ -72,6 +72,7 @@ class FunctionUniformity {
   bool result_varies(const Instruction& in) const {
     if (in.has_guard && varying_[in.guard_reg]) return true;
     if (in.carry_in) return true;  // the carry flag is not tracked
+    if (is_warp_collective(in.op)) return true;
     switch (in.op) {
       case Opcode::Ld:
         // A kernel's parameters and the constant bank are the same for every
@@ -81,12 +82,6 @@ class FunctionUniformity {
         if (in.space == Space::Const) break;
         return true;
       case Opcode::Atom:
-      case Opcode::Vote:
-      case Opcode::Shfl:
-      case Opcode::Activemask:
-      case Opcode::Redux:
-      case Opcode::Match:
-      case Opcode::Elect:
       case Opcode::Call:
       case Opcode::Tex:
       case Opcode::Tld4:

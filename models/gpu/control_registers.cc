@@ -51,6 +51,8 @@ const char* gpu_error_name(GpuError error) {
       return "bad_image";
     case GpuError::BadCommand:
       return "bad_command";
+    case GpuError::Cooperative:
+      return "cooperative";
   }
   return "unknown";
 }
@@ -105,6 +107,11 @@ const std::vector<RegisterInfo>& control_register_map() {
       {"PARAM_ADDR_HI", reg::kParamAddrHi, A::RW, 0,
        "device address of the parameter buffer, high"},
       {"DYN_SHARED", reg::kDynShared, A::RW, 0, "dynamic shared memory per CTA, bytes"},
+      {"GRID_WORKSPACE_LO", reg::kGridWorkspaceLo, A::RW, 0,
+       "cooperative launch: device address of 8 zeroed bytes for grid.sync(), low half; "
+       "0 = an ordinary launch"},
+      {"GRID_WORKSPACE_HI", reg::kGridWorkspaceHi, A::RW, 0,
+       "cooperative launch grid workspace, high half"},
       {"LAUNCH", reg::kLaunch, A::WO, 0, "doorbell: write 1 to launch; other values are ignored"},
       {"COMMAND", reg::kCommand, A::WO, 0,
        "1 LOAD the image, 2 KERNEL = kernel KERNEL_INDEX, 3 KERNEL = kernel named at NAME_ADDR"},

@@ -40,6 +40,8 @@ constexpr uint32_t kBlockZ = 0x5C;
 constexpr uint32_t kParamAddrLo = 0x60;
 constexpr uint32_t kParamAddrHi = 0x64;
 constexpr uint32_t kDynShared = 0x68;
+constexpr uint32_t kGridWorkspaceLo = 0x70;
+constexpr uint32_t kGridWorkspaceHi = 0x74;
 constexpr uint32_t kLaunch = 0x80;
 constexpr uint32_t kCommand = 0x84;
 constexpr uint32_t kReset = 0x88;
@@ -61,7 +63,7 @@ constexpr uint32_t kWindowBytes = 0x1000;  // accesses beyond the window are add
 }  // namespace reg
 
 constexpr uint32_t kGpuId = 0x57544C4D;       // "WTLM" in ASCII
-constexpr uint32_t kGpuVersion = 0x00010001;  // register map 1.1 (major << 16 | minor)
+constexpr uint32_t kGpuVersion = 0x00010002;  // register map 1.2 (major << 16 | minor)
 
 // COMMAND values: synchronous commands, done when the write returns.
 enum class GpuCommand : uint32_t {
@@ -92,6 +94,8 @@ enum class GpuError : uint32_t {
   ThreadLocal = 11,  // a thread needs more local memory than the per-thread limit (512 KiB)
   BadImage = 12,     // LOAD: the image cannot be read, parsed or finalised, or its globals placed
   BadCommand = 13,   // COMMAND was written with a value that is no command
+  Cooperative =
+      14,  // a cooperative launch cannot run: more CTAs than the SMs hold at once, or compaction on
 };
 
 const char* gpu_status_name(GpuStatus status);  // "idle", "running", ...
@@ -149,6 +153,7 @@ class ControlRegisters {
   Dim3 block() const;
   uint64_t param_address() const;
   uint32_t dynamic_shared() const { return word(reg::kDynShared); }
+  uint64_t grid_workspace() const { return pair(reg::kGridWorkspaceLo); }
   uint64_t image_address() const { return pair(reg::kImageAddrLo); }
   uint32_t image_size() const { return word(reg::kImageSize); }
   uint64_t globals_address() const { return pair(reg::kGlobalsAddrLo); }

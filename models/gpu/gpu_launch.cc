@@ -109,6 +109,7 @@ void Gpu::doorbell() {
   launch_.grid = grid;
   launch_.block = block;
   launch_.dynamic_shared = regs_.dynamic_shared();
+  launch_.grid_workspace = regs_.grid_workspace();
   launch_.memory = &launch_memory_;
   launch_.global_writes = &port_;
   launch_.per_cta = cta_resources(lp.program.module, *kernel, block, launch_.dynamic_shared,
@@ -120,6 +121,13 @@ void Gpu::doorbell() {
   if (auto fit = distributor_.check_fit(launch_))
     return refuse(error_for(fit->resource), "launch: kernel '" + kernel->name + "' with block " +
                                                 dim_string(block) + ": " + fit->message);
+  if (launch_.grid_workspace) {
+    const std::string too_large = cooperative_fit_problem(
+        grid.count(), launch_.per_cta, config_.sm.limits(), config_.warp_size, config_.num_sms);
+    if (!too_large.empty())
+      return refuse(GpuError::Cooperative, "launch: kernel '" + kernel->name + "': " + too_large);
+    if (config_.compaction != "none") return refuse(GpuError::Cooperative, kCooperativeCompaction);
+  }
 
   // The parameter buffer is read once, at the doorbell, from the GPU's
   // functional view of device memory (zero time, as a constant-bank copy).

@@ -47,6 +47,8 @@ void HostDriver::run() {
       {reg::kParamAddrLo, static_cast<uint32_t>(l.param_address)},
       {reg::kParamAddrHi, static_cast<uint32_t>(l.param_address >> 32)},
       {reg::kDynShared, l.dynamic_shared},
+      {reg::kGridWorkspaceLo, static_cast<uint32_t>(l.grid_workspace)},
+      {reg::kGridWorkspaceHi, static_cast<uint32_t>(l.grid_workspace >> 32)},
       {reg::kLaunch, 1},
   };
   for (auto [offset, value] : program)

@@ -23,6 +23,7 @@ struct HostLaunch {
   Dim3 grid, block;
   uint64_t param_address = 0;  // device address of the parameter buffer
   uint32_t dynamic_shared = 0;
+  uint64_t grid_workspace = 0;  // a cooperative launch's (8 zeroed bytes); 0: ordinary
   bool stop_simulation = true;  // sc_stop() when done; false: only finished_event()
 };
 

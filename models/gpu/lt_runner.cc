@@ -87,12 +87,17 @@ void LtRunner::execute(const KernelLaunch& launch, uint64_t generation) {
   if (bound_) bound_->take_latency();  // the doorbell's reads are not the kernel's
   ExecConfig exec = exec_;
   exec.instruction_budget = launch.instruction_budget;
-  GridRunner grid(*launch.program, *launch.kernel, *launch.memory,
-                  GridShape{launch.grid, launch.block, launch.dynamic_shared}, exec, trace_,
-                  nullptr);
+  GridRunner grid(
+      *launch.program, *launch.kernel, *launch.memory,
+      GridShape{launch.grid, launch.block, launch.dynamic_shared, launch.grid_workspace}, exec,
+      trace_, nullptr);
   grid.set_turn_hook([&](const RunStats& so_far) { charge(so_far, generation); });
   try {
-    for (uint64_t i = 0, n = grid.ctas(); i < n; ++i) grid.run_cta(i);
+    if (launch.grid_workspace) {
+      grid.run_all_resident();  // a cooperative launch: every CTA at once
+    } else {
+      for (uint64_t i = 0, n = grid.ctas(); i < n; ++i) grid.run_cta(i);
+    }
   } catch (const KernelFault& f) {
     if (generation == generation_) fault_ = f;
   } catch (const Abandoned&) {

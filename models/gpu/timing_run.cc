@@ -64,6 +64,7 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
       for (const HostBuffer& b : launch.buffers) p.size += (b.bytes.size() + 255) & ~uint64_t(255);
       p.size += (kernel.param_buffer_size + 255) & ~uint64_t(255);
       p.size += (launch.images.size() * kImageDescBytes + 255) & ~uint64_t(255);
+      if (launch.cooperative) p.size += 256;
     }
     platform_memory = std::make_unique<TlmMemory>("memory", p);
     gpu.memory.bind(platform_memory->socket);
@@ -107,6 +108,13 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
     write(param_address, params.data(), params.size());
   }
 
+  uint64_t workspace = 0;
+  if (launch.cooperative) {
+    const uint8_t zeros[kGridWorkspaceBytes] = {};
+    workspace = allocate(kGridWorkspaceBytes, "cooperative launch grid workspace");
+    write(workspace, zeros, kGridWorkspaceBytes);
+  }
+
   HostLaunch hl;
   hl.program = handle;
   hl.kernel = static_cast<uint32_t>(kernel.begin);
@@ -114,6 +122,7 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
   hl.block = launch.block;
   hl.param_address = param_address;
   hl.dynamic_shared = launch.shared_bytes;
+  hl.grid_workspace = workspace;
   HostDriver host("host", hl);
   sc_core::sc_signal<bool> irq("irq");
   gpu.irq.bind(irq);

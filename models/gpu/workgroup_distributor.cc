@@ -50,13 +50,7 @@ void WorkgroupDistributor::start(const KernelLaunch& launch) {
                                   std::to_string(sms_[i].ctas) +
                                   " CTAs of a launch that ended in a fault");
   if (auto problem = check_fit(launch)) throw std::invalid_argument("launch: " + problem->message);
-  const CtaResources& r = launch.per_cta;
-  // How many CTAs one SM holds at once, by its tightest resource.
-  unsigned n = sm_config_.ctas;
-  if (r.warps) n = std::min(n, warp_slots_ / r.warps);
-  if (r.registers) n = std::min(n, sm_config_.registers / r.registers);
-  if (r.shared_memory) n = std::min<uint64_t>(n, sm_config_.shared_memory / r.shared_memory);
-  theoretical_ctas_ = n;
+  theoretical_ctas_ = ctas_per_sm(launch.per_cta, sm_config_.limits(), warp_size_);
 
   launch_ = &launch;
   total_ctas_ = launch.grid.count();

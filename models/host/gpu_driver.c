@@ -1,22 +1,22 @@
 /* The C driver of warptlm/gpu_driver.h: register sequences only. */
 #include "warptlm/gpu_driver.h"
 
-static uint32_t rd(const warptlm_gpu *gpu, uint32_t reg) {
+static uint32_t rd(const warptlm_gpu* gpu, uint32_t reg) {
   return gpu->bus->read32(gpu->bus->context, gpu->regs + reg);
 }
 
-static void wr(const warptlm_gpu *gpu, uint32_t reg, uint32_t value) {
+static void wr(const warptlm_gpu* gpu, uint32_t reg, uint32_t value) {
   gpu->bus->write32(gpu->bus->context, gpu->regs + reg, value);
 }
 
-static void wr64(const warptlm_gpu *gpu, uint32_t reg_lo, uint64_t value) {
+static void wr64(const warptlm_gpu* gpu, uint32_t reg_lo, uint64_t value) {
   wr(gpu, reg_lo, (uint32_t)value);
   wr(gpu, reg_lo + 4u, (uint32_t)(value >> 32));
 }
 
 /* A command's outcome: synchronous, so STATUS and ERROR are final when the
  * write returns. A refusal also sets IRQ_STATUS's error bit: acknowledged here. */
-static int command(const warptlm_gpu *gpu, uint32_t value) {
+static int command(const warptlm_gpu* gpu, uint32_t value) {
   uint32_t error;
   wr(gpu, WARPTLM_REG_COMMAND, value);
   if (rd(gpu, WARPTLM_REG_STATUS) == WARPTLM_STATUS_DONE) return WARPTLM_ERROR_NONE;
@@ -25,7 +25,7 @@ static int command(const warptlm_gpu *gpu, uint32_t value) {
   return (int)error;
 }
 
-int warptlm_gpu_probe(const warptlm_gpu *gpu) {
+int warptlm_gpu_probe(const warptlm_gpu* gpu) {
   if (rd(gpu, WARPTLM_REG_ID) != WARPTLM_GPU_ID) return WARPTLM_DRIVER_NO_GPU;
   if ((rd(gpu, WARPTLM_REG_VERSION) >> 16) != (WARPTLM_GPU_VERSION >> 16))
     return WARPTLM_DRIVER_NO_GPU;
@@ -33,8 +33,8 @@ int warptlm_gpu_probe(const warptlm_gpu *gpu) {
   return WARPTLM_ERROR_NONE;
 }
 
-int warptlm_gpu_load(const warptlm_gpu *gpu, uint64_t image, uint32_t size, uint64_t globals,
-                     uint32_t *program) {
+int warptlm_gpu_load(const warptlm_gpu* gpu, uint64_t image, uint32_t size, uint64_t globals,
+                     uint32_t* program) {
   int error;
   wr64(gpu, WARPTLM_REG_IMAGE_ADDR_LO, image);
   wr(gpu, WARPTLM_REG_IMAGE_SIZE, size);
@@ -44,8 +44,8 @@ int warptlm_gpu_load(const warptlm_gpu *gpu, uint64_t image, uint32_t size, uint
   return error;
 }
 
-int warptlm_gpu_kernel_by_name(const warptlm_gpu *gpu, uint32_t program, uint64_t name,
-                               uint32_t size, uint32_t *kernel) {
+int warptlm_gpu_kernel_by_name(const warptlm_gpu* gpu, uint32_t program, uint64_t name,
+                               uint32_t size, uint32_t* kernel) {
   int error;
   wr(gpu, WARPTLM_REG_PROGRAM, program);
   wr64(gpu, WARPTLM_REG_NAME_ADDR_LO, name);
@@ -55,7 +55,7 @@ int warptlm_gpu_kernel_by_name(const warptlm_gpu *gpu, uint32_t program, uint64_
   return error;
 }
 
-int warptlm_gpu_launch(const warptlm_gpu *gpu, const warptlm_launch *launch) {
+int warptlm_gpu_launch(const warptlm_gpu* gpu, const warptlm_launch* launch) {
   wr(gpu, WARPTLM_REG_PROGRAM, launch->program);
   wr(gpu, WARPTLM_REG_KERNEL, launch->kernel);
   wr(gpu, WARPTLM_REG_GRID_X, launch->grid[0]);
@@ -66,6 +66,7 @@ int warptlm_gpu_launch(const warptlm_gpu *gpu, const warptlm_launch *launch) {
   wr(gpu, WARPTLM_REG_BLOCK_Z, launch->block[2]);
   wr64(gpu, WARPTLM_REG_PARAM_ADDR_LO, launch->params);
   wr(gpu, WARPTLM_REG_DYN_SHARED, launch->dynamic_shared);
+  wr64(gpu, WARPTLM_REG_GRID_WORKSPACE_LO, launch->grid_workspace);
   wr(gpu, WARPTLM_REG_LAUNCH, WARPTLM_LAUNCH_GO);
   /* A refused launch ends at once (STATUS launch error, the error interrupt pending). */
   if (rd(gpu, WARPTLM_REG_STATUS) == WARPTLM_STATUS_LAUNCH_ERROR) {
@@ -76,7 +77,7 @@ int warptlm_gpu_launch(const warptlm_gpu *gpu, const warptlm_launch *launch) {
   return WARPTLM_ERROR_NONE;
 }
 
-int warptlm_gpu_wait(const warptlm_gpu *gpu, uint32_t *status, uint64_t *cycles) {
+int warptlm_gpu_wait(const warptlm_gpu* gpu, uint32_t* status, uint64_t* cycles) {
   uint32_t pending, error;
   gpu->bus->wait_irq(gpu->bus->context, gpu->irq);
   pending = rd(gpu, WARPTLM_REG_IRQ_STATUS);
@@ -89,7 +90,7 @@ int warptlm_gpu_wait(const warptlm_gpu *gpu, uint32_t *status, uint64_t *cycles)
   return (int)error;
 }
 
-size_t warptlm_gpu_error_text(const warptlm_gpu *gpu, char *text, size_t size) {
+size_t warptlm_gpu_error_text(const warptlm_gpu* gpu, char* text, size_t size) {
   const uint32_t length = rd(gpu, WARPTLM_REG_ERROR_TEXT_LEN);
   size_t i, k, n = 0;
   if (size == 0) return length;
@@ -101,4 +102,4 @@ size_t warptlm_gpu_error_text(const warptlm_gpu *gpu, char *text, size_t size) {
   return length;
 }
 
-void warptlm_gpu_reset(const warptlm_gpu *gpu) { wr(gpu, WARPTLM_REG_RESET, WARPTLM_RESET_GO); }
+void warptlm_gpu_reset(const warptlm_gpu* gpu) { wr(gpu, WARPTLM_REG_RESET, WARPTLM_RESET_GO); }

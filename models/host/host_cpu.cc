@@ -181,6 +181,12 @@ bool HostCpu::start(HostJob& job) {
         build_param_buffer(module, *kernel, job.launch, addresses, descriptors_address);
     const uint64_t param_address = allocate(params.size(), "the parameter buffer");
     copy_in(param_address, params.data(), params.size());
+    uint64_t workspace = 0;
+    if (job.launch.cooperative) {
+      const uint8_t zeros[kGridWorkspaceBytes] = {};
+      workspace = allocate(kGridWorkspaceBytes, "the cooperative launch's grid workspace");
+      copy_in(workspace, zeros, kGridWorkspaceBytes);
+    }
     if (!bus_error_.empty()) return fail(WARPTLM_ERROR_NONE, "copying in: " + bus_error_);
     const LaunchSpec& l = job.launch;
     const warptlm_launch launch{program,
@@ -188,7 +194,8 @@ bool HostCpu::start(HostJob& job) {
                                 {l.grid.x, l.grid.y, l.grid.z},
                                 {l.block.x, l.block.y, l.block.z},
                                 param_address,
-                                l.shared_bytes};
+                                l.shared_bytes,
+                                workspace};
     job.launched_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
     if (const int e = warptlm_gpu_launch(&gpu, &launch))
       return fail(e, step_failed(gpu, "launch", e));

@@ -36,14 +36,9 @@ bool reads_per_lane_special(const Operand& op) {
 // Whether the values `in` writes differ between lanes whatever its register
 // sources are.
 bool writes_per_lane_values(const Instruction& in, bool in_entry) {
+  if (is_warp_collective(in.op)) return true;
   switch (in.op) {
     case Opcode::Atom:  // each lane gets the value before its own update
-    case Opcode::Shfl:
-    case Opcode::Vote:
-    case Opcode::Activemask:
-    case Opcode::Redux:
-    case Opcode::Match:
-    case Opcode::Elect:
     case Opcode::Call:  // return values: the callee is not analysed
       return true;
     case Opcode::Ld:

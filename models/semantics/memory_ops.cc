@@ -13,6 +13,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "semantics/address_operand.h"
 #include "semantics/families.h"
 #include "semantics/float16.h"
 #include "semantics/float_util.h"
@@ -23,18 +24,6 @@ namespace {
 
 using u64 = uint64_t;
 
-// out[lane] = (in[lane] + off) & wrap for lanes [0, ws), `in` a register's
-// lanes (u64 or uint32_t): a plain function with a restricted output, which
-// GCC's -O2 vectoriser takes (see read_lanes).
-template <class T>
-inline void offset_lanes(const T* in, u64* __restrict out, u64 off, u64 wrap, unsigned ws) {
-  if (ws == 32) {
-    for (unsigned lane = 0; lane < 32; ++lane) out[lane] = (u64(in[lane]) + off) & wrap;
-  } else {
-    for (unsigned lane = 0; lane < ws; ++lane) out[lane] = (u64(in[lane]) + off) & wrap;
-  }
-}
-
 // The OR of a[0..ws), vectorisable.
 inline u64 or_lanes(const u64* a, unsigned ws) {
   u64 any = 0;
@@ -44,66 +33,6 @@ inline u64 or_lanes(const u64* a, unsigned ws) {
     for (unsigned lane = 0; lane < ws; ++lane) any |= a[lane];
   }
   return any;
-}
-
-// The address operand of one instruction, decoded once.
-class AddressOperand {
- public:
-  AddressOperand(const Exec& x, const Operand& op) : x_(x) {
-    if (op.kind != Operand::Kind::Address) x.unsupported("expected an [address] operand");
-    offset_ = static_cast<u64>(op.offset);
-    if (op.has_reg) {
-      const RegSlot s = x.regs.slots[op.reg];
-      if (s.kind == RegKind::Pred) x.unsupported("a predicate register as an address");
-      base_ = x.regs.data + s.offset;
-      narrow_ = s.kind == RegKind::Narrow;
-      wrap32_ = op.reg_type != Type::None && type_bits(op.reg_type) <= 32;
-    } else if (op.has_symbol) {
-      has_symbol_ = true;
-      symbol_ = op.symbol;
-    }
-  }
-  // The address of each lane of m in out[lane]. A variable's address is the
-  // same for every lane: the environment is asked once.
-  void gather(LaneMask m, u64* out) const {
-    if (!m) return;
-    const unsigned ws = x_.warp_size();
-    const u64 off = offset_;
-    if (base_) {
-      const u64 wrap = wrap32_ ? 0xffffffffull : ~u64(0);
-      if (narrow_) return gather_base(static_cast<const uint32_t*>(base_), m, off, wrap, out);
-      return gather_base(static_cast<const u64*>(base_), m, off, wrap, out);
-    }
-    const u64 a = has_symbol_ ? x_.env.symbol_address(symbol_) + off : off;
-    each_lane(m, ws, [&](unsigned lane) { out[lane] = a; });
-  }
-
- private:
-  template <class T>
-  void gather_base(const T* in, LaneMask m, u64 off, u64 wrap, u64* out) const {
-    const unsigned ws = x_.warp_size();
-    if (m == full_mask(ws)) return offset_lanes(in, out, off, wrap, ws);
-    for_lanes(m, [&](unsigned lane) { out[lane] = (u64(in[lane]) + off) & wrap; });
-  }
-
-  const Exec& x_;
-  const void* base_ = nullptr;  // the base register's storage
-  bool narrow_ = false, wrap32_ = false, has_symbol_ = false;
-  uint32_t symbol_ = 0;
-  u64 offset_ = 0;
-};
-
-[[noreturn]] void misaligned(const Exec& x, u64 addr, unsigned size, unsigned lane) {
-  std::ostringstream s;
-  s << "misaligned " << size << "-byte " << space_name(x.inst.space) << " access at 0x" << std::hex
-    << addr << std::dec << " by lane " << lane << " in '" << x.inst.text << "'";
-  throw MemoryFault(MemoryFault::Reason::Misaligned, x.inst.space, addr, size, lane, s.str());
-}
-
-// Inline, with the message built out of line: every lane of every access
-// passes here.
-inline void check_aligned(const Exec& x, u64 addr, unsigned size, unsigned lane) {
-  if (addr % size != 0) misaligned(x, addr, size, lane);
 }
 
 // The lanes of m below the first (lowest) one whose address is not aligned to

@@ -128,6 +128,13 @@ Outcome execute(const Module& module, const Instruction& inst, const WarpRegiste
     case Opcode::Suq:
       sem::exec_texture(x);
       break;
+    case Opcode::WmmaLoad:
+    case Opcode::WmmaStore:
+    case Opcode::WmmaMma:
+    case Opcode::Mma:
+    case Opcode::Ldmatrix:
+      sem::exec_tensor(x);
+      break;
     case Opcode::Bar:
     case Opcode::Membar:
     case Opcode::Nanosleep:

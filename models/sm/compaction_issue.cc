@@ -29,17 +29,11 @@ bool CompactionIssue::synchronises(const Instruction& in, const Program& program
     case Opcode::Exit:
     case Opcode::Bar:
     case Opcode::Trap:
-    // Warp-level operations read other lanes of a static warp, which may sit
-    // in other formed warps: they execute once all have arrived.
-    case Opcode::Vote:
-    case Opcode::Shfl:
-    case Opcode::Activemask:
-    case Opcode::Redux:
-    case Opcode::Match:
-    case Opcode::Elect:
       return true;
     default:
-      return false;
+      // Warp-level operations read other lanes of a static warp, which may
+      // sit in other formed warps: they execute once all have arrived.
+      return is_warp_collective(in.op);
   }
 }
 

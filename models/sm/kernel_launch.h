@@ -22,7 +22,9 @@ struct KernelLaunch {
   const Program* program = nullptr;
   const Function* kernel = nullptr;
   Dim3 grid, block;
-  uint32_t dynamic_shared = 0;     // bytes per CTA
+  uint32_t dynamic_shared = 0;  // bytes per CTA
+  // A cooperative launch's grid workspace (GRID_WORKSPACE); 0: an ordinary launch.
+  uint64_t grid_workspace = 0;
   KernelMemory* memory = nullptr;  // global memory, module globals, constants, parameters
   // Told of every global write at issue (the memory port keeps its in-flight writes current).
   GlobalWriteObserver* global_writes = nullptr;

@@ -26,6 +26,7 @@ const PipelineParams (&pipelines(const PlatformConfig& c))[kUnitKinds] {
   params[static_cast<unsigned>(UnitKind::Sp)] = pipeline(c.sm.sp);
   params[static_cast<unsigned>(UnitKind::Sfu)] = pipeline(c.sm.sfu);
   params[static_cast<unsigned>(UnitKind::LdSt)] = pipeline(c.sm.ldst);
+  params[static_cast<unsigned>(UnitKind::Tensor)] = pipeline(c.sm.tensor);
   return params;
 }
 
@@ -45,7 +46,8 @@ L1Params l1_params(const PlatformConfig& c) {
 
 bool is_memory_op(Opcode op) {
   return op == Opcode::Ld || op == Opcode::St || op == Opcode::Atom || op == Opcode::Red ||
-         op == Opcode::Tex || op == Opcode::Tld4 || op == Opcode::Suld || op == Opcode::Sust;
+         op == Opcode::Tex || op == Opcode::Tld4 || op == Opcode::Suld || op == Opcode::Sust ||
+         op == Opcode::WmmaLoad || op == Opcode::WmmaStore || op == Opcode::Ldmatrix;
 }
 
 }  // namespace

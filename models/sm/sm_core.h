@@ -276,8 +276,9 @@ class SmCore {
 
   // Reused per cycle.
   std::vector<Path> paths_;
-  std::vector<unsigned> completed_;    // the memory ops an answer completed
-  std::vector<uint64_t> texel_lines_;  // time_memory's lines of a texture fetch
+  std::vector<unsigned> completed_;     // the memory ops an answer completed
+  std::vector<uint64_t> access_lines_;  // time_memory's lines of a texture fetch or fragment
+  std::vector<uint64_t> shared_words_;  // time_memory's shared words of a fragment
 };
 
 }  // namespace warptlm

@@ -66,6 +66,7 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
   cta.context.ntid = launch.block;
   cta.context.nctaid = launch.grid;
   cta.context.warps = nwarps;
+  cta.context.grid_workspace = launch.grid_workspace;
   cta.context.shared.assign(launch.program->module.shared_static_size + launch.dynamic_shared, 0);
   cta.barriers.reset();
   cta.env =

@@ -9,6 +9,18 @@
 
 namespace warptlm {
 
+namespace {
+
+// Instructions that make several accesses per lane (a texture fetch's
+// texels, a fragment's elements, ldmatrix's rows): their global lines and
+// shared words are counted access by access, not from one span per lane.
+bool several_accesses_per_lane(Opcode op) {
+  return op == Opcode::Tex || op == Opcode::Tld4 || op == Opcode::WmmaLoad ||
+         op == Opcode::WmmaStore || op == Opcode::Ldmatrix;
+}
+
+}  // namespace
+
 uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in, uint64_t now) {
   // Per lane: the span of its global and of its shared accesses; the
   // coalescer and the bank model work on those.
@@ -22,9 +34,20 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
     else  // local, constant and parameter accesses: an L1 (or constant cache) hit
       done = std::max(done, now + config_.memory.l1.latency);
   }
+  const bool several = several_accesses_per_lane(in.op);
   if (spans.shared) {
-    const unsigned cycles = shared_access_cycles(
-        spans.first, spans.shared, warp_size_, spans.widest(spans.shared), config_.sm.shared_banks);
+    unsigned cycles = 0;
+    if (several) {
+      shared_words_.clear();
+      for (const MemoryAccess& a : ctas_[ws.cta].env->accesses)
+        if (a.space == Space::Shared)
+          for (uint64_t w = a.address / 4; w <= (a.address + a.size - 1) / 4; ++w)
+            shared_words_.push_back(w);
+      cycles = shared_word_cycles(shared_words_, config_.sm.shared_banks);
+    } else {
+      cycles = shared_access_cycles(spans.first, spans.shared, warp_size_,
+                                    spans.widest(spans.shared), config_.sm.shared_banks);
+    }
     ++stats_.shared_accesses;
     stats_.shared_bank_conflicts += cycles > 1 ? cycles - 1 : 0;
     done = std::max(done, now + config_.sm.shared_latency + (cycles ? cycles - 1 : 0));
@@ -32,7 +55,8 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
   if (!spans.global) return done;
 
   const bool atomic = in.op == Opcode::Atom || in.op == Opcode::Red;
-  const bool write = !atomic && (in.op == Opcode::St || in.op == Opcode::Sust);
+  const bool write =
+      !atomic && (in.op == Opcode::St || in.op == Opcode::Sust || in.op == Opcode::WmmaStore);
   L1DataPath::Owner owner;
   owner.warp_slot = static_cast<unsigned>(&ws - warps_.data());
   owner.global_warp = ws.global_id;
@@ -49,20 +73,24 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
                                     : write ? L1DataPath::Access::Store
                                             : L1DataPath::Access::Load;
   L1DataPath::Started started;
-  if (in.op == Opcode::Tex || in.op == Opcode::Tld4) {
-    // The texels of a fetch, each lane's several: their lines, in the order
-    // the fetch read them, through the L1 (Volta's unified L1 and texture
+  if (several) {
+    // The texels of a fetch or the elements of a fragment, each lane's
+    // several: their global lines, in the order the instruction made the
+    // accesses, through the L1 (textures: Volta's unified L1 and texture
     // cache; docs/textures.md).
-    texel_lines_.clear();
+    access_lines_.clear();
     const uint64_t line = config_.memory.l1.line;
     for (const MemoryAccess& a : ctas_[ws.cta].env->accesses) {
+      if (a.space != Space::Global) continue;
       for (uint64_t l = a.address & ~(line - 1); l < a.address + a.size; l += line)
-        if (std::find(texel_lines_.begin(), texel_lines_.end(), l) == texel_lines_.end())
-          texel_lines_.push_back(l);
+        if (std::find(access_lines_.begin(), access_lines_.end(), l) == access_lines_.end())
+          access_lines_.push_back(l);
     }
-    ++stats_.texture_instructions;
-    stats_.texture_transactions += texel_lines_.size();
-    started = l1_.start_lines(texel_lines_, spans, access, writes_registers, owner, done, now);
+    if (in.op == Opcode::Tex || in.op == Opcode::Tld4) {
+      ++stats_.texture_instructions;
+      stats_.texture_transactions += access_lines_.size();
+    }
+    started = l1_.start_lines(access_lines_, spans, access, writes_registers, owner, done, now);
   } else {
     started = l1_.start(spans, access, writes_registers, owner, done, now);
   }

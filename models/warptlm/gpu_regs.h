@@ -31,15 +31,18 @@
 #define WARPTLM_REG_BLOCK_Z 0x5Cu
 #define WARPTLM_REG_PARAM_ADDR_LO 0x60u /* RW: device address of the parameter buffer */
 #define WARPTLM_REG_PARAM_ADDR_HI 0x64u
-#define WARPTLM_REG_DYN_SHARED 0x68u    /* RW: dynamic shared memory per CTA, bytes */
+#define WARPTLM_REG_DYN_SHARED 0x68u        /* RW: dynamic shared memory per CTA, bytes */
+#define WARPTLM_REG_GRID_WORKSPACE_LO 0x70u /* RW: cooperative launch: 8 zeroed bytes; 0: none */
+#define WARPTLM_REG_GRID_WORKSPACE_HI 0x74u
 #define WARPTLM_REG_LAUNCH 0x80u        /* WO: write WARPTLM_LAUNCH_GO to launch */
 #define WARPTLM_REG_COMMAND 0x84u       /* WO: a WARPTLM_COMMAND_*, done when the write returns */
 #define WARPTLM_REG_RESET 0x88u         /* WO: write WARPTLM_RESET_GO to reset the GPU */
 #define WARPTLM_REG_IMAGE_ADDR_LO 0x90u /* RW: device address of the PTX text to load */
 #define WARPTLM_REG_IMAGE_ADDR_HI 0x94u
-#define WARPTLM_REG_IMAGE_SIZE 0x98u      /* RW: its length in bytes */
-#define WARPTLM_REG_GLOBALS_ADDR_LO 0x9Cu /* RW: where a bound memory gets the .global variables \
-                                           */
+#define WARPTLM_REG_IMAGE_SIZE 0x98u /* RW: its length in bytes */
+#define WARPTLM_REG_GLOBALS_ADDR_LO                            \
+  0x9Cu /* RW: where a bound memory gets the .global variables \
+         */
 #define WARPTLM_REG_GLOBALS_ADDR_HI 0xA0u
 #define WARPTLM_REG_NAME_ADDR_LO 0xA4u /* RW: device address of a kernel name */
 #define WARPTLM_REG_NAME_ADDR_HI 0xA8u
@@ -53,7 +56,7 @@
 
 /* Values. */
 #define WARPTLM_GPU_ID 0x57544C4Du      /* "WTLM" */
-#define WARPTLM_GPU_VERSION 0x00010001u /* register map 1.1 */
+#define WARPTLM_GPU_VERSION 0x00010002u /* register map 1.2 */
 #define WARPTLM_LAUNCH_GO 1u
 #define WARPTLM_RESET_GO 1u
 
@@ -88,5 +91,6 @@
 #define WARPTLM_ERROR_THREAD_LOCAL 11u /* a thread needs more local memory than the limit */
 #define WARPTLM_ERROR_BAD_IMAGE 12u    /* LOAD: the image cannot be read, parsed or placed */
 #define WARPTLM_ERROR_BAD_COMMAND 13u  /* COMMAND got a value that is no command */
+#define WARPTLM_ERROR_COOPERATIVE 14u  /* a cooperative launch's CTAs do not fit at once */
 
 #endif /* WARPTLM_GPU_REGS_H */

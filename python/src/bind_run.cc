@@ -243,6 +243,7 @@ void describe_run(py::dict& out, const std::string& ptx, const std::string& sour
   geometry["grid"] = py::make_tuple(launch.grid.x, launch.grid.y, launch.grid.z);
   geometry["block"] = py::make_tuple(launch.block.x, launch.block.y, launch.block.z);
   geometry["shared_bytes"] = launch.shared_bytes;
+  geometry["cooperative"] = launch.cooperative;
   out["launch"] = geometry;
 }
 
@@ -262,10 +263,12 @@ void bind_run(py::module_& m) {
       [](const std::string& ptx, const std::string& source_name, const std::string& entry,
          const std::string& config_json, const py::tuple& grid, const py::tuple& block,
          uint32_t shared_bytes, const py::list& args, bool trace, const std::string& mode,
-         const std::string& timeline_path, const std::string& vcd_path, bool compactability) {
+         const std::string& timeline_path, const std::string& vcd_path, bool compactability,
+         bool cooperative) {
         PlatformConfig config = config_from_text(config_json);
         Program program = prepare_program(parse_ptx(ptx, source_name), config.reconvergence);
         LaunchSpec launch = make_launch(grid, block, shared_bytes, args);
+        launch.cooperative = cooperative;
         py::dict out = run_launch(program, entry, launch, config, trace, mode, timeline_path,
                                   vcd_path, compactability);
         describe_run(out, ptx, source_name, entry, launch);
@@ -274,9 +277,10 @@ void bind_run(py::module_& m) {
       py::arg("ptx"), py::arg("source_name"), py::arg("entry"), py::arg("config_json"),
       py::arg("grid"), py::arg("block"), py::arg("shared_bytes"), py::arg("args"),
       py::arg("trace") = false, py::arg("mode") = "functional", py::arg("timeline_path") = "",
-      py::arg("vcd_path") = "", py::arg("compactability") = false,
+      py::arg("vcd_path") = "", py::arg("compactability") = false, py::arg("cooperative") = false,
       "One launch, functional or timing (mode); with compactability, also the compactability "
-      "analysis (functional mode). Timing runs elaborate SystemC, which works once "
+      "analysis (functional mode); cooperative: a cooperative launch (every CTA resident, "
+      "grid.sync()). Timing runs elaborate SystemC, which works once "
       "per process: call them in a fresh child (the package does). Returns {stats, buffers, trace, "
       "fault, wall_seconds}; a kernel "
       "fault is returned in 'fault', a bad launch raises ValueError.");

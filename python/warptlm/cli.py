@@ -232,7 +232,8 @@ def cmd_exec(args):
         entry = names[0]
     kernel = warptlm.Kernel(ptx, entry, source_name=args.file)
     result = platform.launch(kernel, grid, block, values, shared_bytes=args.shared, mode=args.mode,
-                             trace=bool(args.trace), timeline=args.timeline, vcd=args.vcd, outdir=args.outdir)
+                             trace=bool(args.trace), timeline=args.timeline, vcd=args.vcd, outdir=args.outdir,
+                             cooperative=args.cooperative)
     result.record["command"] = "exec"
     if args.outdir:  # the folder's record says exec too
         write_outdir(args.outdir, result.record)
@@ -443,6 +444,9 @@ def main(argv=None):
     p.add_argument("--arg", action="append", metavar="FILE.npy|TYPE:VALUE|texture:FILE.npy,...|surface:FILE.npy,...",
                    help="a kernel argument, in parameter order (repeatable)")
     p.add_argument("--shared", type=int, default=0, metavar="BYTES", help="dynamic shared memory per CTA")
+    p.add_argument("--cooperative", action="store_true",
+                   help="a cooperative launch: every CTA resident at once, grid.sync() works "
+                        "(docs/cooperative-launch.md)")
     _run_options(p)
     p.set_defaults(func=cmd_exec)
     p = sub.add_parser("compactability", help="the SLP paper's compactability analysis of a scenario")

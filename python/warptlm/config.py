@@ -136,7 +136,7 @@ class Platform:
 
     def launch(self, kernel, grid, block, args, shared_bytes=0, mode="functional", trace=False, **outputs):
         """Run ``kernel`` over ``grid`` x ``block`` threads; see :func:`warptlm.launch.launch`
-        (``outputs``: timeline, vcd, timeout)."""
+        (``outputs``: timeline, vcd, timeout, outdir, compactability, cooperative)."""
         return launch(self, kernel, grid, block, args, shared_bytes=shared_bytes, mode=mode, trace=trace,
                       **outputs)
 

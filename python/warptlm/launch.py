@@ -149,7 +149,7 @@ def copy_back(arrays, buffers):
 
 
 def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional", trace=False, timeout=None,
-           timeline=None, vcd=None, compactability=False, outdir=None):
+           timeline=None, vcd=None, compactability=False, outdir=None, cooperative=False):
     """Run ``kernel`` on ``platform`` in an isolated child process.
 
     Returns a :class:`Result`. Raises KernelError for a fault in the kernel,
@@ -162,6 +162,9 @@ def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional
     (the run record), stats.txt, config.json, and in timing mode
     timeline.json and top.vcd unless ``timeline``/``vcd`` name other paths.
     ``timeout``: seconds (a positive number) before SimulationTimeout.
+    ``cooperative``: a cooperative launch (cudaLaunchCooperativeKernel): every
+    CTA is resident at once, or ValueError, and cooperative groups'
+    ``grid.sync()`` works (docs/cooperative-launch.md).
     ValueError for a bad launch,
     warptlm.SimulationCrash if the model crashed and SimulationTimeout past
     ``timeout`` seconds.
@@ -172,6 +175,8 @@ def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional
     grid3, block3 = _dim3("grid", grid), _dim3("block", block)
     if not isinstance(shared_bytes, (int, np.integer)) or not 0 <= shared_bytes < 2**32:
         raise ValueError(f"shared_bytes must be an int in [0, 2^32), got {shared_bytes!r}")
+    if not isinstance(cooperative, bool):
+        raise TypeError(f"cooperative must be True or False, got {cooperative!r}")
     native, arrays = marshal_args(kernel, args)
     config = platform.config
     timeline, vcd = outdir_paths(outdir, mode, timeline, vcd)
@@ -180,7 +185,8 @@ def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional
         dict(ptx=kernel.ptx, source_name=kernel.source_name, entry=kernel.entry,
              config_json=platform.config_json(), grid=grid3, block=block3, shared_bytes=int(shared_bytes),
              args=native, trace=bool(trace), mode=mode, timeline_path=output_path("timeline", timeline, mode),
-             vcd_path=output_path("vcd", vcd, mode), compactability=bool(compactability)),
+             vcd_path=output_path("vcd", vcd, mode), compactability=bool(compactability),
+             cooperative=cooperative),
         timeout=timeout, debug_crash=isolation.debug_crash_for(config, {"kernel": kernel.entry}),
         what=f"kernel '{kernel.entry}' ({mode}, grid {grid3}, block {block3})")
     if out["fault"] is not None:

@@ -16,7 +16,8 @@ def run_record(command, mode, out, config, stats, wall_seconds):
     record = {"warptlm_version": _core.version(), "command": command, "mode": mode,
               "kernel": dict(out["kernel"]),
               "launch": {"grid": list(out["launch"]["grid"]), "block": list(out["launch"]["block"]),
-                         "shared_bytes": out["launch"]["shared_bytes"]},
+                         "shared_bytes": out["launch"]["shared_bytes"],
+                         "cooperative": bool(out["launch"].get("cooperative", False))},
               "config": dict(config), "stats": dict(stats), "wall_seconds": wall_seconds}
     if out.get("scenario") is not None:
         record["scenario"] = dict(out["scenario"])

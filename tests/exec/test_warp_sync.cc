@@ -217,17 +217,16 @@ TEST(WarpSync, MalformedFormsAreErrorsAtTheirLine) {
       << error_of(regs + "bar.red.popc.pred %p1, 0, %p2;\nret;");
   EXPECT_NE(error_of(regs + "bar.red.u32 %r1, 0, %p2;\nret;").find("needs an operation"),
             std::string::npos);
-  EXPECT_NE(error_of(regs + "bar.arrive 0, 64;\nret;").find("'bar.arrive' is not supported"),
-            std::string::npos);
+  EXPECT_NE(error_of(regs + "bar.arrive 0, 64, 1;\nret;").find("bad.ptx:10:"), std::string::npos);
   EXPECT_NE(error_of(regs + "match.any.sync.b32 %r1|%p1, %r2, -1;\nret;").find("bad.ptx:10:"),
             std::string::npos);
   EXPECT_NE(error_of(regs + "match.all.b32 %r1, %r2, -1;\nret;").find("'match' needs .sync"),
             std::string::npos);
   EXPECT_NE(error_of(regs + "elect.sync %r1, -1;\nret;").find("writes d|p"), std::string::npos);
   EXPECT_NE(error_of(regs + "nanosleep.u64 %rd1;\nret;").find("bad.ptx:10:"), std::string::npos);
-  EXPECT_NE(error_of(regs + "mov.u32 %r1, %envreg3;\nret;")
-                .find("special register '%envreg3' is not supported"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(regs + "mov.u32 %r1, %pm3;\nret;").find("special register '%pm3' is not supported"),
+      std::string::npos);
 }
 
 TEST(WarpSync, BarRedAndBarSyncOnOneBarrierIsAFault) {
@@ -255,6 +254,43 @@ ret;
     const std::string what = f.what();
     EXPECT_NE(what.find("on barrier 0 while other threads wait there at"), std::string::npos)
         << what;
+  }
+}
+
+// Producer-consumer with named barriers: warp 0 writes shared memory and
+// arrives at barrier 1 (bar.arrive: it goes on at once, here to write its
+// own output); warp 1 waits there (bar.sync 1, 64) and reads what warp 0
+// wrote. Both warps count, so the barrier completes at 64 threads
+// (tests/data/ptx/warp_sync/producer_consumer.ptx).
+
+TEST(WarpSync, BarArriveLetsAProducerGoOnWhileTheConsumerWaits) {
+  for (const std::string& scheme : reconvergence_names()) {
+    SCOPED_TRACE(scheme);
+    ExecConfig c;
+    c.reconvergence = scheme;
+    LaunchSpec l = one_buffer(1, 64, std::vector<int32_t>(64, -1));
+    Program p = prepare_program(parse_ptx_file(kDir + "producer_consumer.ptx"), scheme);
+    run_functional(p, "pc", l, c);
+    const std::vector<int32_t> out = i32_values(l.buffers[0]);
+    for (int t = 0; t < 32; ++t) {
+      EXPECT_EQ(out[t], t) << "producer thread " << t;
+      EXPECT_EQ(out[32 + t], 7 * t) << "consumer thread " << 32 + t;
+    }
+  }
+  EXPECT_NE(error_of("bar.arrive 1;\nret;").find("'bar.arrive' needs a thread count"),
+            std::string::npos);
+  ExecConfig tbc;
+  tbc.compaction = "tbc";
+  LaunchSpec l = one_buffer(1, 64, std::vector<int32_t>(64, -1));
+  try {
+    run_functional(prepare_program(parse_ptx_file(kDir + "producer_consumer.ptx"), "ipdom"), "pc",
+                   l, tbc);
+    FAIL() << "no fault";
+  } catch (const KernelFault& f) {
+    EXPECT_NE(
+        std::string(f.what()).find("bar.arrive is not supported under thread block compaction"),
+        std::string::npos)
+        << f.what();
   }
 }
 

@@ -179,7 +179,7 @@ TEST(PtxAlu, FloatFunctions) {
   bad("sin.f32 %f1, %f2", 1, "'sin' needs .approx");
   bad("testp.f32 %p1, %f1", 1, "'testp' needs a test");
   bad("tanh.f32 %f1, %f2", 1, "'tanh' needs .approx");
-  bad("dp4a.u32.u32 %r1, %r2, %r3, %r4", 1, "instruction 'dp4a' is not supported");
+  bad("dp4a.u32.u32 %r1, %r2, %r3, %r4", 1, "instruction 'dp4a' (sm_61) is not supported");
 }
 
 TEST(PtxAlu, SetpSetSelpSlct) {

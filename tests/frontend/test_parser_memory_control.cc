@@ -146,7 +146,12 @@ TEST(PtxControl, BarriersAndFences) {
     EXPECT_EQ(m.op, Opcode::Membar) << text;
     EXPECT_TRUE(m.ops.empty());
   }
-  bad("bar.arrive 0, 64", 4, "'bar.arrive' is not supported");
+  Instruction arrive = one("bar.arrive 0, 64");
+  EXPECT_EQ(arrive.op, Opcode::Bar);
+  EXPECT_FALSE(arrive.sync);
+  EXPECT_EQ(arrive.ops.size(), 2u);
+  EXPECT_FALSE(one("barrier.arrive.aligned 1, 32").sync);
+  bad("bar.arrive 0", 1, "'bar.arrive' needs a thread count");
   Instruction red = one("bar.red.popc.u32 %r1, 0, 64, !%p1");
   EXPECT_EQ(red.op, Opcode::Bar);
   EXPECT_EQ(red.barrier_red, BarrierRed::Popc);
@@ -180,7 +185,7 @@ TEST(PtxControl, BranchesCallsAndExits) {
   bad("call.uni sh, ()", 10, "'sh' is a variable, not a function");
   bad("call.uni f, (), p", 15, "call prototypes (indirect calls) are not supported");
   bad("call.uni f, x", 13, "call prototypes and jump tables are not supported");
-  bad("brx.idx %r1, tbl", 1, "instruction 'brx' is not supported");
+  bad("brx.idx %r1, tbl", 1, "instruction 'brx' (sm_30) is not supported");
   Instruction sleep = one("nanosleep.u32 10");
   EXPECT_EQ(sleep.op, Opcode::Nanosleep);
   EXPECT_EQ(sleep.ops.at(0).imm, 10u);

@@ -118,8 +118,15 @@ TEST(PtxOperands, SpecialRegisters) {
   EXPECT_EQ(decode_one(kStdRegs, "mov.u32 %r1, %globaltimer_lo").ops[1].sreg,
             SpecialReg::GlobalTimerLo);
   EXPECT_EQ(decode_one(kStdRegs, "mov.u32 %r1, WARP_SZ").ops[1].sreg, SpecialReg::WarpSize);
-  expect_body_error(std::string(kStdRegs) + "\nmov.u32 %r1, %envreg2;", 2, 14,
-                    "special register '%envreg2' is not supported");
+  const Instruction env = decode_one(kStdRegs, "mov.u32 %r1, %envreg2");
+  EXPECT_EQ(env.ops[1].sreg, SpecialReg::EnvReg);
+  EXPECT_EQ(env.ops[1].comp, 2);
+  expect_body_error(std::string(kStdRegs) + "\nmov.u32 %r1, %envreg32;", 2, 14,
+                    "'%envreg32' is not a special register (%envreg0 to %envreg31)");
+  expect_body_error(std::string(kStdRegs) + "\nmov.u32 %r1, %envreg02;", 2, 14,
+                    "'%envreg02' is not a special register (%envreg0 to %envreg31)");
+  expect_body_error(std::string(kStdRegs) + "\nmov.u32 %r1, %pm0;", 2, 14,
+                    "special register '%pm0' is not supported");
 }
 
 TEST(PtxOperands, Addresses) {

@@ -50,21 +50,22 @@ tlm::tlm_response_status transport(ControlRegisters& regs, tlm::tlm_command cmd,
 TEST(ControlRegisters, ResetValuesMatchTheMap) {
   Bench b;
   EXPECT_EQ(b.read(reg::kId), 0x57544C4Du);
-  EXPECT_EQ(b.read(reg::kVersion), 0x00010001u);
+  EXPECT_EQ(b.read(reg::kVersion), 0x00010002u);
   EXPECT_EQ(b.read(reg::kStatus), 0u);  // idle
   EXPECT_EQ(b.read(reg::kError), 0u);
   for (uint32_t r :
        {reg::kGridX, reg::kGridY, reg::kGridZ, reg::kBlockX, reg::kBlockY, reg::kBlockZ})
     EXPECT_EQ(b.read(r), 1u);
   for (uint32_t r : {reg::kProgram, reg::kKernel, reg::kParamAddrLo, reg::kParamAddrHi,
-                     reg::kDynShared, reg::kIrqEnable, reg::kIrqStatus, reg::kLaunch})
+                     reg::kDynShared, reg::kGridWorkspaceLo, reg::kGridWorkspaceHi, reg::kIrqEnable,
+                     reg::kIrqStatus, reg::kLaunch})
     EXPECT_EQ(b.read(r), 0u);
   for (const RegisterInfo& r : control_register_map()) {
     if (r.offset != reg::kCycleLo && r.offset != reg::kCycleHi) {
       EXPECT_EQ(b.read(r.offset), r.reset) << r.name;
     }
   }
-  EXPECT_EQ(control_register_map().size(), 36u);
+  EXPECT_EQ(control_register_map().size(), 38u);
   EXPECT_EQ(control_register("DYN_SHARED").offset, 0x68u);
   EXPECT_EQ(control_register("IRQ_STATUS").access, RegAccess::W1C);
   try {

@@ -81,6 +81,28 @@ TEST(TimingWarpSync, BarRedUnderEveryScheme) {
     expect_timing_matches_functional("warp_sync.clang.ptx", "barrier_reductions", "none", scheme);
 }
 
+TEST(TimingWarpSync, BarArriveProducerConsumerUnderEveryScheme) {
+  // The producer warp arrives and goes on; the consumer's warp is released
+  // when the count is reached (producer_consumer.ptx: 2 CTAs of 64 threads).
+  for (const std::string& scheme : reconvergence_names()) {
+    SCOPED_TRACE(scheme);
+    warptlm::testing::in_child_process([&] {
+      const Program p = prepare_program(parse_ptx_file(kDir + "producer_consumer.ptx"), scheme);
+      PlatformConfig config = preset("small");
+      config.reconvergence = scheme;
+      LaunchSpec l;
+      l.grid = {2, 1, 1};
+      l.block = {64, 1, 1};
+      l.buffers.push_back(u32_buffer("out", 128, 0));
+      l.args.push_back(KernelArg::buffer_arg(0));
+      LaunchSpec functional = l, timing = l;
+      run_functional(p, "pc", functional, config.exec_config());
+      run_timing(p, "pc", timing, config);
+      EXPECT_TRUE(functional.buffers[0].bytes == timing.buffers[0].bytes);
+    });
+  }
+}
+
 struct Sleep {
   nlohmann::json stats;
   std::vector<uint64_t> elapsed;  // per thread: %globaltimer's advance

@@ -112,7 +112,8 @@ std::string statistics_markdown() {
       "both modes report plus\nthe whole-GPU timing figures.\n\n"
       "A run's statistics file (`--stats`, `--outdir`, `Result.save()`) is a run record: "
       "`warptlm_version`,\n`command`, `mode`, `kernel` (name, source, `ptx_fnv1a64`), `launch` "
-      "(grid, block, shared_bytes),\n`config` (every configuration field), `stats` (the "
+      "(grid, block, shared_bytes, cooperative),\n`config` (every configuration field), `stats` "
+      "(the "
       "statistics below), `wall_seconds`; scenario\nruns add `scenario` (name, size, n, seed), "
       "`passed` and `message`.\n";
   std::string group;

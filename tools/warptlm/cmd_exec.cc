@@ -34,6 +34,9 @@ CLI::App* add_exec(CLI::App& app, ExecCommand& c) {
       ->default_val(0)
       ->check(CLI::Range(uint64_t(0), uint64_t(0xffffffffu)))
       ->type_name("BYTES");
+  cmd->add_flag("--cooperative", c.cooperative,
+                "a cooperative launch: every CTA resident at once, grid.sync() works "
+                "(docs/cooperative-launch.md)");
   add_run_options(cmd, c.run);
   return cmd;
 }
@@ -61,6 +64,7 @@ int cmd_exec(const ExecCommand& c) {
   launch.grid = parse_dim3("--grid", c.grid);
   launch.block = parse_dim3("--block", c.block);
   launch.shared_bytes = static_cast<uint32_t>(c.shared);
+  launch.cooperative = c.cooperative;
   std::vector<NpyArray> arrays;  // one per distinct file: buffer i is arrays[i]
   auto buffer_of = [&](const std::string& path) {
     size_t index = 0;

@@ -22,6 +22,7 @@ int cmd_analyze(const AnalyzeCommand& c);
 struct ExecCommand {
   std::string file, kernel, grid = "1", block;
   uint64_t shared = 0;
+  bool cooperative = false;
   std::vector<std::string> args;
   RunOptions run;
 };

@@ -122,7 +122,8 @@ nlohmann::json run_record(const std::string& command, const std::string& mode,
   j["kernel"] = {{"name", entry}, {"source", source_name}, {"ptx_fnv1a64", fnv1a64(ptx)}};
   j["launch"] = {{"grid", dim3_json(launch.grid)},
                  {"block", dim3_json(launch.block)},
-                 {"shared_bytes", launch.shared_bytes}};
+                 {"shared_bytes", launch.shared_bytes},
+                 {"cooperative", launch.cooperative}};
   j["config"] = to_json(platform);
   j["stats"] = r.stats;
   j["wall_seconds"] = r.seconds;

@@ -78,4 +78,14 @@ unsigned shared_access_cycles(const uint64_t* addrs, LaneMask active, unsigned w
   return worst;
 }
 
+unsigned shared_word_cycles(std::vector<uint64_t>& words, unsigned banks) {
+  if (banks == 0) throw std::invalid_argument("shared_word_cycles: banks must be at least 1");
+  std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  std::vector<unsigned> per_bank(banks, 0);
+  unsigned cycles = 0;
+  for (uint64_t w : words) cycles = std::max(cycles, ++per_bank[w % banks]);
+  return cycles;
+}
+
 }  // namespace warptlm

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "semantics/semantics.h"
 
@@ -18,5 +19,12 @@ namespace warptlm {
 // parameter: warp_size 0 or > kMaxWarpSize, size not 1/2/4/8/16, banks 0.
 unsigned shared_access_cycles(const uint64_t* addrs, LaneMask active, unsigned warp_size,
                               unsigned size, unsigned banks);
+
+// The same for an instruction that makes several accesses per lane (the
+// tensor-core loads and stores, ldmatrix): `words` holds the 4-byte word
+// index (byte address / 4) of every word each access touches, in any order
+// and with repeats; it is sorted and deduplicated in place. 0 when empty.
+// std::invalid_argument for banks 0.
+unsigned shared_word_cycles(std::vector<uint64_t>& words, unsigned banks);
 
 }  // namespace warptlm

@@ -10,6 +10,8 @@ const char* unit_kind_name(UnitKind kind) {
       return "sfu";
     case UnitKind::LdSt:
       return "ldst";
+    case UnitKind::Tensor:
+      return "tensor";
   }
   return "?";
 }

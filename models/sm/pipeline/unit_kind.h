@@ -7,11 +7,12 @@
 
 namespace warptlm {
 
-enum class UnitKind : uint8_t { Sp, Sfu, LdSt };
-constexpr unsigned kUnitKinds = 3;
+enum class UnitKind : uint8_t { Sp, Sfu, LdSt, Tensor };
+constexpr unsigned kUnitKinds = 4;
 
-const char* unit_kind_name(UnitKind kind);  // "sp", "sfu", "ldst"
+const char* unit_kind_name(UnitKind kind);  // "sp", "sfu", "ldst", "tensor"
 
+// Tensor: the matrix multiply-accumulates (wmma.mma, mma.sync).
 // Sfu: the transcendental and approximate float operations (sin, cos, ex2,
 // lg2, rsqrt, rcp, sqrt, and div of floats). LdSt: every memory access (ld,
 // st, atom, red) in every state space, ld.param and ld.const included, since
@@ -44,7 +45,13 @@ inline UnitKind unit_of(const Instruction& in) {
     case Opcode::Suld:
     case Opcode::Sust:
     case Opcode::Suq:
+    case Opcode::WmmaLoad:  // fragments move through the LD/ST unit
+    case Opcode::WmmaStore:
+    case Opcode::Ldmatrix:
       return UnitKind::LdSt;
+    case Opcode::WmmaMma:
+    case Opcode::Mma:
+      return UnitKind::Tensor;
     default:
       return UnitKind::Sp;
   }
