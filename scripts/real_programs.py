@@ -27,10 +27,11 @@ import warptlm
 PROGRAMS = []
 
 
-def program(path):
-    """Registers a check: `path` is the .cu file under Samples/."""
+def program(path, arch=None):
+    """Registers a check: `path` is the .cu file under Samples/; `arch` the
+    oldest target it compiles for, when newer than --arch."""
     def add(fn):
-        PROGRAMS.append((fn.__name__, path, fn))
+        PROGRAMS.append((fn.__name__, path, fn, arch))
         return fn
     return add
 
@@ -314,6 +315,50 @@ def reduction_multi_block_cg(run):
     return f"{n} floats over {blocks} CTAs with grid.sync(), relative difference {rel:.1e}"
 
 
+@program("3_CUDA_Features/globalToShmemAsyncCopy/globalToShmemAsyncCopy.cu", arch="sm_80")
+def global_to_shmem_async_copy(run):
+    # Three of the sample's kernels (blockSize 16) on 128 x 128 matrices: the
+    # four-stage cuda::pipeline of 16-byte cp.async, the cuda::barrier-tracked
+    # copies (cp.async.mbarrier.arrive) and the producer/consumer pipeline
+    # with shared state (mbarriers). As the sample, A = 1.0 and B = 0.01
+    # (its kernels index B as A, so only constant inputs check them), and
+    # every element of C must be wA * 0.01.
+    n, bs = 128, 16
+    a = np.full((n, n), 1.0, np.float32)
+    b = np.full((n, n), 0.01, np.float32)
+    kernels = [
+        ("_Z38MatrixMulAsyncCopyMultiStageLargeChunkILi16EEvPfPKfS2_ii", (bs, bs), (n // bs, n // bs)),
+        ("_Z37MatrixMulAsyncCopyLargeChunkAWBarrierILi16EEvPfPKfS2_ii", (bs, bs), (n // bs, n // bs)),
+        ("_Z39MatrixMulAsyncCopyMultiStageSharedStateILi16EEvPfPKfS2_ii", (bs, bs + 2), (n // bs, n // bs)),
+    ]
+    want = n * np.float64(np.float32(0.01))
+    worst = 0.0
+    for name, block, grid in kernels:
+        c = np.zeros((n, n), np.float32)
+        run.launch(name, grid, block, [c, a, b, n, n])
+        rel = float(np.abs(c - want).max() / want)
+        assert rel < 1e-5, f"{name}: relative difference {rel}"
+        worst = max(worst, rel)
+    return f"3 kernels (cp.async pipeline, mbarrier-tracked copies, shared-state pipeline), within {worst:.1e}"
+
+
+@program("0_Introduction/simpleAWBarrier/simpleAWBarrier.cu", arch="sm_80")
+def simple_aw_barrier(run):
+    # normVecByDotProductAWBarrier: cuda::barrier arrive/wait inside each
+    # CTA's reduction, grid.sync() between the phases (a cooperative launch
+    # of 4 CTAs of 256 threads), on 65,536 elements of 2.0 as the sample's.
+    size, threads, blocks = 1 << 16, 256, 4
+    a = np.full(size, 2.0, np.float32)
+    b = np.full(size, 2.0, np.float32)
+    partial = np.zeros(blocks, np.float64)
+    run.launch("_Z28normVecByDotProductAWBarrierPfS_Pdi", blocks, threads, [a, b, partial, size],
+               shared_bytes=(threads // 32 + 1) * 8, cooperative=True)
+    expected = np.float32(2.0 / math.sqrt(size * 4.0))
+    err = float(np.abs(a - expected).max())
+    assert err <= 1e-5, f"largest difference {err} from {expected}"
+    return f"{size} elements normalised over {blocks} CTAs with cuda::barrier and grid.sync(), within {err:.1e}"
+
+
 def compile_ptx(nvcc, source, arch, include):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "k.ptx")
@@ -334,12 +379,13 @@ def main():
     ap.add_argument("--only", nargs="*", help="program names to run")
     args = ap.parse_args()
     passed = failed = 0
-    for name, path, check in PROGRAMS:
+    for name, path, check, arch in PROGRAMS:
         if args.only and name not in args.only:
             continue
         source = os.path.join(args.samples, "Samples", path)
         try:
-            ptx = compile_ptx(args.nvcc, source, args.arch, os.path.join(args.samples, "Common"))
+            target = max(args.arch, arch or args.arch, key=lambda a: int(a[3:]))
+            ptx = compile_ptx(args.nvcc, source, target, os.path.join(args.samples, "Common"))
             print(f"PASS {name}: {check(Run(ptx, args.mode))}", flush=True)
             passed += 1
         except Exception as e:  # a failed check, a KernelError, a PtxError: all reported alike

@@ -176,19 +176,14 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
     global.write(a, b.bytes.data(), b.bytes.size());
     addresses.push_back(a);
   }
-  const std::vector<uint8_t> descriptors = image_descriptors(launch, addresses);
-  uint64_t descriptors_address = 0;
-  if (!descriptors.empty()) {
-    descriptors_address = global.allocate(descriptors.size(), "texture and surface descriptors");
-    global.write(descriptors_address, descriptors.data(), descriptors.size());
-  }
-  mem.params = build_param_buffer(module, *kernel, launch, addresses, descriptors_address);
-  uint64_t workspace = 0;
-  if (launch.cooperative) {
-    workspace = global.allocate(kGridWorkspaceBytes, "cooperative launch grid workspace");
-    const uint8_t zeros[kGridWorkspaceBytes] = {};
-    global.write(workspace, zeros, kGridWorkspaceBytes);
-  }
+  const LaunchExtras extras = place_launch_extras(
+      launch, addresses, [&](const uint8_t* data, uint64_t n, const char* what) {
+        const uint64_t a = global.allocate(n, what);
+        global.write(a, data, n);
+        return a;
+      });
+  mem.params = build_param_buffer(module, *kernel, launch, addresses, extras.descriptors);
+  const uint64_t workspace = extras.workspace;
 
   if (analysis) analysis->reset(config.warp_size, config.seed);
   GridRunner runner(program, *kernel, mem,

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "exec/launch.h"
 #include "exec/warp_environment.h"
 
 namespace warptlm {
@@ -117,10 +118,7 @@ void GridRunner::run_cta(uint64_t linear) {
 }
 
 RunStats GridRunner::run_all_resident() {
-  if (lockstep_)
-    throw std::invalid_argument(
-        "cooperative launch: compaction and the compactability analysis run one CTA at a time; "
-        "run cooperative launches with compaction=none");
+  if (lockstep_) throw std::invalid_argument(kCooperativeCompaction);
   ctas_.clear();
   ctas_.resize(ctas());
   for (uint64_t i = 0; i < ctas_.size(); ++i) start_cta(ctas_[i], i);

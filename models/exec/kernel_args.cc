@@ -137,4 +137,19 @@ std::vector<uint8_t> image_descriptors(const LaunchSpec& launch,
   return out;
 }
 
+LaunchExtras place_launch_extras(const LaunchSpec& launch,
+                                 const std::vector<uint64_t>& buffer_addresses,
+                                 const PlaceFn& place) {
+  LaunchExtras x;
+  const std::vector<uint8_t> descriptors = image_descriptors(launch, buffer_addresses);
+  if (!descriptors.empty())
+    x.descriptors =
+        place(descriptors.data(), descriptors.size(), "texture and surface descriptors");
+  if (launch.cooperative) {
+    const uint8_t zeros[kGridWorkspaceBytes] = {};
+    x.workspace = place(zeros, kGridWorkspaceBytes, "cooperative launch grid workspace");
+  }
+  return x;
+}
+
 }  // namespace warptlm

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,5 +33,20 @@ std::vector<uint8_t> build_param_buffer(const Module& module, const Function& ke
 // device memory before the launch, as cudaCreateTextureObject does.
 std::vector<uint8_t> image_descriptors(const LaunchSpec& launch,
                                        const std::vector<uint64_t>& buffer_addresses);
+
+// What a launch puts in device memory besides its buffers and parameters:
+// its image descriptors and, for a cooperative launch, the zeroed grid
+// workspace. `place(data, bytes, what)` allocates `bytes` of device memory
+// named `what`, copies `data` there and returns the address; each runner
+// (functional, timing, the host CPU model) passes its own. 0 for what the
+// launch does not have.
+struct LaunchExtras {
+  uint64_t descriptors = 0;
+  uint64_t workspace = 0;
+};
+using PlaceFn = std::function<uint64_t(const uint8_t* data, uint64_t bytes, const char* what)>;
+LaunchExtras place_launch_extras(const LaunchSpec& launch,
+                                 const std::vector<uint64_t>& buffer_addresses,
+                                 const PlaceFn& place);
 
 }  // namespace warptlm

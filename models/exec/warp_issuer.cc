@@ -11,6 +11,30 @@
 namespace warptlm {
 namespace {
 
+// The fault of a `trap`. Cooperative groups' grid.sync() traps when the grid
+// workspace (%envreg1:%envreg2) is 0, that is in a launch that is not
+// cooperative: a kernel that reads it gets a hint.
+std::string trap_message(const Module& m, const CtaContext& cta) {
+  const std::string what = "trap executed";
+  if (cta.grid_workspace != 0) return what;
+  for (const Instruction& in : m.code)
+    for (const Operand& op : in.ops)
+      if (op.kind == Operand::Kind::Special && op.sreg == SpecialReg::EnvReg &&
+          (op.comp == 1 || op.comp == 2))
+        return what +
+               " (the kernel reads the grid workspace %envreg1:%envreg2, which is 0 unless the "
+               "launch is cooperative, and cooperative groups' grid.sync() traps on 0: launch it "
+               "cooperatively, exec --cooperative or launch(..., cooperative=True))";
+  return what;
+}
+
+// An mbarrier operation that changes the object (what another thread's wait
+// can see); test_wait, try_wait and pending_count only look.
+bool mbarrier_update(const Instruction& in) {
+  return in.op == Opcode::Mbarrier && in.mbarrier != MbarrierOp::TestWait &&
+         in.mbarrier != MbarrierOp::TryWait && in.mbarrier != MbarrierOp::PendingCount;
+}
+
 // Per-thread local memory may grow to this many bytes (CUDA's own limit), so
 // runaway recursion ends in a fault rather than exhausting the host.
 constexpr uint64_t kLocalLimit = 512 * 1024;
@@ -262,7 +286,8 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
     fault(w, cta, p.pc, lowest_lane(p.mask), e.what());
   }
   // `trap` aborts the whole kernel, as on the device (cudaErrorLaunchFailure).
-  if (o.control == Control::Trap) fault(w, cta, p.pc, lowest_lane(o.executed), "trap executed");
+  if (o.control == Control::Trap)
+    fault(w, cta, p.pc, lowest_lane(o.executed), trap_message(module_, cta));
   ++w.issued;
 
   ev = ControlEvent{};
@@ -302,6 +327,7 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
   bool progress = ev.kind == Control::Exit || ev.kind == Control::Barrier ||
                   (in.op == Opcode::Call && o.executed && o.control == Control::None);
   if (o.executed && (in.op == Opcode::Atom || in.op == Opcode::Red || in.op == Opcode::Sust ||
+                     in.op == Opcode::CpAsync || mbarrier_update(in) ||
                      (in.op == Opcode::St && in.space != Space::Local && in.space != Space::Param)))
     progress = true;
   if (progress)

@@ -47,21 +47,90 @@ const char* special_name(SpecialReg s) {
 }
 
 const char* opcode_name(Opcode op) {
-  static const char* const names[] = {
-      "mov",           "add",        "sub",   "mul",      "mad",        "mul24",
-      "mad24",         "div",        "rem",   "abs",      "neg",        "min",
-      "max",           "and",        "or",    "xor",      "not",        "cnot",
-      "shl",           "shr",        "bfe",   "bfi",      "popc",       "clz",
-      "brev",          "prmt",       "setp",  "selp",     "set",        "slct",
-      "cvt",           "cvta",       "fma",   "rcp",      "sqrt",       "rsqrt",
-      "ex2",           "lg2",        "sin",   "cos",      "copysign",   "tanh",
-      "testp",         "ld",         "st",    "atom",     "red",        "bar",
-      "membar",        "bra",        "call",  "ret",      "exit",       "vote",
-      "shfl",          "activemask", "shf",   "bfind",    "lop3",       "bmsk",
-      "redux",         "trap",       "match", "elect",    "nanosleep",  "tex",
-      "tld4",          "txq",        "suld",  "sust",     "suq",        "wmma.load",
-      "wmma.store",    "wmma.mma",   "mma",   "ldmatrix", "reconverge", "emask.defer",
-      "emask.branchz", "emask.join"};
+  static const char* const names[] = {"mov",
+                                      "add",
+                                      "sub",
+                                      "mul",
+                                      "mad",
+                                      "mul24",
+                                      "mad24",
+                                      "div",
+                                      "rem",
+                                      "abs",
+                                      "neg",
+                                      "min",
+                                      "max",
+                                      "and",
+                                      "or",
+                                      "xor",
+                                      "not",
+                                      "cnot",
+                                      "shl",
+                                      "shr",
+                                      "bfe",
+                                      "bfi",
+                                      "popc",
+                                      "clz",
+                                      "brev",
+                                      "prmt",
+                                      "setp",
+                                      "selp",
+                                      "set",
+                                      "slct",
+                                      "cvt",
+                                      "cvta",
+                                      "fma",
+                                      "rcp",
+                                      "sqrt",
+                                      "rsqrt",
+                                      "ex2",
+                                      "lg2",
+                                      "sin",
+                                      "cos",
+                                      "copysign",
+                                      "tanh",
+                                      "testp",
+                                      "ld",
+                                      "st",
+                                      "atom",
+                                      "red",
+                                      "bar",
+                                      "membar",
+                                      "bra",
+                                      "call",
+                                      "ret",
+                                      "exit",
+                                      "vote",
+                                      "shfl",
+                                      "activemask",
+                                      "shf",
+                                      "bfind",
+                                      "lop3",
+                                      "bmsk",
+                                      "redux",
+                                      "trap",
+                                      "match",
+                                      "elect",
+                                      "nanosleep",
+                                      "tex",
+                                      "tld4",
+                                      "txq",
+                                      "suld",
+                                      "sust",
+                                      "suq",
+                                      "wmma.load",
+                                      "wmma.store",
+                                      "wmma.mma",
+                                      "mma",
+                                      "ldmatrix",
+                                      "cp.async",
+                                      "cp.async.commit_group",
+                                      "cp.async.wait_group",
+                                      "mbarrier",
+                                      "reconverge",
+                                      "emask.defer",
+                                      "emask.branchz",
+                                      "emask.join"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<unsigned>(Opcode::Count_),
                 "opcode names out of sync");
   return names[static_cast<unsigned>(op)];
@@ -79,6 +148,9 @@ size_t destination_count(const Instruction& in) {
     case Opcode::Red:
     case Opcode::Sust:
     case Opcode::WmmaStore:
+    case Opcode::CpAsync:
+    case Opcode::CpAsyncCommit:
+    case Opcode::CpAsyncWait:
     case Opcode::Nanosleep:
     case Opcode::Membar:
     case Opcode::Bra:
@@ -91,6 +163,12 @@ size_t destination_count(const Instruction& in) {
     case Opcode::EmaskBranchz:
     case Opcode::EmaskJoin:
       n = 0;
+      break;
+    case Opcode::Mbarrier:  // init, inval and cp.async's arrive write nothing
+      n = in.mbarrier == MbarrierOp::Init || in.mbarrier == MbarrierOp::Inval ||
+                  in.mbarrier == MbarrierOp::CpAsyncArrive
+              ? 0
+              : 1;
       break;
     // p|q and d|p: the second is Kind::None when absent.
     case Opcode::Setp:

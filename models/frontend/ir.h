@@ -177,6 +177,11 @@ enum class Opcode : uint8_t {
   WmmaMma,    // wmma.mma: D = A x B + C on fragments
   Mma,        // mma.sync.aligned: the same with the PTX ISA's fixed fragment layouts
   Ldmatrix,   // ldmatrix.sync.aligned.m8n8: 8x8 b16 matrices from shared memory
+  // Asynchronous copies and memory barriers (docs/async-copy.md).
+  CpAsync,        // cp.async.{ca,cg}.shared.global: global to shared, without a register
+  CpAsyncCommit,  // cp.async.commit_group: closes the thread's group of cp.async
+  CpAsyncWait,    // cp.async.wait_group N / wait_all: until at most N groups are in flight
+  Mbarrier,       // mbarrier.<op> and cp.async.mbarrier.arrive (the op in Instruction::mbarrier)
   // Explicit reconvergence marker inserted by the finalizer at an IPDOM (the
   // explicit paired-path-comparison scheme compares paths only here). Has no
   // effect on data; counts as a dynamic instruction.
@@ -192,7 +197,8 @@ enum class Opcode : uint8_t {
 };
 const char* opcode_name(Opcode op);
 
-enum class Rounding : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
+// Rna (round to nearest, ties away from zero) exists only for cvt to .tf32.
+enum class Rounding : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi, Rna };
 enum class MulMode : uint8_t { None, Lo, Hi, Wide };
 enum class CmpOp : uint8_t {
   None,
@@ -245,6 +251,18 @@ enum class TexQuery : uint8_t {
 // suld / sust: what an access outside the surface does (.trap faults, .clamp
 // moves it to the nearest element, .zero reads 0 / drops the store).
 enum class SurfaceClamp : uint8_t { Trap, Clamp, Zero };
+// mbarrier: the operation (cp.async.mbarrier.arrive is CpAsyncArrive).
+enum class MbarrierOp : uint8_t {
+  None,
+  Init,
+  Arrive,
+  ArriveDrop,
+  TestWait,
+  TryWait,
+  PendingCount,
+  Inval,
+  CpAsyncArrive
+};
 // Tensor-core instructions: which matrix a wmma.load/store fragment holds.
 enum class MatrixFrag : uint8_t { None, A, B, C, D };
 // The tensor-core details of wmma.*, mma and ldmatrix. Element types are IR
@@ -355,6 +373,15 @@ struct Operand {
 //   wmma.store:         Address, a, stride  (a a Vector)
 //   wmma.mma / mma:     d, a, b, c          (each a Vector)
 //   ldmatrix:           d, Address          (d a Vector of 1, 2 or 4)
+//   cp.async:           Address (shared), Address (global), cp-size, src-size
+//                       (src-size Kind::None when absent; both Imm or src-size a Reg)
+//   cp.async.wait_group: N (Imm; wait_all is N = 0); commit_group: (none)
+//   mbarrier.init:      Address, count
+//   mbarrier.arrive / arrive_drop: d (a token, or Sink), Address [, count]
+//   mbarrier.test_wait / try_wait: p, Address, token (or phase parity with .parity)
+//   mbarrier.pending_count: d, token;   mbarrier.inval: Address
+//   cp.async.mbarrier.arrive: Address
+//   call through a register: Vector(rets), Reg (the function's address), Vector(args)
 struct Instruction {
   Opcode op = Opcode::Mov;
   Type type = Type::None;        // the (last) type suffix; cvt: destination type
@@ -378,11 +405,16 @@ struct Instruction {
   SurfaceClamp surface_clamp = SurfaceClamp::Trap;  // suld sust
   uint8_t tex_component = 0;                        // tld4: 0..3 = r, g, b, a
   MmaInfo mma;                                      // wmma.* mma ldmatrix
+  MbarrierOp mbarrier = MbarrierOp::None;           // mbarrier
   bool sat = false, ftz = false, approx = false, full = false;
   bool nan = false;          // min/max .NaN: a NaN input gives the canonical NaN
   bool xorsign_abs = false;  // min/max .xorsign.abs (half types)
   bool relu = false;         // fma / cvt .relu: a negative result becomes +0
   bool satfinite = false;    // cvt .satfinite: out of range goes to the largest finite value
+  bool tf32 = false;         // cvt .tf32.f32: the destination is a tf32 held in a .b32
+  bool abs = false;          // redux .abs (f32): the reduction of the magnitudes
+  bool parity = false;       // mbarrier test_wait/try_wait .parity: b is a phase parity
+  bool no_complete = false;  // mbarrier.arrive .noComplete / cp.async.mbarrier.arrive .noinc
   bool uni = false;          // bra.uni / call.uni
   bool is_volatile = false;
   bool sync = false;         // vote.sync / shfl.sync / barrier.sync / bar.sync
@@ -426,6 +458,14 @@ inline bool is_warp_collective(Opcode op) {
     default:
       return false;
   }
+}
+
+// A function's address as a value (`mov.u64 %rd, f;`, a function name in a
+// .global initialiser): opaque numbers far from any data address, so a load
+// through one faults and a call through anything else is refused.
+constexpr uint64_t kFunctionAddressBase = 0xfc00000000000000ull;
+inline uint64_t function_address(uint32_t function) {
+  return kFunctionAddressBase + uint64_t(function) * 16;
 }
 
 // How many of in.ops, from the first, are destinations (some may be
@@ -502,6 +542,10 @@ struct Module {
   uint64_t shared_static_size = 0;
   // Flow blocks the exec-mask lowering inserted (0 for any other module).
   uint64_t flow_blocks = 0;
+  // Functions whose address is a value (mov of a function name, a function
+  // name in a .global initialiser), in declaration order: the callees an
+  // indirect call may reach.
+  std::vector<uint32_t> address_taken;
 
   const Function* find_function(const std::string& name) const;  // nullptr if absent
   const Instruction& at(Pc pc) const { return code[pc / kInstrBytes]; }

@@ -15,33 +15,23 @@ const char* unsupported_since(const std::string& op) {
   static const struct {
     const char* name;
     const char* target;
-  } kNames[] = {{"sad", "sm_20"},          {"fns", "sm_30"},
-                {"szext", "sm_70"},        {"dp4a", "sm_61"},
-                {"dp2a", "sm_61"},         {"stmatrix", "sm_90"},
-                {"ldu", "sm_20"},          {"prefetch", "sm_20"},
-                {"prefetchu", "sm_20"},    {"cp", "sm_80"},
-                {"isspacep", "sm_20"},     {"istypep", "sm_30"},
-                {"sured", "sm_20"},        {"brkpt", "sm_11"},
-                {"pmevent", "sm_20"},      {"brx", "sm_30"},
-                {"mapa", "sm_90"},         {"getctarank", "sm_90"},
-                {"mbarrier", "sm_80"},     {"alloca", "sm_52"},
-                {"stacksave", "sm_52"},    {"stackrestore", "sm_52"},
-                {"discard", "sm_80"},      {"applypriority", "sm_80"},
-                {"createpolicy", "sm_80"}, {"griddepcontrol", "sm_90"},
-                {"setmaxnreg", "sm_90a"},  {"wgmma", "sm_90a"},
-                {"multimem", "sm_90"},     {"tensormap", "sm_90"},
-                {"vabsdiff", "sm_20"},     {"vadd", "sm_20"},
-                {"vsub", "sm_20"},         {"vmad", "sm_20"},
-                {"vmax", "sm_20"},         {"vmin", "sm_20"},
-                {"vset", "sm_20"},         {"vshl", "sm_20"},
-                {"vshr", "sm_20"},         {"vabsdiff2", "sm_30"},
-                {"vabsdiff4", "sm_30"},    {"vadd2", "sm_30"},
-                {"vadd4", "sm_30"},        {"vsub2", "sm_30"},
-                {"vsub4", "sm_30"},        {"vmax2", "sm_30"},
-                {"vmax4", "sm_30"},        {"vmin2", "sm_30"},
-                {"vmin4", "sm_30"},        {"vset2", "sm_30"},
-                {"vset4", "sm_30"},        {"vavrg2", "sm_30"},
-                {"vavrg4", "sm_30"}};
+  } kNames[] = {{"sad", "sm_20"},           {"fns", "sm_30"},          {"szext", "sm_70"},
+                {"dp4a", "sm_61"},          {"dp2a", "sm_61"},         {"stmatrix", "sm_90"},
+                {"ldu", "sm_20"},           {"prefetch", "sm_20"},     {"prefetchu", "sm_20"},
+                {"isspacep", "sm_20"},      {"istypep", "sm_30"},      {"sured", "sm_20"},
+                {"brkpt", "sm_11"},         {"pmevent", "sm_20"},      {"brx", "sm_30"},
+                {"mapa", "sm_90"},          {"getctarank", "sm_90"},   {"alloca", "sm_52"},
+                {"stacksave", "sm_52"},     {"stackrestore", "sm_52"}, {"discard", "sm_80"},
+                {"applypriority", "sm_80"}, {"createpolicy", "sm_80"}, {"griddepcontrol", "sm_90"},
+                {"setmaxnreg", "sm_90a"},   {"wgmma", "sm_90a"},       {"multimem", "sm_90"},
+                {"tensormap", "sm_90"},     {"vabsdiff", "sm_20"},     {"vadd", "sm_20"},
+                {"vsub", "sm_20"},          {"vmad", "sm_20"},         {"vmax", "sm_20"},
+                {"vmin", "sm_20"},          {"vset", "sm_20"},         {"vshl", "sm_20"},
+                {"vshr", "sm_20"},          {"vabsdiff2", "sm_30"},    {"vabsdiff4", "sm_30"},
+                {"vadd2", "sm_30"},         {"vadd4", "sm_30"},        {"vsub2", "sm_30"},
+                {"vsub4", "sm_30"},         {"vmax2", "sm_30"},        {"vmax4", "sm_30"},
+                {"vmin2", "sm_30"},         {"vmin4", "sm_30"},        {"vset2", "sm_30"},
+                {"vset4", "sm_30"},         {"vavrg2", "sm_30"},       {"vavrg4", "sm_30"}};
   for (const auto& n : kNames)
     if (op == n.name) return n.target;
   return nullptr;
@@ -113,12 +103,36 @@ void Parser::parse_body(const Token& open) {
 void Parser::parse_label(const Token& name) {
   next();  // name
   next();  // ':'
+  if (peek().is_directive(".callprototype")) return parse_call_prototype(name);
+  if (peek().is_directive(".calltargets"))
+    fail(peek(),
+         "'.calltargets' (an indirect call's list of targets) is not supported; "
+         "call through a .callprototype");
   auto seen = label_locs_.find(name.text);
   if (seen != label_locs_.end())
     fail(name, "duplicate label '" + name.text + "' (first defined at line " +
                    std::to_string(seen->second.line) + ")");
   label_locs_[name.text] = loc_of(name);
   function().labels[name.text] = module_.code.size() * kInstrBytes;
+}
+
+void Parser::parse_call_prototype(const Token& name) {
+  next();  // .callprototype
+  if (prototypes_.count(name.text) != 0) fail(name, "duplicate call prototype '" + name.text + "'");
+  CallPrototype proto;
+  auto sizes = [](const std::vector<ParamDecl>& decls) {
+    std::vector<uint64_t> out;
+    for (const ParamDecl& d : decls) out.push_back(d.size);
+    return out;
+  };
+  // (.param ... _) _ (.param ...): the return value list is optional.
+  if (peek().is_punct('(')) proto.rets = sizes(parse_param_list());
+  const Token& placeholder = expect_ident("'_' (the prototype's function name)");
+  if (placeholder.text != "_")
+    fail(placeholder, "a .callprototype names its function '_', not '" + placeholder.text + "'");
+  if (peek().is_punct('(')) proto.params = sizes(parse_param_list());
+  expect_punct(';', "after .callprototype");
+  prototypes_[name.text] = std::move(proto);
 }
 
 void Parser::parse_instruction() {
@@ -203,7 +217,10 @@ void Parser::parse_instruction() {
     branches_.push_back({index, i, raw[label_raw].name, raw[label_raw].loc});
     ++label_raw;
   }
-  if (op.text == "call") calls_.push_back({index, raw[1].name, raw[1].loc});
+  if (op.text == "call" && raw[1].op.kind == Operand::Kind::Function)
+    calls_.push_back({index, raw[1].name, raw[1].loc});
+  if (op.text == "mov" && raw.size() == 2 && raw[1].op.kind == Operand::Kind::Function)
+    function_refs_.push_back({false, index, 1, raw[1].name, raw[1].loc});
   module_.code.push_back(std::move(inst));
 }
 
@@ -257,6 +274,7 @@ void Parser::finish_function() {
   }
   branches_.clear();
   label_locs_.clear();
+  prototypes_.clear();
   pop_scope();  // parameters
   fn_ = -1;
   carry_reg_ = -1;

@@ -82,6 +82,9 @@ class Parser {
   void skip_section();
   void skip_line_directive(const Token& keyword);
   void link_calls();
+  // Resolves the function names used as values (function_refs_) to
+  // function_address() numbers and fills Module::address_taken.
+  void link_function_addresses();
   // Defines the runtime function (vprintf, __assertfail) that header `h`
   // declares and a call at `call` uses, or fails for any other undefined one.
   void define_system_function(FunctionHeader& h, const SourceLoc& call);
@@ -112,6 +115,8 @@ class Parser {
   // ---- function bodies (parser_body.cc) ----
   void parse_body(const Token& open);
   void parse_label(const Token& name);
+  // name: .callprototype (rets) _ (params);  -- the signature of an indirect call.
+  void parse_call_prototype(const Token& name);
   void parse_instruction();
   std::string instruction_text(size_t first_tok, size_t end_tok) const;
   void finish_function();
@@ -144,6 +149,21 @@ class Parser {
     SourceLoc loc;
   };
   std::vector<PendingCall> calls_;
+  // A function's name used as a value: operand `at` of instruction `index`
+  // (mov), or the 8 bytes at offset `at` of symbol `index`'s initialiser.
+  struct FunctionRef {
+    bool in_init = false;
+    size_t index = 0;
+    uint64_t at = 0;
+    std::string name;
+    SourceLoc loc;
+  };
+  std::vector<FunctionRef> function_refs_;
+  // The current function's call prototypes: parameter and return sizes.
+  struct CallPrototype {
+    std::vector<uint64_t> rets, params;
+  };
+  std::unordered_map<std::string, CallPrototype> prototypes_;
 
   // The function being parsed.
   int32_t fn_ = -1;

@@ -120,10 +120,33 @@ void decode_membar(Decoder& d) {
   d.expect_count(0);
 }
 
+// fence.proxy.alias and fence.proxy.async{.global,.shared::cta}: order the
+// generic proxy with the async proxy (cp.async, ...) or with aliased
+// addresses. Every access here is one coherent sequentially consistent
+// memory, so they order nothing more than a membar does.
+void decode_fence_proxy(Decoder& d) {
+  const Modifier* kind = d.mods.take_any({"alias", "async"});
+  if (kind == nullptr) {
+    for (const char* tm : {"tensormap::generic", "tensormap"})
+      if (const Modifier* m = d.mods.take_any({tm}))
+        d.fail(m->loc, "'fence.proxy." + m->name + "' (sm_90, tensor maps) is not supported");
+    d.fail("'fence.proxy' needs .alias or .async");
+  }
+  if (kind->name == "async") {
+    d.mods.take_space();
+    for (const char* cl : {"shared::cluster"})
+      if (const Modifier* m = d.mods.take_any({cl}))
+        d.fail(m->loc, "'fence.proxy.async." + m->name + "': clusters are not supported");
+  }
+  d.expect_count(0);
+}
+
 void decode_fence(Decoder& d) {
   d.inst.op = Opcode::Membar;
-  if (const Modifier* p = d.mods.take_any({"proxy", "mbarrier_init"}))
-    d.fail(p->loc, "'fence." + p->name + "' is not supported");
+  if (d.mods.take("proxy")) return decode_fence_proxy(d);
+  if (const Modifier* p = d.mods.take_any({"mbarrier_init"}))
+    d.fail(p->loc, "'fence." + p->name +
+                       "' orders mbarrier.init for a cluster: clusters are not supported");
   d.mods.take_any({"sc", "acq_rel"});
   const Modifier* scope = d.mods.take_any({"cta", "gpu", "sys", "cluster"});
   if (scope == nullptr) d.fail("'fence' needs a scope (.cta, .gpu or .sys)");
@@ -199,11 +222,22 @@ void decode_redux(Decoder& d) {
     if (m->name == k.name) d.inst.atom = k.op;
   const bool logic =
       d.inst.atom == AtomOp::And || d.inst.atom == AtomOp::Or || d.inst.atom == AtomOp::Xor;
+  // .abs and .NaN come before the type; only the .f32 min/max take them.
+  const Modifier* abs = d.mods.take_any({"abs"});
+  const Modifier* nan = d.mods.take_any({"NaN"});
   Type t = d.inst.type = d.one_type(type_set({Type::U32, Type::S32, Type::B32, Type::F32}));
-  if (t == Type::F32) d.fail("'redux.sync' on .f32 is not supported");
-  if (logic != (t == Type::B32))
+  if (t == Type::F32) {
+    if (d.inst.atom != AtomOp::Min && d.inst.atom != AtomOp::Max)
+      d.fail("'redux." + m->name + "' has no .f32 form: .f32 takes .min or .max");
+    d.inst.abs = abs != nullptr;
+    d.inst.nan = nan != nullptr;
+  } else if (abs != nullptr || nan != nullptr) {
+    const Modifier* which = abs != nullptr ? abs : nan;
+    d.fail(which->loc, "'." + which->name + "' belongs to redux's .f32 .min and .max");
+  } else if (logic != (t == Type::B32)) {
     d.fail("'redux." + m->name + "' takes " + (logic ? ".b32" : ".u32 or .s32") + ", not ." +
            type_name(t));
+  }
   d.no_pipe();
   d.expect_count(3);
   d.inst.ops = {d.dst(0, t), d.src(1, t), d.src(2, Type::B32)};

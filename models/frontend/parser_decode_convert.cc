@@ -124,8 +124,42 @@ void decode_cvt_packed(Decoder& d, Type dt, Type st) {
   d.inst.ops = {d.dst(0, dt), d.src(1, st, kAllowImm), d.src(2, st, kAllowImm)};
 }
 
+// cvt.rna{.satfinite}.tf32.f32 d, a (sm_80) and cvt.{rn,rz}{.relu}{.satfinite}
+// .tf32.f32 d, a (sm_90): an f32 rounded to tf32's 10 fraction bits, in a .b32
+// register as the f32 with those bits (the tensor cores' input format).
+void decode_cvt_tf32(Decoder& d, SourceLoc tf32_at) {
+  d.inst.type = Type::B32;
+  d.inst.tf32 = true;
+  auto types = d.mods.types();
+  const bool before =
+      !types.empty() && (types[0]->loc.line < tf32_at.line ||
+                         (types[0]->loc.line == tf32_at.line && types[0]->loc.col < tf32_at.col));
+  if (types.size() != 1 || type_from_name(types[0]->name) != Type::F32 || before)
+    d.fail(tf32_at, "'cvt' makes a .tf32 from an .f32 only: cvt.rna.tf32.f32 d, a");
+  types[0]->used = true;
+  d.inst.src_type = Type::F32;
+  if (d.mods.take("rna")) {
+    d.inst.rnd = Rounding::Rna;
+  } else {
+    SourceLoc rloc;
+    d.inst.rnd = d.mods.take_rounding(false, &rloc);
+    if (d.inst.rnd == Rounding::None) d.fail("'cvt.tf32.f32' needs a rounding: .rna, .rn or .rz");
+    if (d.inst.rnd != Rounding::Rn && d.inst.rnd != Rounding::Rz)
+      d.fail(rloc, "'cvt.tf32.f32' rounds with .rna, .rn or .rz only");
+  }
+  const Modifier* relu = d.mods.take_any({"relu"});
+  if (relu != nullptr && d.inst.rnd == Rounding::Rna)
+    d.fail(relu->loc, "'cvt.rna.tf32.f32' takes no .relu (.rn and .rz do)");
+  d.inst.relu = relu != nullptr;
+  d.inst.satfinite = d.mods.take("satfinite");
+  d.no_pipe();
+  d.expect_count(2);
+  d.inst.ops = {d.dst(0, Type::B32), d.src(1, Type::F32, kAllowImm)};
+}
+
 void decode_cvt(Decoder& d) {
   d.inst.op = Opcode::Cvt;
+  if (const Modifier* tf32 = d.mods.take_any({"tf32"})) return decode_cvt_tf32(d, tf32->loc);
   Type dt, st;
   d.two_types(kCvtTypes | type_set({Type::F16x2, Type::BF16x2}), kCvtTypes, &dt, &st);
   d.inst.type = dt;
@@ -209,6 +243,13 @@ void decode_mov(Decoder& d) {
     Operand packed = dst_vec ? d.src(1, t, 0) : d.dst(0, t, false);
     Operand vec = d.vector(v, static_cast<unsigned>(n), Type::B8, dst_vec);
     d.inst.ops = dst_vec ? std::vector<Operand>{vec, packed} : std::vector<Operand>{packed, vec};
+    return;
+  }
+  if (d.raw(1).op.kind == Operand::Kind::Function) {
+    // A function's address (a function pointer); the parser fills it in.
+    if (type_bits(t) != 64 || is_float(t))
+      d.fail(d.raw(1).loc, "a function's address is 64 bits: mov.u64 or mov.b64");
+    d.inst.ops = {d.dst(0, t), d.raw(1).op};
     return;
   }
   unsigned allow = kAllowImm | kAllowSpecial;

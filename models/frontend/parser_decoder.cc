@@ -329,9 +329,9 @@ Operand Decoder::carry_flag() const {
 }
 
 DecodeFn find_decoder(const std::string& name) {
-  for (auto find :
-       {find_arith_decoder, find_bitwise_decoder, find_convert_decoder, find_float_decoder,
-        find_memory_decoder, find_control_decoder, find_texture_decoder, find_tensor_decoder}) {
+  for (auto find : {find_arith_decoder, find_bitwise_decoder, find_convert_decoder,
+                    find_float_decoder, find_memory_decoder, find_control_decoder,
+                    find_texture_decoder, find_tensor_decoder, find_async_decoder}) {
     if (DecodeFn fn = find(name)) return fn;
   }
   return nullptr;

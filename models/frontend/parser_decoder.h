@@ -125,5 +125,6 @@ DecodeFn find_memory_decoder(const std::string& name);   // ld, st, atom, red
 DecodeFn find_control_decoder(const std::string& name);  // bra, call, bar, vote, shfl ...
 DecodeFn find_texture_decoder(const std::string& name);  // tex tld4 txq suld sust suq
 DecodeFn find_tensor_decoder(const std::string& name);   // wmma mma ldmatrix
+DecodeFn find_async_decoder(const std::string& name);    // cp (cp.async ...), mbarrier
 
 }  // namespace warptlm::ptx

@@ -142,8 +142,22 @@ void Parser::store_init_value(Symbol& s, uint64_t elem) {
   const Token& start = peek();
   bool negative = accept_punct('-');
   const Token& t = peek();
-  if (t.kind == TokKind::Ident)
-    fail(t, "address initialisers ('" + t.text + "') are not supported");
+  if (t.kind == TokKind::Ident) {
+    if (header_index_.count(t.text) == 0)
+      fail(t, "address initialisers of variables ('" + t.text +
+                  "') are not supported; a function's name is");
+    // A function pointer: the function's address, filled in at the end.
+    if (negative) fail(start, "a function's address cannot be negated");
+    if (type_bits(s.type) != 64 || is_float(s.type))
+      fail(t, "'" + s.name + "' holds the address of function '" + t.text +
+                  "': its elements must be .u64, .s64 or .b64");
+    next();
+    const uint64_t at = elem * 8;
+    if (s.init.size() < at + 8) s.init.resize(at + 8, 0);
+    // add_symbol() gives the variable the next index once its initialiser is read.
+    function_refs_.push_back({true, module_.symbols.size(), at, t.text, loc_of(t)});
+    return;
+  }
   if (t.kind != TokKind::Number) fail(t, "expected a literal in initialiser, found " + describe(t));
   next();
   uint64_t value = 0;

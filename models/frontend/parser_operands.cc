@@ -163,8 +163,11 @@ RawOperand Parser::parse_name_operand(const Token& name, bool label_context) {
   }
   if (is_unsupported_special(name.text))
     fail(name, "special register '" + name.text + "' is not supported");
-  if (header_index_.count(name.text) != 0)
-    fail(name, "function '" + name.text + "' used as a value: function pointers are not supported");
+  if (header_index_.count(name.text) != 0) {  // its address (mov; resolved at the end)
+    r.op.kind = Operand::Kind::Function;
+    r.name = name.text;
+    return r;
+  }
   fail(name,
        std::string(name.text[0] == '%' ? "undeclared register '" : "undeclared identifier '") +
            name.text + "'");
@@ -282,26 +285,56 @@ void Parser::parse_call_operands(std::vector<RawOperand>* ops) {
   const Token& callee = peek();
   if (callee.kind != TokKind::Ident)
     fail(callee, "expected a function name, found " + describe(callee));
-  if (const Entity* e = lookup(callee.text)) {
-    if (e->kind == Entity::Kind::Reg)
-      fail(callee, "indirect calls through a register are not supported");
-    fail(callee, "'" + callee.text + "' is a variable, not a function");
-  }
-  next();
   RawOperand target;
   target.loc = loc_of(callee);
   target.op.kind = Operand::Kind::Function;
   target.name = callee.text;
+  if (const Entity* e = lookup(callee.text)) {
+    if (e->kind != Entity::Kind::Reg)
+      fail(callee, "'" + callee.text + "' is a variable, not a function");
+    // An indirect call: the register holds a function's address.
+    const Type t = function().regs[e->index].type;
+    if (type_bits(t) != module_.address_size || t == Type::Pred || is_float(t))
+      fail(callee, "an indirect call's target '" + callee.text + "' must be a ." +
+                       (module_.address_size == 64 ? "u64" : "u32") +
+                       " register holding a function's address");
+    target.op.kind = Operand::Kind::Reg;
+    target.op.reg = e->index;
+    target.op.reg_type = t;
+  }
+  next();
+  const bool indirect = target.op.kind == Operand::Kind::Reg;
   RawOperand args;
   args.loc = loc_of(peek());
   args.op.kind = Operand::Kind::Vector;
   if (accept_punct(',')) {
-    if (!peek().is_punct('('))
+    if (peek().is_punct('(')) {
+      args = parse_param_name_list("argument");
+      if (indirect) expect_punct(',', "before the call prototype of an indirect call");
+    } else if (!indirect) {
       fail(peek(),
-           "expected the argument list '(...)'; call prototypes and jump tables are not "
-           "supported");
-    args = parse_param_name_list("argument");
-    if (peek().is_punct(',')) fail(peek(), "call prototypes (indirect calls) are not supported");
+           "expected the argument list '(...)' of a direct call, found " + describe(peek()));
+    }
+  } else if (indirect) {
+    fail(peek(), "an indirect call needs its .callprototype: call (rets), " + callee.text +
+                     ", (args), prototype;");
+  }
+  if (!indirect && peek().is_punct(','))
+    fail(peek(),
+         "a direct call ends with its argument list (a .callprototype belongs to a call "
+         "through a register)");
+  if (indirect) {
+    const Token& proto = expect_ident("the name of a .callprototype");
+    auto it = prototypes_.find(proto.text);
+    if (it == prototypes_.end())
+      fail(proto, "'" + proto.text + "' is not a .callprototype declared in this function" +
+                      (label_locs_.count(proto.text) ? " (a .calltargets list or a label)" : ""));
+    const CallPrototype& p = it->second;
+    if (rets.op.elems.size() != p.rets.size() || args.op.elems.size() != p.params.size())
+      fail(proto, "the call passes " + std::to_string(args.op.elems.size()) + " argument(s) and " +
+                      std::to_string(rets.op.elems.size()) + " return value(s), but prototype '" +
+                      proto.text + "' has " + std::to_string(p.params.size()) + " and " +
+                      std::to_string(p.rets.size()));
   }
   ops->push_back(std::move(rets));
   ops->push_back(std::move(target));

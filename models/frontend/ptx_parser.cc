@@ -16,6 +16,7 @@ namespace ptx {
 Module Parser::parse() {
   while (peek().kind != TokKind::End) parse_module_item();
   link_calls();
+  link_function_addresses();
   place_extern_shared();
   return std::move(module_);
 }
@@ -258,6 +259,31 @@ void Parser::link_calls() {
     inst.ops[1].func = static_cast<uint32_t>(h.defined);
     inst.ops[1].target = module_.functions[h.defined].begin;
   }
+}
+
+void Parser::link_function_addresses() {
+  for (const FunctionRef& ref : function_refs_) {
+    const FunctionHeader& h = headers_[header_index_.at(ref.name)];
+    if (h.is_entry)
+      fail(ref.loc, "'" + ref.name + "' is a kernel: only a .func's address can be taken");
+    if (h.defined < 0)
+      fail(ref.loc, "function '" + ref.name +
+                        "' is declared but never defined here: its address cannot be taken");
+    const uint32_t f = static_cast<uint32_t>(h.defined);
+    const uint64_t a = function_address(f);
+    if (ref.in_init) {
+      std::vector<uint8_t>& init = module_.symbols[ref.index].init;
+      for (unsigned i = 0; i < 8; ++i) init[ref.at + i] = static_cast<uint8_t>(a >> (8 * i));
+    } else {
+      Operand& op = module_.code[ref.index].ops[ref.at];
+      op = Operand{};
+      op.kind = Operand::Kind::Imm;
+      op.imm = a;
+    }
+    auto& taken = module_.address_taken;
+    if (std::find(taken.begin(), taken.end(), f) == taken.end()) taken.push_back(f);
+  }
+  std::sort(module_.address_taken.begin(), module_.address_taken.end());
 }
 
 void Parser::define_system_function(FunctionHeader& h, const SourceLoc& call) {

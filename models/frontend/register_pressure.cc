@@ -98,9 +98,14 @@ class Pressure {
         pc -= kInstrBytes;
         const Instruction& in = m_.at(pc);
         unsigned here = live.weight(weight);
-        if (in.op == Opcode::Call)
+        if (in.op == Opcode::Call && in.ops.size() > 1 && in.ops[1].kind == Operand::Kind::Reg) {
+          unsigned callee = 0;  // an indirect call: the hungriest function it may reach
+          for (uint32_t g : m_.address_taken) callee = std::max(callee, of(g));
+          here += callee;
+        } else if (in.op == Opcode::Call) {
           for (const Operand& op : in.ops)
             if (op.kind == Operand::Kind::Function) here += of(op.func);
+        }
         peak = std::max(peak, here);
         transfer(in, &live);
       }

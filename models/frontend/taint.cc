@@ -43,6 +43,10 @@ class Analysis {
     facts_ = std::move(facts.functions);
     global_escape_ = facts.global_escape;
     foreign_d_.assign(m.functions.size(), false);
+    // A function whose address is taken has callers no analysis sees: any of
+    // its formals may hold data-dependent values.
+    for (uint32_t g : m.address_taken)
+      for (size_t i = 0; i < m.functions[g].params.size(); ++i) formal_d_[g] |= formal_bit(i);
     for (uint32_t f = 0; f < m.functions.size(); ++f) {
       callees_.push_back(reachable_callees(f));
       const auto& params = m.functions[f].params;
@@ -89,13 +93,20 @@ class Analysis {
     while (!work.empty()) {
       const Function& fn = m_.functions[work.back()];
       work.pop_back();
-      for (Pc pc = fn.begin; pc < fn.end; pc += kInstrBytes)
-        for (const Operand& op : m_.at(pc).ops)
-          if (op.kind == Operand::Kind::Function && !seen.at(op.func)) {
-            seen[op.func] = true;
-            out.push_back(op.func);
-            work.push_back(op.func);
-          }
+      auto reach = [&](uint32_t g) {
+        if (seen.at(g)) return;
+        seen[g] = true;
+        out.push_back(g);
+        work.push_back(g);
+      };
+      for (Pc pc = fn.begin; pc < fn.end; pc += kInstrBytes) {
+        const Instruction& in = m_.at(pc);
+        for (const Operand& op : in.ops)
+          if (op.kind == Operand::Kind::Function) reach(op.func);
+        // An indirect call may reach any function whose address is taken.
+        if (in.op == Opcode::Call && in.ops.size() > 1 && in.ops[1].kind == Operand::Kind::Reg)
+          for (uint32_t g : m_.address_taken) reach(g);
+      }
     }
     return out;
   }
@@ -268,15 +279,11 @@ class Analysis {
   // Arguments flow into the callee's formals (joined over all call sites);
   // return values come back through the callee's summary, per call site.
   bool call(uint32_t f, const Instruction& in, std::vector<Mask>& state) {
-    const Operand* rets = nullptr;
-    const Operand* callee = nullptr;
-    const Operand* args = nullptr;
-    for (const Operand& op : in.ops) {
-      if (op.kind == Operand::Kind::Function)
-        callee = &op;
-      else if (op.kind == Operand::Kind::Vector)
-        (callee ? args : rets) = &op;
-    }
+    // call: Vector(rets), Function or Reg (indirect), Vector(args).
+    if (in.ops.size() < 3) return false;
+    const Operand* rets = &in.ops[0];
+    const Operand* callee = in.ops[1].kind == Operand::Kind::Function ? &in.ops[1] : nullptr;
+    const Operand* args = &in.ops[2];
     bool changed = false;
     auto set_ret = [&](const Operand& r, Mask t) {
       if (r.kind == Operand::Kind::Symbol && slot_of(f, r.symbol) >= 0)
@@ -326,6 +333,9 @@ class Analysis {
       case Opcode::Atom:  // the old value, racing with other threads
         value = kD;
         changed = in.ops.size() > 1 && store(f, in, in.ops[1], kD, state);
+        break;
+      case Opcode::Mbarrier:  // tokens and phase tests race with the other threads
+        value = kD;
         break;
       default:
         break;

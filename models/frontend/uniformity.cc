@@ -82,6 +82,7 @@ class FunctionUniformity {
         if (in.space == Space::Const) break;
         return true;
       case Opcode::Atom:
+      case Opcode::Mbarrier:
       case Opcode::Call:
       case Opcode::Tex:
       case Opcode::Tld4:

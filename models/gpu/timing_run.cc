@@ -89,14 +89,14 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
     write(a, b.bytes.data(), b.bytes.size());
     addresses.push_back(a);
   }
-  const std::vector<uint8_t> descriptors = image_descriptors(launch, addresses);
-  uint64_t descriptors_address = 0;
-  if (!descriptors.empty()) {
-    descriptors_address = allocate(descriptors.size(), "texture and surface descriptors");
-    write(descriptors_address, descriptors.data(), descriptors.size());
-  }
+  const LaunchExtras extras = place_launch_extras(
+      launch, addresses, [&](const uint8_t* data, uint64_t n, const char* what) {
+        const uint64_t a = allocate(n, what);
+        write(a, data, n);
+        return a;
+      });
   const std::vector<uint8_t> params =
-      build_param_buffer(module, kernel, launch, addresses, descriptors_address);
+      build_param_buffer(module, kernel, launch, addresses, extras.descriptors);
   uint64_t param_address = 0;
   if (!params.empty()) {
     // Far from the buffers (address_map::kHostParamBase): an overrun of a
@@ -108,13 +108,6 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
     write(param_address, params.data(), params.size());
   }
 
-  uint64_t workspace = 0;
-  if (launch.cooperative) {
-    const uint8_t zeros[kGridWorkspaceBytes] = {};
-    workspace = allocate(kGridWorkspaceBytes, "cooperative launch grid workspace");
-    write(workspace, zeros, kGridWorkspaceBytes);
-  }
-
   HostLaunch hl;
   hl.program = handle;
   hl.kernel = static_cast<uint32_t>(kernel.begin);
@@ -122,7 +115,7 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
   hl.block = launch.block;
   hl.param_address = param_address;
   hl.dynamic_shared = launch.shared_bytes;
-  hl.grid_workspace = workspace;
+  hl.grid_workspace = extras.workspace;
   HostDriver host("host", hl);
   sc_core::sc_signal<bool> irq("irq");
   gpu.irq.bind(irq);

@@ -171,22 +171,17 @@ bool HostCpu::start(HostJob& job) {
       addresses.push_back(allocate(b.bytes.size(), "buffer '" + b.name + "'"));
       copy_in(addresses.back(), b.bytes.data(), b.bytes.size());
     }
-    const std::vector<uint8_t> descriptors = image_descriptors(job.launch, addresses);
-    uint64_t descriptors_address = 0;
-    if (!descriptors.empty()) {
-      descriptors_address = allocate(descriptors.size(), "texture and surface descriptors");
-      copy_in(descriptors_address, descriptors.data(), descriptors.size());
-    }
+    const LaunchExtras extras = place_launch_extras(
+        job.launch, addresses, [&](const uint8_t* data, uint64_t n, const char* what) {
+          const uint64_t a = allocate(n, what);
+          copy_in(a, data, n);
+          return a;
+        });
     const std::vector<uint8_t> params =
-        build_param_buffer(module, *kernel, job.launch, addresses, descriptors_address);
+        build_param_buffer(module, *kernel, job.launch, addresses, extras.descriptors);
     const uint64_t param_address = allocate(params.size(), "the parameter buffer");
     copy_in(param_address, params.data(), params.size());
-    uint64_t workspace = 0;
-    if (job.launch.cooperative) {
-      const uint8_t zeros[kGridWorkspaceBytes] = {};
-      workspace = allocate(kGridWorkspaceBytes, "the cooperative launch's grid workspace");
-      copy_in(workspace, zeros, kGridWorkspaceBytes);
-    }
+    const uint64_t workspace = extras.workspace;
     if (!bus_error_.empty()) return fail(WARPTLM_ERROR_NONE, "copying in: " + bus_error_);
     const LaunchSpec& l = job.launch;
     const warptlm_launch launch{program,

@@ -39,6 +39,7 @@ bool writes_per_lane_values(const Instruction& in, bool in_entry) {
   if (is_warp_collective(in.op)) return true;
   switch (in.op) {
     case Opcode::Atom:  // each lane gets the value before its own update
+    case Opcode::Mbarrier:
     case Opcode::Call:  // return values: the callee is not analysed
       return true;
     case Opcode::Ld:

@@ -1,6 +1,8 @@
 // Control: bra call ret exit trap bar membar reconverge. The semantics only
 // reports what the instruction asks for; the SIMT unit moves PCs.
 #include <algorithm>
+#include <cstdio>
+#include <string>
 
 #include "semantics/families.h"
 
@@ -29,6 +31,44 @@ Outcome barrier(const Exec& x, Outcome out) {
 
 constexpr uint32_t kMaxSleepNs = 1000000;  // PTX: at most 1 millisecond
 
+// call (rets), %rd, (args), prototype: the function whose address the
+// executed lanes hold. They must agree (a warp calls one function at a time
+// here), and the function must take the call's arguments and return values.
+Outcome indirect_call(const Exec& x, Outcome out) {
+  if (!x.executed) return out;  // no lane calls
+  const Source target = x.src(1, Type::U64);
+  const unsigned first = static_cast<unsigned>(__builtin_ctzll(x.executed));
+  const uint64_t a = target(first);
+  for_lanes(x.executed, [&](unsigned l) {
+    if (target(l) != a)
+      throw LaneError(l, "indirect call: lanes " + std::to_string(first) + " and " +
+                             std::to_string(l) +
+                             " call different functions in one warp instruction (divergent "
+                             "function pointers are not supported)");
+  });
+  const Module& m = x.module;
+  const uint64_t f = (a - kFunctionAddressBase) / 16;
+  if (a < kFunctionAddressBase || (a - kFunctionAddressBase) % 16 != 0 || f >= m.functions.size() ||
+      std::find(m.address_taken.begin(), m.address_taken.end(), f) == m.address_taken.end()) {
+    char hex[24];
+    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(a));
+    throw LaneError(first, std::string("indirect call through ") + hex +
+                               ", which is not the address of a function (a function's "
+                               "address comes from mov or a .global initialiser)");
+  }
+  const Function& fn = m.functions[f];
+  const size_t rets = x.op(0).elems.size(), args = x.op(2).elems.size();
+  if (args != fn.params.size() || rets > fn.rets.size())
+    throw LaneError(first, "indirect call to '" + fn.name + "' with " + std::to_string(args) +
+                               " argument(s) and " + std::to_string(rets) +
+                               " return value(s); it takes " + std::to_string(fn.params.size()) +
+                               " and returns " + std::to_string(fn.rets.size()));
+  out.control = Control::Call;
+  out.callee = static_cast<uint32_t>(f);
+  out.target = fn.begin;
+  return out;
+}
+
 }  // namespace
 
 Outcome exec_control(const Exec& x) {
@@ -44,8 +84,9 @@ Outcome exec_control(const Exec& x) {
     }
     case Opcode::Call: {
       const Operand& callee = x.op(1);
+      if (callee.kind == Operand::Kind::Reg) return indirect_call(x, out);
       if (callee.kind != Operand::Kind::Function || callee.func >= x.module.functions.size())
-        x.unsupported("call needs a known function (indirect calls are not supported)");
+        x.unsupported("call needs a known function");
       out.control = Control::Call;
       out.callee = callee.func;
       out.target = x.module.functions[callee.func].begin;

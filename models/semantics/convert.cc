@@ -109,9 +109,42 @@ void cvt_packed(const Exec& x) {
   });
 }
 
+// f32 -> tf32 (1 sign, 8 exponent, 10 fraction bits, held as the f32 whose
+// low 13 bits are 0). .rna rounds ties away from zero, .rn to even, .rz
+// truncates; an f32 that rounds past the largest tf32 becomes infinity, or
+// with .satfinite the largest finite tf32 of its sign. NaN gives the
+// canonical NaN; .relu makes a negative result +0.
+uint32_t f32_to_tf32(uint32_t f, Rounding r, bool relu, bool satfinite) {
+  constexpr uint32_t kLow = 0x1fff, kMaxFinite = 0x7f7fe000;
+  const uint32_t sign = f & 0x80000000u, mag = f & 0x7fffffffu;
+  if (mag > 0x7f800000u) return 0x7fffffffu;
+  uint32_t m = mag;
+  if (mag < 0x7f800000u) {  // finite: an infinity stays one
+    if (r == Rounding::Rna)
+      m += 0x1000;
+    else if (r == Rounding::Rn)
+      m += 0xfff + ((m >> 13) & 1);
+    m &= ~kLow;
+    if (m >= 0x7f800000u && satfinite) m = kMaxFinite;
+  } else if (satfinite) {
+    m = kMaxFinite;
+  }
+  return relu && sign ? 0 : (sign | m);
+}
+
+void cvt_tf32(const Exec& x) {
+  const Instruction& in = x.inst;
+  const Dest d = x.dst(0, Type::B32);
+  const Source a = x.src(1, Type::F32);
+  for_lanes(x.executed, [&](unsigned l) {
+    d(l, f32_to_tf32(static_cast<uint32_t>(a(l)), in.rnd, in.relu, in.satfinite));
+  });
+}
+
 void cvt(const Exec& x) {
   const Instruction& in = x.inst;
   const Type dt = in.type, st = in.src_type;
+  if (in.tf32) return cvt_tf32(x);
   if (is_packed_half(dt)) return cvt_packed(x);
   if (in.relu || in.satfinite) {
     if (st != Type::F32 || (dt != Type::F16 && dt != Type::BF16))

@@ -18,6 +18,7 @@ void exec_memory(const Exec& x);          // ld, st, atom, red
 void exec_warp(const Exec& x);            // vote, shfl, activemask, redux
 void exec_texture(const Exec& x);         // tex, tld4, txq, suld, sust, suq
 void exec_tensor(const Exec& x);          // wmma.load/store/mma, mma, ldmatrix
+void exec_async(const Exec& x);           // cp.async (+ commit/wait groups), mbarrier
 Outcome exec_control(const Exec& x);      // bra, call, ret, exit, trap, bar, membar, reconverge
 
 }  // namespace warptlm::sem

@@ -8,7 +8,8 @@
 //
 // .approx forms (rcp/sqrt/rsqrt/ex2/lg2/sin/cos/tanh, div.approx) are computed
 // with the host libm in double precision and rounded once to the result
-// type. That is at least as accurate as PTX's documented bounds (e.g. ex2
+// type, except rcp.approx.ftz.f64, which keeps the hardware's 20-bit
+// fraction (rcp_high_word). That is at least as accurate as PTX's documented bounds (e.g. ex2
 // 2 ulp, sin/cos 2^-20.5 absolute in [-pi, pi]) and deterministic, but it is
 // not bit-identical to the hardware's approximations. Special values follow
 // IEEE/libm, which matches PTX: rcp(+-0) = +-inf, rsqrt(+-0) = +-inf,
@@ -34,17 +35,17 @@ Rounding ieee_mode(const Exec& x) {
   return r;
 }
 
-// min/max on already-flushed values: NaN loses to a number (unless .NaN),
-// and -0.0 < +0.0.
+// rcp.approx.ftz.f64 as NVIDIA GPUs compute it (MUFU.RCP64H): on the high
+// 32 bits of a (sign, exponent and 20 fraction bits, the low word ignored),
+// giving a result in the same format: here the reciprocal of a's high word,
+// rounded to nearest at 20 fraction bits, low word 0. 1/3 gives
+// 0.33333325386047363 (docs/semantics.md).
 template <class F>
-u64 min_max(F a, F b, bool is_max, bool nan_wins) {
-  const bool na = std::isnan(a), nb = std::isnan(b);
-  if (na || nb) {
-    if (nan_wins || (na && nb)) return canonical_nan<F>();
-    return to_bits(na ? b : a);
-  }
-  if (a == b) return to_bits(std::signbit(a) != is_max ? a : b);
-  return to_bits((a < b) != is_max ? a : b);
+F rcp_high_word(F a) {
+  constexpr u64 kHigh = 0xffffffff00000000ull;
+  const double r = 1.0 / from_bits<double>(to_bits(double(a)) & kHigh);
+  if (!std::isfinite(r)) return F(r);
+  return F(from_bits<double>((to_bits(r) + 0x80000000ull) & kHigh));
 }
 
 template <class F>
@@ -79,6 +80,7 @@ class FloatFamily {
         return each2([=](F a, F b) { return min_max(a, b, is_max, nan_wins); });
       }
       case Opcode::Rcp:
+        if (in.approx && kType == Type::F64) return unary([](F a) { return rcp_high_word(a); });
         if (in.approx) return unary([](F a) { return F(1) / a; });
         return binary_const_a(F(1), [](F a, F b) { return a / b; });
       case Opcode::Sqrt:

@@ -83,6 +83,19 @@ inline uint64_t finish(F r, bool ftz, bool sat) {
   return to_bits(r);
 }
 
+// min/max on already-flushed values: NaN loses to a number (unless .NaN),
+// and -0.0 < +0.0. Shared by min/max and redux's .f32 forms.
+template <class F>
+inline uint64_t min_max(F a, F b, bool is_max, bool nan_wins) {
+  const bool na = std::isnan(a), nb = std::isnan(b);
+  if (na || nb) {
+    if (nan_wins || (na && nb)) return canonical_nan<F>();
+    return to_bits(na ? b : a);
+  }
+  if (a == b) return to_bits(std::signbit(a) != is_max ? a : b);
+  return to_bits((a < b) != is_max ? a : b);
+}
+
 inline bool is_directed(Rounding r) {
   return r == Rounding::Rz || r == Rounding::Rm || r == Rounding::Rp;
 }

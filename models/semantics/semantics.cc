@@ -135,6 +135,12 @@ Outcome execute(const Module& module, const Instruction& inst, const WarpRegiste
     case Opcode::Ldmatrix:
       sem::exec_tensor(x);
       break;
+    case Opcode::CpAsync:
+    case Opcode::CpAsyncCommit:
+    case Opcode::CpAsyncWait:
+    case Opcode::Mbarrier:
+      sem::exec_async(x);
+      break;
     case Opcode::Bar:
     case Opcode::Membar:
     case Opcode::Nanosleep:

@@ -19,9 +19,11 @@
 //  - match and elect compare and elect among the executed lanes too (the
 //    lanes a correct program names in membermask); match's masks are the low
 //    32 bits, like ballot. elect's leader is the lowest executed lane.
+#include <cmath>
 #include <cstdint>
 
 #include "semantics/families.h"
+#include "semantics/float_util.h"
 
 namespace warptlm::sem {
 
@@ -119,10 +121,33 @@ void activemask(const Exec& x) {
   for_lanes(x.executed, [&](unsigned lane) { d(lane, m); });
 }
 
+// redux.sync.{min,max}{.abs}{.NaN}.f32: min/max's rules (a NaN loses to a
+// number unless .NaN, -0 < +0) folded over the executed lanes in lane order,
+// on the magnitudes with .abs. Subnormals are kept.
+void redux_f32(const Exec& x) {
+  const Dest d = x.dst(0, Type::F32);
+  const Source a = x.src(1, Type::F32);
+  if (x.has(2)) Source(x, x.op(2), Type::B32);  // membermask: validated, not used
+  const bool is_max = x.inst.atom == AtomOp::Max, abs = x.inst.abs, nan = x.inst.nan;
+  if (!is_max && x.inst.atom != AtomOp::Min) x.unsupported("redux .f32 needs .min or .max");
+  if (x.executed == 0) return;
+  bool first = true;
+  float r = 0;
+  for_lanes(x.executed, [&](unsigned lane) {
+    float v = from_bits<float>(a(lane));
+    if (abs) v = std::fabs(v);
+    r = first ? v : from_bits<float>(min_max(r, v, is_max, nan));
+    first = false;
+  });
+  const u64 bits = std::isnan(r) ? canonical_nan<float>() : to_bits(r);
+  for_lanes(x.executed, [&](unsigned lane) { d(lane, bits); });
+}
+
 // redux.sync: .add (wrapping to 32 bits), .min/.max (signed for .s32),
 // .and/.or/.xor over the executed lanes; every executed lane gets the result.
 void redux(const Exec& x) {
   const Type t = x.inst.type;
+  if (t == Type::F32) return redux_f32(x);
   if (type_bits(t) != 32 || is_float(t)) x.unsupported("redux needs .u32, .s32 or .b32");
   const AtomOp op = x.inst.atom;
   const Dest d = x.dst(0, t);

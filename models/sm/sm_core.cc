@@ -47,7 +47,8 @@ L1Params l1_params(const PlatformConfig& c) {
 bool is_memory_op(Opcode op) {
   return op == Opcode::Ld || op == Opcode::St || op == Opcode::Atom || op == Opcode::Red ||
          op == Opcode::Tex || op == Opcode::Tld4 || op == Opcode::Suld || op == Opcode::Sust ||
-         op == Opcode::WmmaLoad || op == Opcode::WmmaStore || op == Opcode::Ldmatrix;
+         op == Opcode::WmmaLoad || op == Opcode::WmmaStore || op == Opcode::Ldmatrix ||
+         op == Opcode::CpAsync || op == Opcode::Mbarrier;
 }
 
 }  // namespace
@@ -156,6 +157,13 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
     }
     if (ws.scoreboard.blocked(ops, per_lane_scoreboard_ ? p.mask : ~LaneMask{0})) {
       note(Stall::Scoreboard);
+      continue;
+    }
+    // cp.async.wait_group / wait_all: until the warp's memory operations,
+    // its copies among them, have completed (docs/async-copy.md).
+    if (in.op == Opcode::CpAsyncWait && ws.outstanding > 0) {
+      own_state = false;  // a memory answer ends it
+      note(Stall::Memory);
       continue;
     }
     own_state = false;  // the checks below ask shared resources

@@ -25,17 +25,21 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
   // Per lane: the span of its global and of its shared accesses; the
   // coalescer and the bank model work on those.
   AccessSpans spans;
+  // A lane of cp.async reads global memory and writes shared memory: its
+  // shared span is kept apart (AccessSpans holds one span per lane).
+  AccessSpans copy_destination;
+  AccessSpans& shared = in.op == Opcode::CpAsync ? copy_destination : spans;
   uint64_t done = now;
   for (const MemoryAccess& a : ctas_[ws.cta].env->accesses) {
     if (a.space == Space::Global)
       spans.add(spans.global, a.lane, a.address, a.size);
     else if (a.space == Space::Shared)
-      spans.add(spans.shared, a.lane, a.address, a.size);
+      shared.add(shared.shared, a.lane, a.address, a.size);
     else  // local, constant and parameter accesses: an L1 (or constant cache) hit
       done = std::max(done, now + config_.memory.l1.latency);
   }
   const bool several = several_accesses_per_lane(in.op);
-  if (spans.shared) {
+  if (shared.shared) {
     unsigned cycles = 0;
     if (several) {
       shared_words_.clear();
@@ -45,8 +49,8 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
             shared_words_.push_back(w);
       cycles = shared_word_cycles(shared_words_, config_.sm.shared_banks);
     } else {
-      cycles = shared_access_cycles(spans.first, spans.shared, warp_size_,
-                                    spans.widest(spans.shared), config_.sm.shared_banks);
+      cycles = shared_access_cycles(shared.first, shared.shared, warp_size_,
+                                    shared.widest(shared.shared), config_.sm.shared_banks);
     }
     ++stats_.shared_accesses;
     stats_.shared_bank_conflicts += cycles > 1 ? cycles - 1 : 0;
@@ -101,7 +105,7 @@ uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in,
   if (started.op == L1DataPath::kNoOp) return started.ready;
   ++ws.outstanding;
   ++outstanding_ops_;
-  if (!write) {
+  if (!write && in.op != Opcode::CpAsync) {  // a cp.async keeps its warp running
     const unsigned s = static_cast<unsigned>(schedulers_.size());
     waits(owner.warp_slot % s, owner.warp_slot / s);
   }

@@ -90,7 +90,11 @@ TEST(Cooperative, WithoutACooperativeLaunchGridSyncTraps) {
     run_functional(coop_program(), "grid_total", l, two_sms());
     FAIL() << "expected the trap";
   } catch (const KernelFault& f) {
-    EXPECT_NE(std::string(f.what()).find("trap"), std::string::npos) << f.what();
+    EXPECT_NE(std::string(f.what()).find("trap executed"), std::string::npos) << f.what();
+    // The hint that says why and what to do.
+    EXPECT_NE(std::string(f.what()).find("exec --cooperative or launch(..., cooperative=True)"),
+              std::string::npos)
+        << f.what();
   }
 }
 

@@ -150,7 +150,8 @@ TEST(PtxDecls, ModuleVariablesAndInitialisers) {
 TEST(PtxDecls, InitialiserErrors) {
   const std::string h = ".version 7.0\n.target sm_70\n";
   expect_ptx_error(h + ".global .u32 a[2] = {1, 2, 3};\n", 3, 28, "too many initialisers for 'a'");
-  expect_ptx_error(h + ".global .u64 p = generic(a);\n", 3, 18, "address initialisers");
+  expect_ptx_error(h + ".global .u64 p = generic(a);\n", 3, 18,
+                   "address initialisers of variables ('generic') are not supported");
   expect_ptx_error(h + ".global .u8 b = 256;\n", 3, 17, "does not fit in .u8");
   expect_ptx_error(h + ".global .u32 c = 1.5;\n", 3, 18,
                    "floating-point literal cannot initialise");

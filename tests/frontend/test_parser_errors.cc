@@ -27,9 +27,10 @@ TEST(PtxErrors, Instructions) {
 }
 
 TEST(PtxErrors, TypesThatAreNotModelledAreNamed) {
-  // tf32 and fp8 conversions: the type named, not "needs a type suffix".
-  expect_body_error("  .reg .b32 %r1;\n  .reg .f32 %f1;\n  cvt.rna.tf32.f32 %r1, %f1;", 3, 10,
-                    "'cvt.tf32': the type .tf32 is not supported");
+  // fp8 conversions: the type named, not "needs a type suffix"; tf32 is a
+  // destination only.
+  expect_body_error("  .reg .b32 %r1;\n  .reg .f32 %f1;\n  cvt.rn.f32.tf32 %f1, %r1;", 3, 13,
+                    "'cvt' makes a .tf32 from an .f32 only");
   expect_body_error(
       "  .reg .b16 %h1;\n  .reg .f32 %f<3>;\n  cvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2;", 3, 19,
       "'cvt.e4m3x2': the type .e4m3x2 is not supported");
@@ -86,8 +87,9 @@ TEST(PtxErrors, ModuleDirectives) {
 
 TEST(PtxErrors, NamesAndFunctionPointers) {
   const std::string h = ".version 7.0\n.target sm_70\n.func f()\n{\n ret;\n}\n";
-  expect_ptx_error(h + ".entry k()\n{\n .reg .b64 %rd1;\n mov.u64 %rd1, f;\n}\n", 10, 16,
-                   "function 'f' used as a value: function pointers are not supported");
+  // A function's address is a 64-bit value (docs/function-pointers.md).
+  expect_ptx_error(h + ".entry k()\n{\n .reg .b32 %r1;\n mov.u32 %r1, f;\n}\n", 10, 15,
+                   "a function's address is 64 bits");
   expect_ptx_error(h + ".entry k()\n{\n .reg .b64 %rd1;\n ld.u64 %rd1, [f];\n}\n", 10, 16,
                    "cannot take the address of function 'f'");
   expect_ptx_error(h + ".entry k()\n{\n call.uni k, ();\n}\n", 9, 11, "cannot call kernel 'k'");

@@ -194,7 +194,13 @@ TEST(PtxControl, TrapReduxSpecials) {
   bad("redux.sync.s32 %r1, %r2, -1", 1, "'redux' needs an operation");
   bad("redux.sync.add.b32 %r1, %r2, -1", 1, "'redux.add' takes .u32 or .s32, not .b32");
   bad("redux.sync.or.u32 %r1, %r2, -1", 1, "'redux.or' takes .b32, not .u32");
-  bad("redux.sync.min.f32 %f1, %f2, -1", 1, "'redux.sync' on .f32 is not supported");
+  Instruction rf = one("redux.sync.max.abs.NaN.f32 %f1, %f2, -1");
+  EXPECT_EQ(rf.type, Type::F32);
+  EXPECT_TRUE(rf.abs);
+  EXPECT_TRUE(rf.nan);
+  EXPECT_FALSE(one("redux.sync.min.f32 %f1, %f2, -1").abs);
+  bad("redux.sync.add.f32 %f1, %f2, -1", 1, "'redux.add' has no .f32 form");
+  bad("redux.sync.min.abs.u32 %r1, %r2, -1", 15, "'.abs' belongs to redux's .f32 .min and .max");
   bad("redux.sync.add.s32 %r1, %r2", 1, "'redux' needs 3 operands, got 2");
 }
 

@@ -167,7 +167,11 @@ TEST(PtxControl, BarriersAndFences) {
   bad("bar.sync %p1", 10, "cannot be a .pred register");
   bad("bar.warp.sync", 1, "needs 1 operand");
   bad("membar 0", 1, "'membar' needs a level");
-  bad("fence.proxy.alias", 6, "'fence.proxy' is not supported");
+  EXPECT_EQ(one("fence.proxy.alias").op, Opcode::Membar);
+  EXPECT_EQ(one("fence.proxy.async.shared::cta").op, Opcode::Membar);
+  bad("fence.proxy", 1, "'fence.proxy' needs .alias or .async");
+  bad("fence.proxy.tensormap::generic.release.gpu", 12, "(sm_90, tensor maps) is not supported");
+  bad("fence.mbarrier_init.release.cluster", 6, "clusters are not supported");
   bad("fence.sc", 1, "'fence' needs a scope");
 }
 
@@ -183,8 +187,8 @@ TEST(PtxControl, BranchesCallsAndExits) {
   bad("call.uni f, (%r1)", 14, "call argument '%r1' must be a .param variable");
   bad("call.uni f, (1)", 14, "call arguments must be .param variables");
   bad("call.uni sh, ()", 10, "'sh' is a variable, not a function");
-  bad("call.uni f, (), p", 15, "call prototypes (indirect calls) are not supported");
-  bad("call.uni f, x", 13, "call prototypes and jump tables are not supported");
+  bad("call.uni f, (), p", 15, "a direct call ends with its argument list");
+  bad("call.uni f, x", 13, "expected the argument list '(...)' of a direct call");
   bad("brx.idx %r1, tbl", 1, "instruction 'brx' (sm_30) is not supported");
   Instruction sleep = one("nanosleep.u32 10");
   EXPECT_EQ(sleep.op, Opcode::Nanosleep);

@@ -176,8 +176,13 @@ TEST(PtxModule, CallErrors) {
                    "redefinition of function 'f'");
   expect_ptx_error(head + ".func f(.param .b32 a);\n.func f(.param .b64 a)\n{\n  ret;\n}\n", 5, 7,
                    "does not match its earlier declaration");
-  expect_ptx_error(head + ".entry k()\n{\n  .reg .b64 %rd1;\n  call.uni %rd1, ();\n}\n", 7, 12,
-                   "indirect calls through a register are not supported");
+  // A call through a register needs its prototype (docs/function-pointers.md).
+  expect_ptx_error(head + ".entry k()\n{\n  .reg .b64 %rd1;\n  call.uni %rd1, ();\n}\n", 7, 20,
+                   "before the call prototype of an indirect call");
+  expect_ptx_error(head + ".entry k()\n{\n  .reg .b32 %r1;\n  call.uni %r1, (), p;\n}\n", 7, 12,
+                   "must be a .u64 register holding a function's address");
+  expect_ptx_error(head + ".entry k()\n{\n  .reg .b64 %rd1;\n  call.uni %rd1, (), p;\n}\n", 7, 22,
+                   "'p' is not a .callprototype declared in this function");
 }
 
 TEST(PtxModule, PerformanceDirectivesAndPragmasAreAccepted) {

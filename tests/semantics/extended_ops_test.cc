@@ -101,13 +101,16 @@ TEST(Bmsk, WrapAndClamp) {
 class Redux : public ::testing::Test {
  protected:
   // redux.sync.op.t d, a, -1 over `active`, lanes holding `vals`.
-  std::vector<uint64_t> run(AtomOp op, Type t, std::vector<uint64_t> vals, LaneMask active = 0xf) {
+  std::vector<uint64_t> run(AtomOp op, Type t, std::vector<uint64_t> vals, LaneMask active = 0xf,
+                            bool abs = false, bool nan = false) {
     Harness h;
     const uint32_t d = h.reg(t), a = h.reg(t);
     h.set_all(d, 0xdead);
     for (unsigned l = 0; l < vals.size(); ++l) h.set(a, l, vals[l]);
     Instruction in = Harness::make(Opcode::Redux, t, {h.r(d), h.r(a), Harness::imm(-1)});
     in.atom = op;
+    in.abs = abs;
+    in.nan = nan;
     h.run(in, active);
     std::vector<uint64_t> out;
     for (unsigned l = 0; l < h.warp_size(); ++l) out.push_back(h.get(d, l));
@@ -135,6 +138,24 @@ TEST_F(Redux, LogicAndPartialWarps) {
   EXPECT_EQ(run(AtomOp::Add, Type::U32, {5, 100, 7, 100}, 0b0101), (V{12, 0xdead, 12, 0xdead}));
   EXPECT_EQ(run(AtomOp::Max, Type::S32, {5, 100, 7, 100}, 0b0001), (V{5, 0xdead, 0xdead, 0xdead}));
   EXPECT_EQ(run(AtomOp::Add, Type::U32, {5, 100, 7, 100}, 0), V(4, 0xdead));
+}
+
+TEST_F(Redux, FloatMinMaxWithAbsAndNaN) {
+  const uint64_t nan = 0x7fc00001, canonical = 0x7fffffff;
+  const V vals = {fbits(1.5f), fbits(-4.0f), fbits(0.25f), fbits(3.0f)};
+  EXPECT_EQ(run(AtomOp::Min, Type::F32, vals), V(4, fbits(-4.0f)));
+  EXPECT_EQ(run(AtomOp::Max, Type::F32, vals), V(4, fbits(3.0f)));
+  // .abs: the magnitudes.
+  EXPECT_EQ(run(AtomOp::Max, Type::F32, vals, 0xf, true), V(4, fbits(4.0f)));
+  EXPECT_EQ(run(AtomOp::Min, Type::F32, vals, 0xf, true), V(4, fbits(0.25f)));
+  // A NaN loses to the numbers unless .NaN; all NaN gives the canonical NaN.
+  const V with_nan = {fbits(2.0f), nan, fbits(-1.0f), fbits(5.0f)};
+  EXPECT_EQ(run(AtomOp::Min, Type::F32, with_nan), V(4, fbits(-1.0f)));
+  EXPECT_EQ(run(AtomOp::Min, Type::F32, with_nan, 0xf, false, true), V(4, canonical));
+  EXPECT_EQ(run(AtomOp::Max, Type::F32, {nan, nan, nan, nan}), V(4, canonical));
+  // -0 orders below +0.
+  EXPECT_EQ(run(AtomOp::Min, Type::F32, {0, 0x80000000, 0, 0}), V(4, 0x80000000u));
+  EXPECT_EQ(run(AtomOp::Max, Type::F32, {0x80000000, 0, 0x80000000, 0x80000000}), V(4, 0u));
 }
 
 TEST(Trap, ReportsTheTrappingLanes) {

@@ -199,6 +199,16 @@ TEST(FloatArith, ApproxSpecialValues) {
   EXPECT_EQ(h.eval(Opcode::Rcp, Type::F32, {kNegZero32}, approx), 0xff800000u);
   EXPECT_EQ(h.eval(Opcode::Rcp, Type::F32, {0x00000001}, approx_ftz), kInf32);
   EXPECT_EQ(h.eval(Opcode::Rcp, Type::F64, {dbits(4.0)}, approx_ftz), dbits(0.25));
+  // rcp.approx.ftz.f64 keeps 20 fraction bits, as the GPU's MUFU.RCP64H:
+  // 1/3 is 0.33333325386047363 (0x3fd55555 00000000), not 0x3fd5555555555555.
+  EXPECT_EQ(h.eval(Opcode::Rcp, Type::F64, {dbits(3.0)}, approx_ftz), 0x3fd5555500000000u);
+  // The low word of the input is ignored: 1/(3 + 2^-40) is the same.
+  EXPECT_EQ(h.eval(Opcode::Rcp, Type::F64, {dbits(3.0) | 1u}, approx_ftz), 0x3fd5555500000000u);
+  // Rounded to nearest at 20 bits: 1/7 = 0x3fc24924 92492492 rounds up.
+  EXPECT_EQ(h.eval(Opcode::Rcp, Type::F64, {dbits(7.0)}, approx_ftz), 0x3fc2492500000000u);
+  EXPECT_EQ(h.eval(Opcode::Rcp, Type::F64, {dbits(0.0)}, approx_ftz), 0x7ff0000000000000u);
+  EXPECT_EQ(h.eval(Opcode::Rcp, Type::F64, {0x8000000000000001u}, approx_ftz),
+            0xfff0000000000000u);  // a subnormal flushes to -0: -inf
   EXPECT_EQ(h.eval(Opcode::Sqrt, Type::F32, {fbits(16.0f)}, approx), fbits(4.0f));
   EXPECT_EQ(h.eval(Opcode::Rsqrt, Type::F32, {fbits(4.0f)}, approx), fbits(0.5f));
   EXPECT_EQ(h.eval(Opcode::Rsqrt, Type::F32, {0}, approx), kInf32);

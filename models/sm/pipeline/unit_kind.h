@@ -48,6 +48,8 @@ inline UnitKind unit_of(const Instruction& in) {
     case Opcode::WmmaLoad:  // fragments move through the LD/ST unit
     case Opcode::WmmaStore:
     case Opcode::Ldmatrix:
+    case Opcode::CpAsync:   // a global load and a shared store without a register
+    case Opcode::Mbarrier:  // a shared-memory read-modify-write
       return UnitKind::LdSt;
     case Opcode::WmmaMma:
     case Opcode::Mma:
