@@ -213,8 +213,10 @@ RawOperand Parser::parse_address() {
       fail(off, "expected an integer offset in address, found " + describe(off));
     next();
     if (off.bits > (uint64_t(1) << 63)) fail(off, "address offset out of range");
-    int64_t v = static_cast<int64_t>(off.bits);
-    r.op.offset += minus ? -v : v;
+    // In 64-bit two's complement, as addresses wrap: -(2^63) and a base
+    // plus an offset near the ends do not overflow a signed integer.
+    const uint64_t v = minus ? uint64_t(0) - off.bits : off.bits;
+    r.op.offset = static_cast<int64_t>(static_cast<uint64_t>(r.op.offset) + v);
   }
   // [a, c] / [a, b, c]: a texture or surface object with its coordinates.
   while (accept_punct(',')) r.tuple.push_back(parse_operand(false));

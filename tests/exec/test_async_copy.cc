@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/async_launches.h"
 #include "common/texture_launches.h"
 #include "exec/functional_executor.h"
 #include "exec/prepared_program.h"
@@ -20,8 +21,7 @@ namespace {
 using namespace warptlm::testing;
 
 const Program& async_program() {
-  static const Module m =
-      parse_ptx_file(std::string(WARPTLM_TEST_DATA) + "/ptx/async/async.sm80.ptx");
+  static const Module m = parse_ptx_file(kAsyncPtx);
   static const Program p = prepare_program(m, "ipdom");
   return p;
 }
@@ -39,14 +39,8 @@ Program inline_program(const std::string& body, const std::string& params = "") 
 
 TEST(AsyncCopy, AThreeStageCpAsyncPipelineReadsEveryTileAfterItLanded) {
   const int ctas = 3, n = 128, tiles = 7;
-  std::vector<float> in(size_t(ctas) * tiles * n);
-  for (size_t i = 0; i < in.size(); ++i) in[i] = float(int(i * 7 % 113) - 50);
-  LaunchSpec l;
-  l.grid = {ctas, 1, 1};
-  l.block = {n, 1, 1};
-  l.buffers = {typed_buffer("in", in), typed_buffer("out", std::vector<float>(in.size(), -1))};
-  l.args = {KernelArg::buffer_arg(0), KernelArg::buffer_arg(1),
-            KernelArg::scalar(Type::S32, uint32_t(tiles))};
+  LaunchSpec l = staged_copy_launch(ctas, tiles);
+  const std::vector<float> in = typed_values<float>(l.buffers[0]);
   run_functional(async_program(), "staged_copy", l, ExecConfig{});
   const std::vector<float> out = typed_values<float>(l.buffers[1]);
   for (int c = 0; c < ctas; ++c)
@@ -87,13 +81,8 @@ TEST(AsyncCopy, SixteenByteCopiesAndTheZeroFilledTail) {
 
 TEST(AsyncCopy, AnMbarrierSeparatesEveryRoundOfABlockReduction) {
   const int ctas = 4, n = 256;
-  std::vector<int32_t> in(size_t(ctas) * n);
-  for (size_t i = 0; i < in.size(); ++i) in[i] = int32_t(i * 31 % 97) - 40;
-  LaunchSpec l;
-  l.grid = {ctas, 1, 1};
-  l.block = {n, 1, 1};
-  l.buffers = {typed_buffer("in", in), typed_buffer("sums", std::vector<int32_t>(ctas, -1))};
-  l.args = {KernelArg::buffer_arg(0), KernelArg::buffer_arg(1)};
+  const LaunchSpec l = barrier_reduce_launch(ctas);
+  const std::vector<int32_t> in = typed_values<int32_t>(l.buffers[0]);
   for (unsigned quantum : {1u, 7u, 1000u}) {  // how long a warp runs before the next one
     SCOPED_TRACE("quantum " + std::to_string(quantum));
     ExecConfig c;

@@ -55,4 +55,13 @@ inline constexpr char kStdRegs[] =
     ".reg .pred %p<4>; .reg .b16 %rs<4>; .reg .b32 %r<8>; .reg .b64 %rd<8>;"
     " .reg .f32 %f<8>; .reg .f64 %fd<8>;";
 
+// The memory and synchronisation tests: kStdRegs and a 64-byte .shared array
+// `sh`. decode_mem() decodes one instruction after them; expect_mem_error()
+// expects `inst` to fail at column `col` of its line with `what`.
+inline std::string mem_decls() { return std::string(kStdRegs) + " .shared .align 8 .b8 sh[64];"; }
+inline Instruction decode_mem(const std::string& inst) { return decode_one(mem_decls(), inst); }
+inline void expect_mem_error(const std::string& inst, uint32_t col, const std::string& what) {
+  expect_body_error(mem_decls() + "\n" + inst + ";", 2, col, what);
+}
+
 }  // namespace warptlm::test

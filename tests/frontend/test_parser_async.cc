@@ -7,15 +7,9 @@
 namespace warptlm {
 namespace {
 
-using test::expect_body_error;
-using test::kStdRegs;
-
-const std::string kRegs = std::string(kStdRegs) + " .shared .align 8 .b8 sh[64];";
-
-Instruction one(const std::string& inst) { return test::decode_one(kRegs, inst); }
-
+Instruction one(const std::string& inst) { return test::decode_mem(inst); }
 void bad(const std::string& inst, uint32_t col, const std::string& what) {
-  expect_body_error(kRegs + "\n" + inst + ";", 2, col, what);
+  test::expect_mem_error(inst, col, what);
 }
 
 TEST(PtxAsync, CpAsyncAndItsGroups) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/async_launches.h"
 #include "common/systemc_child.h"
 #include "common/texture_launches.h"
 #include "config/platform_config.h"
@@ -21,30 +22,8 @@ using namespace warptlm::testing;
 
 const std::string kData = std::string(WARPTLM_TEST_DATA) + "/ptx/";
 
-LaunchSpec staged_launch() {
-  const int ctas = 3, n = 128, tiles = 5;
-  std::vector<float> in(size_t(ctas) * tiles * n);
-  for (size_t i = 0; i < in.size(); ++i) in[i] = float(int(i * 11 % 89) - 40);
-  LaunchSpec l;
-  l.grid = {ctas, 1, 1};
-  l.block = {n, 1, 1};
-  l.buffers = {typed_buffer("in", in), typed_buffer("out", std::vector<float>(in.size(), -1))};
-  l.args = {KernelArg::buffer_arg(0), KernelArg::buffer_arg(1),
-            KernelArg::scalar(Type::S32, uint32_t(tiles))};
-  return l;
-}
-
-LaunchSpec reduce_launch() {
-  const int ctas = 3, n = 256;
-  std::vector<int32_t> in(size_t(ctas) * n);
-  for (size_t i = 0; i < in.size(); ++i) in[i] = int32_t(i * 13 % 41) - 20;
-  LaunchSpec l;
-  l.grid = {ctas, 1, 1};
-  l.block = {n, 1, 1};
-  l.buffers = {typed_buffer("in", in), typed_buffer("sums", std::vector<int32_t>(ctas, -1))};
-  l.args = {KernelArg::buffer_arg(0), KernelArg::buffer_arg(1)};
-  return l;
-}
+LaunchSpec staged_launch() { return staged_copy_launch(3, 5); }
+LaunchSpec reduce_launch() { return barrier_reduce_launch(3); }
 
 LaunchSpec fold_launch() {
   const int rows = 64, row = 7;
