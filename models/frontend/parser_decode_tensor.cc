@@ -5,6 +5,7 @@
 // sizes are checked here, so the semantics can rely on them.
 #include <array>
 
+#include "frontend/matrix_shape.h"
 #include "frontend/parser_decoder.h"
 
 namespace warptlm::ptx {
@@ -84,16 +85,6 @@ void check_mma_types(Decoder& d, const MmaTypes& t, const std::string& shape, bo
          " (supported: .f16, .bf16, .s8/.u8" + (f16_family ? "" : ", by shape") + ")");
 }
 
-// The register type a fragment element packs into, and how many elements
-// a 32- or 64-bit register holds.
-Type register_type(Type elem) { return elem == Type::F64 ? Type::F64 : Type::B32; }
-unsigned per_register(Type elem) { return elem == Type::F64 ? 1 : 32 / type_bits(elem); }
-
-// The registers of a fragment of `elems_per_thread` elements.
-unsigned fragment_registers(Type elem, unsigned elems_per_thread) {
-  return elems_per_thread / per_register(elem);
-}
-
 bool take_sync_aligned(Decoder& d) {
   if (!d.mods.take("sync") || !d.mods.take("aligned"))
     d.fail("'" + d.name() + "' needs .sync.aligned");
@@ -133,20 +124,11 @@ std::string shape_name(const MmaInfo& i) {
   return "m" + std::to_string(i.m) + "n" + std::to_string(i.n) + "k" + std::to_string(i.k);
 }
 
-// Elements per thread of a wmma fragment: the matrix's elements over 32
-// threads, except .f16 A and B, which are 16 per thread on every shape
-// (8 .f16x2 registers: the PTX ISA's sizes).
-unsigned wmma_elems_per_thread(const MmaInfo& i, MatrixFrag f, Type elem) {
-  const unsigned rows = f == MatrixFrag::A ? i.m : f == MatrixFrag::B ? i.k : i.m;
-  const unsigned cols = f == MatrixFrag::A ? i.k : f == MatrixFrag::B ? i.n : i.n;
-  if ((f == MatrixFrag::A || f == MatrixFrag::B) && elem == Type::F16) return 16;
-  return rows * cols / 32;
-}
-
 // The vector operand i of a fragment: `regs` registers of the element's
 // register type.
 Operand fragment(Decoder& d, size_t i, Type elem, unsigned elems_per_thread, bool is_dst) {
-  return d.vector(i, fragment_registers(elem, elems_per_thread), register_type(elem), is_dst);
+  return d.vector(i, elems_per_thread / elements_per_register(elem), fragment_register_type(elem),
+                  is_dst);
 }
 
 // wmma.load.{a,b,c} / wmma.store.d.
@@ -188,7 +170,7 @@ void decode_wmma_memory(Decoder& d, bool store) {
   d.inst.type = elem;
   d.no_pipe();
   d.expect_count(2, 3);
-  const unsigned per = wmma_elems_per_thread(info, info.frag, elem);
+  const unsigned per = fragment_elements(info, d.inst.op, info.frag, elem);
   Operand stride;  // Kind::None: the matrix is contiguous
   if (d.count() == 3) stride = d.src(2, Type::U32);
   if (store) {
@@ -198,9 +180,8 @@ void decode_wmma_memory(Decoder& d, bool store) {
   }
 }
 
-// The types and the d, a, b, c fragments of wmma.mma or mma, with
-// `per` = the elements per thread of D, A, B and C.
-void set_mma_operands(Decoder& d, const MmaTypes& t, const std::array<unsigned, 4>& per) {
+// The types and the d, a, b, c fragments of wmma.mma or mma.
+void set_mma_operands(Decoder& d, const MmaTypes& t) {
   if (d.inst.satfinite && t.c != Type::S32)
     d.fail(std::string(d.inst.op == Opcode::WmmaMma ? "'wmma.mma" : "'mma") +
            ".satfinite' is for integer (.s32) accumulators");
@@ -213,8 +194,11 @@ void set_mma_operands(Decoder& d, const MmaTypes& t, const std::array<unsigned, 
   d.inst.type = t.d;
   d.no_pipe();
   d.expect_count(4);
-  d.inst.ops = {fragment(d, 0, t.d, per[0], true), fragment(d, 1, t.a, per[1], false),
-                fragment(d, 2, t.b, per[2], false), fragment(d, 3, t.c, per[3], false)};
+  auto per = [&](MatrixFrag f, Type elem) { return fragment_elements(info, d.inst.op, f, elem); };
+  d.inst.ops = {fragment(d, 0, t.d, per(MatrixFrag::D, t.d), true),
+                fragment(d, 1, t.a, per(MatrixFrag::A, t.a), false),
+                fragment(d, 2, t.b, per(MatrixFrag::B, t.b), false),
+                fragment(d, 3, t.c, per(MatrixFrag::C, t.c), false)};
 }
 
 void decode_wmma_mma(Decoder& d) {
@@ -230,11 +214,7 @@ void decode_wmma_mma(Decoder& d) {
   d.inst.satfinite = d.mods.take("satfinite");
   const MmaTypes t = take_mma_types(d, true);
   check_mma_types(d, t, shape_name(info), info.k == 16, info.k == 8, info.k == 4);
-  set_mma_operands(d, t,
-                   {wmma_elems_per_thread(info, MatrixFrag::D, t.d),
-                    wmma_elems_per_thread(info, MatrixFrag::A, t.a),
-                    wmma_elems_per_thread(info, MatrixFrag::B, t.b),
-                    wmma_elems_per_thread(info, MatrixFrag::C, t.c)});
+  set_mma_operands(d, t);
 }
 
 void decode_wmma(Decoder& d) {
@@ -296,8 +276,7 @@ void decode_mma(Decoder& d) {
            " inputs (m16n8k16/m16n8k8: .f16/.bf16; m16n8k8/m16n8k4: .tf32; "
            "m16n8k32/m16n8k16/m8n8k16: .s8/.u8; m8n8k4: .f64)");
   check_mma_types(d, t, shape, !t.tf32 && !int8 && !f64, t.tf32, f64);
-  const unsigned c_per = info.m * info.n / 32u;
-  set_mma_operands(d, t, {c_per, info.m * info.k / 32u, info.k * info.n / 32u, c_per});
+  set_mma_operands(d, t);
 }
 
 // ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}{.shared}.b16 d, [p].

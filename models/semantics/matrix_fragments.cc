@@ -30,25 +30,6 @@ MatrixPos mma_position(const MmaInfo& i, MatrixFrag f, unsigned lane, unsigned j
 
 }  // namespace
 
-MatrixPos matrix_dims(const MmaInfo& info, MatrixFrag f) {
-  switch (f) {
-    case MatrixFrag::A:
-      return {info.m, info.k};
-    case MatrixFrag::B:
-      return {info.k, info.n};
-    default:
-      return {info.m, info.n};
-  }
-}
-
-unsigned fragment_elements(const MmaInfo& info, Opcode op, MatrixFrag f, Type elem) {
-  const MatrixPos d = matrix_dims(info, f);
-  if (op == Opcode::WmmaLoad || op == Opcode::WmmaStore || op == Opcode::WmmaMma) {
-    if ((f == MatrixFrag::A || f == MatrixFrag::B) && elem == Type::F16) return 16;
-  }
-  return d.row * d.col / 32;
-}
-
 MatrixPos fragment_position(const MmaInfo& info, Opcode op, MatrixFrag f, unsigned lane,
                             unsigned j) {
   if (op == Opcode::Mma) return mma_position(info, f, lane, j);

@@ -11,21 +11,10 @@
 // mma.m16n8k16" and the others).
 #pragma once
 
-#include <cstdint>
-
 #include "frontend/ir.h"
+#include "frontend/matrix_shape.h"
 
 namespace warptlm::sem {
-
-struct MatrixPos {
-  unsigned row = 0, col = 0;
-};
-
-// The rows and columns of fragment `f` (A: m x k, B: k x n, C and D: m x n).
-MatrixPos matrix_dims(const MmaInfo& info, MatrixFrag f);
-
-// Elements per thread of a fragment (of type `elem`, tf32 as F32).
-unsigned fragment_elements(const MmaInfo& info, Opcode op, MatrixFrag f, Type elem);
 
 // Element j of thread `lane`'s fragment f of a wmma or mma instruction.
 MatrixPos fragment_position(const MmaInfo& info, Opcode op, MatrixFrag f, unsigned lane,

@@ -41,8 +41,8 @@ struct ElemType {
   bool tf32 = false;
   unsigned bits() const { return tf32 ? 32 : type_bits(type); }
   unsigned bytes() const { return bits() / 8; }
-  unsigned per_register() const { return bits() >= 32 ? 1 : 32 / bits(); }
-  Type register_type() const { return type == Type::F64 ? Type::F64 : Type::B32; }
+  unsigned per_register() const { return elements_per_register(type); }
+  Type register_type() const { return fragment_register_type(type); }
 };
 
 void check_warp(const Exec& x) {
