@@ -134,9 +134,8 @@ void decode_fence_proxy(Decoder& d) {
   }
   if (kind->name == "async") {
     d.mods.take_space();
-    for (const char* cl : {"shared::cluster"})
-      if (const Modifier* m = d.mods.take_any({cl}))
-        d.fail(m->loc, "'fence.proxy.async." + m->name + "': clusters are not supported");
+    if (const Modifier* m = d.mods.take_any({"shared::cluster"}))
+      d.fail(m->loc, "'fence.proxy.async." + m->name + "': clusters are not supported");
   }
   d.expect_count(0);
 }

@@ -280,10 +280,11 @@ void Parser::link_function_addresses() {
       op.kind = Operand::Kind::Imm;
       op.imm = a;
     }
-    auto& taken = module_.address_taken;
-    if (std::find(taken.begin(), taken.end(), f) == taken.end()) taken.push_back(f);
+    module_.address_taken.push_back(f);
   }
-  std::sort(module_.address_taken.begin(), module_.address_taken.end());
+  auto& taken = module_.address_taken;  // sorted: an indirect call looks its target up
+  std::sort(taken.begin(), taken.end());
+  taken.erase(std::unique(taken.begin(), taken.end()), taken.end());
 }
 
 void Parser::define_system_function(FunctionHeader& h, const SourceLoc& call) {

@@ -17,7 +17,6 @@
 // the phase it arrived in: test_wait compares that bit with the object's, and
 // pending_count reads the count it holds. Lanes act in lane order, each as
 // one arrival, so results are deterministic.
-#include <cstdio>
 #include <string>
 
 #include "semantics/address_operand.h"
@@ -38,9 +37,8 @@ u64 expected(u64 m) { return (m >> 20) & kCountMask; }
 u64 make(u64 phase, u64 expect, u64 pend) { return phase | kValid | (expect << 20) | pend; }
 
 std::string where(const Exec& x, u64 addr) {
-  char hex[24];
-  std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(addr));
-  return std::string("the mbarrier at ") + space_name(x.inst.space) + " address " + hex;
+  return std::string("the mbarrier at ") + space_name(x.inst.space) + " address " +
+         hex_string(addr);
 }
 
 u64 read_object(const Exec& x, unsigned lane, u64 addr, bool must_be_valid) {

@@ -1,7 +1,6 @@
 // Control: bra call ret exit trap bar membar reconverge. The semantics only
 // reports what the instruction asks for; the SIMT unit moves PCs.
 #include <algorithm>
-#include <cstdio>
 #include <string>
 
 #include "semantics/families.h"
@@ -49,10 +48,8 @@ Outcome indirect_call(const Exec& x, Outcome out) {
   const Module& m = x.module;
   const uint64_t f = (a - kFunctionAddressBase) / 16;
   if (a < kFunctionAddressBase || (a - kFunctionAddressBase) % 16 != 0 || f >= m.functions.size() ||
-      std::find(m.address_taken.begin(), m.address_taken.end(), f) == m.address_taken.end()) {
-    char hex[24];
-    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(a));
-    throw LaneError(first, std::string("indirect call through ") + hex +
+      !std::binary_search(m.address_taken.begin(), m.address_taken.end(), f)) {
+    throw LaneError(first, "indirect call through " + hex_string(a) +
                                ", which is not the address of a function (a function's "
                                "address comes from mov or a .global initialiser)");
   }

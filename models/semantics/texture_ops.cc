@@ -21,12 +21,6 @@ namespace warptlm::sem {
 
 namespace {
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 float f32_of(uint64_t bits) {
   const uint32_t b = static_cast<uint32_t>(bits);
   float f;
@@ -49,7 +43,7 @@ class Descriptors {
     if (valid_ && handle == handle_) return desc_;
     const char* noun = kind_ == ImageDesc::Kind::Texture ? "texture" : "surface";
     const std::string head = std::string(opcode_name(x_.inst.op)) + ": the " + noun + " handle " +
-                             hex(handle) + " of lane " + std::to_string(lane);
+                             hex_string(handle) + " of lane " + std::to_string(lane);
     uint8_t bytes[kImageDescBytes];
     try {
       x_.env.peek(Space::Global, lane, handle, bytes, kImageDescBytes);
@@ -198,7 +192,7 @@ void fetch(const Exec& x) {
           throw MemoryFault(f.reason, f.space, f.address, f.size, f.lane,
                             "texel (" + std::to_string(tap.x) + ", " + std::to_string(tap.y) +
                                 ", " + std::to_string(tap.z) + ") of the texture " +
-                                hex(handles[lane]) + ": " + f.what());
+                                hex_string(handles[lane]) + ": " + f.what());
         }
         texel_channels(d, texel, v);
       }

@@ -44,13 +44,6 @@ L1Params l1_params(const PlatformConfig& c) {
   return p;
 }
 
-bool is_memory_op(Opcode op) {
-  return op == Opcode::Ld || op == Opcode::St || op == Opcode::Atom || op == Opcode::Red ||
-         op == Opcode::Tex || op == Opcode::Tld4 || op == Opcode::Suld || op == Opcode::Sust ||
-         op == Opcode::WmmaLoad || op == Opcode::WmmaStore || op == Opcode::Ldmatrix ||
-         op == Opcode::CpAsync || op == Opcode::Mbarrier;
-}
-
 }  // namespace
 
 SmCore::SmCore(unsigned id, const PlatformConfig& config)
@@ -205,7 +198,7 @@ SmCore::Stall SmCore::take_shared_resources(const Instruction& in, const Registe
     wake_hint_ = std::min(wake_hint_, units_.next_free(kind));
     return Stall::Pipeline;
   }
-  if (kind == UnitKind::LdSt && is_memory_op(in.op) && l1_.mshrs_full()) return Stall::Memory;
+  if (kind == UnitKind::LdSt && accesses_memory(in.op) && l1_.mshrs_full()) return Stall::Memory;
   unsigned conflicts = 0;
   if (!collector_.start(now, bank_warp, ops.reads(), ops.n_reads, ready, conflicts)) {
     wake_hint_ = std::min(wake_hint_, collector_.next_free_collector());

@@ -24,11 +24,9 @@ bool several_accesses_per_lane(Opcode op) {
 uint64_t SmCore::time_memory(WarpSlot& ws, const Path& p, const Instruction& in, uint64_t now) {
   // Per lane: the span of its global and of its shared accesses; the
   // coalescer and the bank model work on those.
-  AccessSpans spans;
-  // A lane of cp.async reads global memory and writes shared memory: its
-  // shared span is kept apart (AccessSpans holds one span per lane).
-  AccessSpans copy_destination;
-  AccessSpans& shared = in.op == Opcode::CpAsync ? copy_destination : spans;
+  // One span per lane in each: a lane may access both spaces (cp.async
+  // reads global memory and writes shared memory).
+  AccessSpans spans, shared;
   uint64_t done = now;
   for (const MemoryAccess& a : ctas_[ws.cta].env->accesses) {
     if (a.space == Space::Global)

@@ -12,6 +12,31 @@ constexpr unsigned kUnitKinds = 4;
 
 const char* unit_kind_name(UnitKind kind);  // "sp", "sfu", "ldst", "tensor"
 
+// The instructions that access memory through the LD/ST unit (and so may
+// need an L1 miss register): loads, stores and atomics, texture fetches and
+// surface accesses, the tensor-core fragment loads and stores, cp.async and
+// mbarrier. Inline: asked with unit_of() at every issue attempt.
+inline bool accesses_memory(Opcode op) {
+  switch (op) {
+    case Opcode::Ld:
+    case Opcode::St:
+    case Opcode::Atom:
+    case Opcode::Red:
+    case Opcode::Tex:  // the texture path shares the LD/ST unit's L1
+    case Opcode::Tld4:
+    case Opcode::Suld:
+    case Opcode::Sust:
+    case Opcode::WmmaLoad:  // fragments move through the LD/ST unit
+    case Opcode::WmmaStore:
+    case Opcode::Ldmatrix:
+    case Opcode::CpAsync:   // a global load and a shared store without a register
+    case Opcode::Mbarrier:  // a shared-memory read-modify-write
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Tensor: the matrix multiply-accumulates (wmma.mma, mma.sync).
 // Sfu: the transcendental and approximate float operations (sin, cos, ex2,
 // lg2, rsqrt, rcp, sqrt, and div of floats). LdSt: every memory access (ld,
@@ -35,27 +60,14 @@ inline UnitKind unit_of(const Instruction& in) {
       // Integer division is a sequence of ordinary integer operations on the
       // hardware; float division goes through the reciprocal unit.
       return is_float(in.type) ? UnitKind::Sfu : UnitKind::Sp;
-    case Opcode::Ld:
-    case Opcode::St:
-    case Opcode::Atom:
-    case Opcode::Red:
-    case Opcode::Tex:  // the texture path shares the LD/ST unit's L1
-    case Opcode::Tld4:
-    case Opcode::Txq:
-    case Opcode::Suld:
-    case Opcode::Sust:
+    case Opcode::Txq:  // texture and surface queries read the descriptor there too
     case Opcode::Suq:
-    case Opcode::WmmaLoad:  // fragments move through the LD/ST unit
-    case Opcode::WmmaStore:
-    case Opcode::Ldmatrix:
-    case Opcode::CpAsync:   // a global load and a shared store without a register
-    case Opcode::Mbarrier:  // a shared-memory read-modify-write
       return UnitKind::LdSt;
     case Opcode::WmmaMma:
     case Opcode::Mma:
       return UnitKind::Tensor;
     default:
-      return UnitKind::Sp;
+      return accesses_memory(in.op) ? UnitKind::LdSt : UnitKind::Sp;
   }
 }
 
