@@ -1,9 +1,13 @@
 #!/usr/bin/python3
-"""Figures for issue 3's performance goals (a benchmark, not a test).
+"""Figures for the Python package's performance goals (a benchmark, not a test).
 
 1. Overhead of one isolated run (call to result, child process included)
-   versus the same run in-process, for a small kernel: goal < 50 ms.
+   versus the same run in-process, for a small kernel: goal < 50 ms (issue 3).
 2. A sweep of 16 points on 2 local workers versus 1: goal <= 0.6x the time.
+3. Launch sessions on fermi (issue 23): the fixed cost of a launch (call to
+   result, minus the simulation itself) in a session against an isolated
+   launch, goal < 5 ms; and the rate of a 20 K-warp-instruction kernel
+   against a 100x larger one, launched in a session and isolated.
 
 Usage (after the build): /usr/bin/python3 scripts/bench_python.py
 """
@@ -89,11 +93,46 @@ def bench_sweep():
     return ratio
 
 
+def bench_sessions(repeat=50):
+    platform = warptlm.Platform("fermi")
+    kernel = warptlm.Kernel.from_ptx(SMALL_PTX, "inc")
+    figures = {}
+    for mode in ("functional", "timing"):
+        v = np.zeros(256, dtype=np.int32)
+        isolated, _ = median_ms(lambda: platform.launch(kernel, 1, 256, [v], mode=mode), min(repeat, 20))
+        with platform.session(mode=mode) as session:
+            walls = []
+
+            def one():
+                walls.append(session.launch(kernel, 1, 256, [v]).wall_seconds)
+            total, worst = median_ms(one, repeat)
+        fixed = total - 1000 * statistics.median(walls)
+        figures[f"session_fixed_ms_{mode}"] = fixed
+        print(f"fermi, {mode}: 256-thread launch isolated {isolated:.2f} ms, in a session {total:.2f} ms "
+              f"(max {worst:.2f}); fixed cost in a session {fixed:.2f} ms (goal < 5 ms)")
+    # The rate of a small kernel against a large one (timing mode).
+    for label, threads in (("20 K", 256 * 228), ("2 M", 256 * 22800)):
+        v = np.zeros(threads, dtype=np.int32)
+        iso = platform.launch(kernel, threads // 256, 256, [v], mode="timing")
+        with platform.session(mode="timing") as session:
+            session.launch(kernel, threads // 256, 256, [v])  # warm-up
+            t0 = time.perf_counter()
+            r = session.launch(kernel, threads // 256, 256, [v])
+            seconds = time.perf_counter() - t0
+        wi = iso.stats["warp_instructions"]
+        rate = wi / seconds / 1e6
+        figures[f"rate_{label.replace(' ', '')}_session"] = rate
+        print(f"fermi, timing, {wi} warp instructions ({label}): isolated {wi / iso.total_seconds / 1e6:.2f} M/s, "
+              f"in a session {rate:.2f} M/s (simulation alone {wi / r.wall_seconds / 1e6:.2f} M/s)")
+    return figures
+
+
 def main():
+    figures = bench_sessions()
     overhead = bench_overhead()
     ratio = bench_sweep()
     if "--json" in sys.argv:
-        print(json.dumps({"isolation_overhead_ms": overhead, "sweep_2_over_1": ratio}))
+        print(json.dumps({"isolation_overhead_ms": overhead, "sweep_2_over_1": ratio, **figures}))
 
 
 if __name__ == "__main__":

@@ -136,9 +136,9 @@ std::vector<DeclaredOptions> component_option_declarations() {
   return all;
 }
 
-RunStats run_functional(const Program& program, const std::string& entry, LaunchSpec& launch,
-                        const ExecConfig& config, TraceSink* trace, CompactionAnalysis* analysis) {
-  config.validate();
+const Function& check_functional_launch(const Program& program, const std::string& entry,
+                                        const LaunchSpec& launch, const ExecConfig& config,
+                                        bool analysis, const std::vector<uint64_t>* buffer_sizes) {
   if (analysis && config.reconvergence != "ipdom")
     throw std::invalid_argument(
         "analysis: the compactability analysis runs under the block-wide IPDOM stack: it works "
@@ -146,7 +146,7 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
         config.reconvergence + "'");
   const Module& module = program.module;
   const Function* kernel = &find_kernel(module, entry);
-  check_launch(module, *kernel, launch, config.warp_size);
+  check_launch(module, *kernel, launch, config.warp_size, buffer_sizes);
   check_program_form(program, config.reconvergence);
   // The SM limits a timing run's GPU refuses a launch by (gpu_launch.cc).
   const CtaResources cta = cta_resources(module, *kernel, launch.block, launch.shared_bytes,
@@ -163,6 +163,39 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
     if (config.compaction != "none" || analysis)
       throw std::invalid_argument(kCooperativeCompaction);
   }
+  return *kernel;
+}
+
+RunStats run_grid(const Program& program, const Function& kernel, LaunchSpec& launch,
+                  KernelMemory& mem, const std::vector<uint64_t>& buffer_addresses,
+                  const PlaceFn& place, const ExecConfig& config, TraceSink* trace,
+                  CompactionAnalysis* analysis) {
+  const LaunchExtras extras = place_launch_extras(launch, buffer_addresses, place);
+  mem.params =
+      build_param_buffer(program.module, kernel, launch, buffer_addresses, extras.descriptors);
+  mem.console.clear();
+  if (analysis) analysis->reset(config.warp_size, config.seed);
+  GridRunner runner(program, kernel, mem,
+                    GridShape{launch.grid, launch.block, launch.shared_bytes, extras.workspace},
+                    config, trace, analysis);
+  RunStats stats;
+  try {
+    stats = launch.cooperative ? runner.run_all_resident() : runner.run();
+  } catch (KernelFault& f) {
+    f.output = std::move(mem.console);
+    throw;
+  }
+  stats.note_program(program.module);
+  launch.output = std::move(mem.console);
+  return stats;
+}
+
+RunStats run_functional(const Program& program, const std::string& entry, LaunchSpec& launch,
+                        const ExecConfig& config, TraceSink* trace, CompactionAnalysis* analysis) {
+  config.validate();
+  const Function& kernel =
+      check_functional_launch(program, entry, launch, config, analysis != nullptr);
+  const Module& module = program.module;
 
   DeviceMemory global;
   KernelMemory mem;
@@ -176,28 +209,14 @@ RunStats run_functional(const Program& program, const std::string& entry, Launch
     global.write(a, b.bytes.data(), b.bytes.size());
     addresses.push_back(a);
   }
-  const LaunchExtras extras = place_launch_extras(
-      launch, addresses, [&](const uint8_t* data, uint64_t n, const char* what) {
+  const RunStats stats = run_grid(
+      program, kernel, launch, mem, addresses,
+      [&](const uint8_t* data, uint64_t n, const char* what) {
         const uint64_t a = global.allocate(n, what);
         global.write(a, data, n);
         return a;
-      });
-  mem.params = build_param_buffer(module, *kernel, launch, addresses, extras.descriptors);
-  const uint64_t workspace = extras.workspace;
-
-  if (analysis) analysis->reset(config.warp_size, config.seed);
-  GridRunner runner(program, *kernel, mem,
-                    GridShape{launch.grid, launch.block, launch.shared_bytes, workspace}, config,
-                    trace, analysis);
-  RunStats stats;
-  try {
-    stats = launch.cooperative ? runner.run_all_resident() : runner.run();
-  } catch (KernelFault& f) {
-    f.output = std::move(mem.console);
-    throw;
-  }
-  stats.note_program(module);
-  launch.output = std::move(mem.console);
+      },
+      config, trace, analysis);
   for (size_t i = 0; i < launch.buffers.size(); ++i)
     global.read(addresses[i], launch.buffers[i].bytes.data(), launch.buffers[i].bytes.size());
   return stats;

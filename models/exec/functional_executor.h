@@ -10,6 +10,8 @@
 
 #include "compaction/compaction_unit.h"
 #include "exec/cta_fit.h"
+#include "exec/cta_memory.h"
+#include "exec/kernel_args.h"
 #include "exec/launch.h"
 #include "exec/run_stats.h"
 #include "exec/trace.h"
@@ -132,5 +134,22 @@ const Function& find_kernel(const Module& module, const std::string& entry);
 RunStats run_functional(const Program& program, const std::string& entry, LaunchSpec& launch,
                         const ExecConfig& config = {}, TraceSink* trace = nullptr,
                         CompactionAnalysis* analysis = nullptr);
+
+// The two halves of run_functional, for runners that keep device memory
+// between launches (LaunchSession). check_functional_launch: every check
+// before anything is placed (kernel, arguments, program form, the SM limits,
+// a cooperative grid); `buffer_sizes` as check_launch takes them. run_grid:
+// places the launch's extras with `place`, builds the parameter buffer over
+// `buffer_addresses` and runs the grid against `mem` (whose global memory,
+// globals and constants the caller set up); launch.output gets the printf
+// text. Throws as run_functional.
+const Function& check_functional_launch(const Program& program, const std::string& entry,
+                                        const LaunchSpec& launch, const ExecConfig& config,
+                                        bool analysis,
+                                        const std::vector<uint64_t>* buffer_sizes = nullptr);
+RunStats run_grid(const Program& program, const Function& kernel, LaunchSpec& launch,
+                  KernelMemory& mem, const std::vector<uint64_t>& buffer_addresses,
+                  const PlaceFn& place, const ExecConfig& config, TraceSink* trace,
+                  CompactionAnalysis* analysis);
 
 }  // namespace warptlm

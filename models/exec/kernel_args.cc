@@ -28,7 +28,7 @@ void check_dim(const char* what, const Dim3& d) {
 }  // namespace
 
 void check_launch(const Module& module, const Function& kernel, const LaunchSpec& launch,
-                  unsigned warp_size) {
+                  unsigned warp_size, const std::vector<uint64_t>* buffer_sizes) {
   (void)warp_size;
   check_dim("grid", launch.grid);
   check_dim("block", launch.block);
@@ -57,7 +57,8 @@ void check_launch(const Module& module, const Function& kernel, const LaunchSpec
     d.data = 0;
     const std::string problem = image_desc_problem(d);
     if (!problem.empty()) throw std::invalid_argument(what + ": " + problem);
-    const uint64_t have = launch.buffers[im.buffer].bytes.size();
+    const uint64_t have =
+        buffer_sizes ? (*buffer_sizes)[im.buffer] : launch.buffers[im.buffer].bytes.size();
     if (d.extent() > have)
       throw std::invalid_argument(what + ": its " + std::to_string(d.width) + "x" +
                                   std::to_string(d.height) + "x" + std::to_string(d.depth) +

@@ -13,8 +13,10 @@
 namespace warptlm {
 
 // Throws std::invalid_argument naming the kernel, the argument and what is wrong.
+// `buffer_sizes`, when given, holds the size of each of launch.buffers (for
+// buffers already in device memory, whose bytes the spec does not carry).
 void check_launch(const Module& module, const Function& kernel, const LaunchSpec& launch,
-                  unsigned warp_size);
+                  unsigned warp_size, const std::vector<uint64_t>* buffer_sizes = nullptr);
 
 // The module's kernel entries for a message: the first ten by name, then "and
 // N more" (a module may hold hundreds of thousands), or "none".

@@ -6,10 +6,52 @@
 
 namespace warptlm {
 
+HostLaunch host_launch(uint32_t handle, uint32_t kernel_pc, const LaunchSpec& spec,
+                       uint64_t param_address, uint64_t grid_workspace) {
+  HostLaunch hl;
+  hl.program = handle;
+  hl.kernel = kernel_pc;
+  hl.grid = spec.grid;
+  hl.block = spec.block;
+  hl.param_address = param_address;
+  hl.dynamic_shared = spec.shared_bytes;
+  hl.grid_workspace = grid_workspace;
+  return hl;
+}
+
 HostDriver::HostDriver(sc_core::sc_module_name name, const HostLaunch& launch)
     : sc_module(name), control("control"), irq("irq"), launch_(launch) {
   SC_HAS_PROCESS(HostDriver);
   SC_THREAD(run);
+}
+
+HostDriver::HostDriver(sc_core::sc_module_name name)
+    : sc_module(name), control("control"), irq("irq") {
+  SC_HAS_PROCESS(HostDriver);
+  SC_THREAD(serve);
+}
+
+void HostDriver::submit(const HostLaunch& launch) {
+  launch_ = launch;
+  launch_.stop_simulation = false;
+  pending_ = true;
+  completed_ = false;
+  status_ = GpuStatus::Idle;
+  error_ = GpuError::None;
+  launch_cycles_ = 0;
+  submitted_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void HostDriver::serve() {
+  for (;;) {
+    while (!pending_) sc_core::wait(submitted_);
+    pending_ = false;
+    // At a bus error the register state is unknown: the sequence ends there.
+    const bool ok = run_launch();
+    if (!ok) finish();
+    sc_core::sc_pause();
+    if (!ok) return;
+  }
 }
 
 bool HostDriver::access(tlm::tlm_command command, uint32_t offset, uint32_t& value) {
@@ -33,6 +75,11 @@ void HostDriver::finish() {
 }
 
 void HostDriver::run() {
+  run_launch();
+  finish();
+}
+
+bool HostDriver::run_launch() {
   const HostLaunch& l = launch_;
   const std::pair<uint32_t, uint32_t> program[] = {
       {reg::kIrqEnable, kIrqMask},
@@ -52,7 +99,7 @@ void HostDriver::run() {
       {reg::kLaunch, 1},
   };
   for (auto [offset, value] : program)
-    if (!write(offset, value)) return finish();
+    if (!write(offset, value)) return false;
 
   while (!irq.read()) sc_core::wait(irq.value_changed_event());
   // Tracers (VCD) record a time step's values when time moves on; a host that
@@ -67,13 +114,13 @@ void HostDriver::run() {
   if (!read(reg::kStatus, status) || !read(reg::kError, error) || !read(reg::kLaunchCyclesLo, lo) ||
       !read(reg::kLaunchCyclesHi, hi) || !read(reg::kIrqStatus, pending) ||
       !write(reg::kIrqStatus, pending))  // acknowledge
-    return finish();
+    return false;
   status_ = static_cast<GpuStatus>(status);
   error_ = static_cast<GpuError>(error);
   launch_cycles_ = uint64_t(hi) << 32 | lo;
   completed_ = true;
   sc_core::wait(step);
-  finish();
+  return true;
 }
 
 }  // namespace warptlm

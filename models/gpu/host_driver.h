@@ -3,6 +3,9 @@
 // initiator socket), rings the doorbell, sleeps until the interrupt, reads
 // the outcome, acknowledges the interrupt and stops the simulation (or, with
 // several hosts in one platform, notifies finished_event() and ends).
+// Made without a launch, it serves a sequence instead (a LaunchSession): each
+// submit() before sc_start() is run the same way, then sc_pause() returns
+// control to the caller with the simulation and the GPU's state kept.
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -27,9 +30,20 @@ struct HostLaunch {
   bool stop_simulation = true;  // sc_stop() when done; false: only finished_event()
 };
 
+// The registers' values for `spec` launched from entry PC `kernel_pc` of
+// program `handle`, with its parameters and grid workspace where the host
+// placed them.
+HostLaunch host_launch(uint32_t handle, uint32_t kernel_pc, const LaunchSpec& spec,
+                       uint64_t param_address, uint64_t grid_workspace);
+
 class HostDriver : public sc_core::sc_module {
  public:
   HostDriver(sc_core::sc_module_name name, const HostLaunch& launch);
+  // A sequence driver: runs each submitted launch, then pauses the simulation.
+  explicit HostDriver(sc_core::sc_module_name name);
+  // The next launch of a sequence driver; call while the simulation is not
+  // running, then sc_start(): it returns once the launch has ended.
+  void submit(const HostLaunch& launch);
 
   tlm_utils::simple_initiator_socket<HostDriver> control;  // bind to Gpu::control
   sc_core::sc_in<bool> irq;                                // bind to the GPU's irq signal
@@ -47,6 +61,9 @@ class HostDriver : public sc_core::sc_module {
 
  private:
   void run();
+  void serve();  // the sequence driver's thread
+  // Programs, rings, waits for the interrupt and acknowledges it; false at a bus error.
+  bool run_launch();
   void finish();
   bool access(tlm::tlm_command command, uint32_t offset, uint32_t& value);
   bool write(uint32_t offset, uint32_t value) {
@@ -57,6 +74,8 @@ class HostDriver : public sc_core::sc_module {
   }
 
   HostLaunch launch_;
+  bool pending_ = false;  // a submitted launch not yet started
+  sc_core::sc_event submitted_;
   bool completed_ = false;
   GpuStatus status_ = GpuStatus::Idle;
   GpuError error_ = GpuError::None;

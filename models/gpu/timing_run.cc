@@ -27,6 +27,41 @@ std::string vcd_base(const std::string& path) {
 
 }  // namespace
 
+void silence_run_reports(const Gpu& gpu) {
+  // sc_stop() and the VCD's timescale announce themselves on stdout; runs are silent.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_, sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  // A refused launch or a fault is the caller's exception; the GPU's own
+  // warning about it would say the same twice.
+  sc_core::sc_report_handler::set_actions(gpu.name(), sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+}
+
+void check_launch_outcome(const Gpu& gpu, const HostDriver& host) {
+  if (!host.completed()) {
+    if (!host.bus_error().empty()) throw std::runtime_error("run_timing: " + host.bus_error());
+    throw std::runtime_error(
+        std::string("run_timing: the simulation ran out of events before the GPU raised its "
+                    "interrupt (STATUS = ") +
+        gpu_status_name(gpu.registers().status()) + ")");
+  }
+  switch (host.status()) {
+    case GpuStatus::LaunchError:
+      throw std::invalid_argument(gpu.last_error());
+    case GpuStatus::Fault: {
+      KernelFault f = *gpu.fault();
+      f.output = gpu.console();
+      throw f;
+    }
+    case GpuStatus::Done:
+      return;
+    default:
+      throw std::runtime_error(std::string("run_timing: interrupt with STATUS = ") +
+                               gpu_status_name(host.status()));
+  }
+}
+
 nlohmann::json run_timing(const Program& program, const std::string& entry, LaunchSpec& launch,
                           const PlatformConfig& config, RunStats* stats, TraceSink* trace,
                           const TimingOptions& options) {
@@ -108,28 +143,14 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
     write(param_address, params.data(), params.size());
   }
 
-  HostLaunch hl;
-  hl.program = handle;
-  hl.kernel = static_cast<uint32_t>(kernel.begin);
-  hl.grid = launch.grid;
-  hl.block = launch.block;
-  hl.param_address = param_address;
-  hl.dynamic_shared = launch.shared_bytes;
-  hl.grid_workspace = extras.workspace;
-  HostDriver host("host", hl);
+  HostDriver host("host", host_launch(handle, static_cast<uint32_t>(kernel.begin), launch,
+                                      param_address, extras.workspace));
   sc_core::sc_signal<bool> irq("irq");
   gpu.irq.bind(irq);
   host.irq.bind(irq);
   host.control.bind(gpu.control);
 
-  // sc_stop() and the VCD's timescale announce themselves on stdout; runs are silent.
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
-                                          sc_core::SC_DO_NOTHING);
-  sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_, sc_core::SC_INFO,
-                                          sc_core::SC_DO_NOTHING);
-  // A refused launch or a fault is this function's exception; the GPU's own
-  // warning about it would say the same twice.
-  sc_core::sc_report_handler::set_actions(gpu.name(), sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+  silence_run_reports(gpu);
   sc_core::sc_trace_file* vcd = nullptr;
   if (!options.vcd_path.empty()) {
     vcd = sc_core::sc_create_vcd_trace_file(vcd_base(options.vcd_path).c_str());
@@ -146,27 +167,7 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
                                options.timeline_path + "'");
   }
 
-  if (!host.completed()) {
-    if (!host.bus_error().empty()) throw std::runtime_error("run_timing: " + host.bus_error());
-    throw std::runtime_error(
-        std::string("run_timing: the simulation ran out of events before the GPU raised its "
-                    "interrupt (STATUS = ") +
-        gpu_status_name(gpu.registers().status()) + ")");
-  }
-  switch (host.status()) {
-    case GpuStatus::LaunchError:
-      throw std::invalid_argument(gpu.last_error());
-    case GpuStatus::Fault: {
-      KernelFault f = *gpu.fault();
-      f.output = gpu.console();
-      throw f;
-    }
-    case GpuStatus::Done:
-      break;
-    default:
-      throw std::runtime_error(std::string("run_timing: interrupt with STATUS = ") +
-                               gpu_status_name(host.status()));
-  }
+  check_launch_outcome(gpu, host);
   for (size_t i = 0; i < launch.buffers.size(); ++i)
     if (platform_memory)
       platform_memory->read(addresses[i], launch.buffers[i].bytes.data(),

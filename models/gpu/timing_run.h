@@ -15,6 +15,9 @@
 
 namespace warptlm {
 
+class Gpu;
+class HostDriver;
+
 struct TimingOptions {
   // A VCD of top-level activity (irq, STATUS, launch running, resident CTAs
   // per SM) when not empty. sc_trace names the file: a missing ".vcd" is added.
@@ -49,5 +52,15 @@ struct TimingOptions {
 nlohmann::json run_timing(const Program& program, const std::string& entry, LaunchSpec& launch,
                           const PlatformConfig& config, RunStats* stats = nullptr,
                           TraceSink* trace = nullptr, const TimingOptions& options = {});
+
+// Shared by run_timing and TimingSession. Silences the SystemC reports a run
+// does not want on stdout (sc_stop's, the VCD timescale's, and the GPU's own
+// warnings, which the caller's exception repeats).
+void silence_run_reports(const Gpu& gpu);
+// After the simulation stopped or paused: nothing when the launch ended
+// done; otherwise throws what run_timing documents (std::invalid_argument
+// for a refused launch, KernelFault with the printf output so far,
+// std::runtime_error for a bus error or an interrupt that never came).
+void check_launch_outcome(const Gpu& gpu, const HostDriver& host);
 
 }  // namespace warptlm

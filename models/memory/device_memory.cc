@@ -61,6 +61,14 @@ uint64_t DeviceMemory::allocate_at(uint64_t base, uint64_t size, const std::stri
   return base;
 }
 
+bool DeviceMemory::release(uint64_t base) {
+  auto it = allocations_.find(base);
+  if (it == allocations_.end()) return false;
+  bytes_allocated_ -= it->second.bytes.size();
+  allocations_.erase(it);
+  return true;
+}
+
 const DeviceMemory::Allocation* DeviceMemory::find(uint64_t addr, uint64_t size) const {
   auto it = allocations_.upper_bound(addr);
   if (it == allocations_.begin()) return nullptr;

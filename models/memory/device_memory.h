@@ -32,6 +32,10 @@ class DeviceMemory : public GlobalMemory {
   // parameter buffers at address_map::kHostParamBase); throws when it would
   // overlap an existing one.
   uint64_t allocate_at(uint64_t base, uint64_t size, const std::string& name);
+  // Frees the allocation at `base` (cudaFree); false when none starts there.
+  // Its addresses are not handed out again. Only between launches: a running
+  // kernel's blocks point into allocations.
+  bool release(uint64_t base);
   // nullptr when [addr, addr + size) is not inside one allocation.
   const Allocation* find(uint64_t addr, uint64_t size) const;
   Allocation* find(uint64_t addr, uint64_t size);
@@ -41,7 +45,7 @@ class DeviceMemory : public GlobalMemory {
   // The allocation nearest to `addr`, for fault messages ("12 bytes past the
   // end of 'out'"); empty when there is none.
   std::string describe(uint64_t addr) const override;
-  // The allocation holding the range (allocations never move or go away).
+  // The allocation holding the range (allocations never move).
   Block block(uint64_t addr, uint64_t size) override;
   uint64_t bytes_allocated() const { return bytes_allocated_; }
 

@@ -17,8 +17,6 @@
 
 namespace warptlm::python {
 
-namespace {
-
 Type type_from_name(const std::string& name) {
   for (unsigned t = static_cast<unsigned>(Type::Pred); t <= static_cast<unsigned>(Type::F64); ++t)
     if (name == type_name(static_cast<Type>(t))) return static_cast<Type>(t);
@@ -29,6 +27,8 @@ Dim3 to_dim3(const py::tuple& t) {
   if (t.size() != 3) throw std::invalid_argument("geometry must be a 3-tuple");
   return Dim3{t[0].cast<uint32_t>(), t[1].cast<uint32_t>(), t[2].cast<uint32_t>()};
 }
+
+namespace {
 
 py::dict analyze(const std::string& ptx, const std::string& source_name) {
   Program program = finalize(parse_ptx(ptx, source_name));
@@ -219,17 +219,19 @@ py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec
   out["buffers"] = buffers;
   out["output"] = launch.output;
   out["trace"] = trace ? py::object(trace_columns(records.records)) : py::none();
-  if (trace) {  // what each traced pc is: its PTX source line and text
-    py::list lines, texts;
-    for (const Instruction& in : program.module.code) {
-      lines.append(in.loc.line);
-      texts.append(in.text);
-    }
-    out["code_lines"] = lines;
-    out["code_texts"] = texts;
-  }
+  if (trace) add_code_columns(out, program.module);
   if (compactability) out["compactability"] = compactability_dict(analysis);
   return out;
+}
+
+void add_code_columns(py::dict& out, const Module& module) {
+  py::list lines, texts;
+  for (const Instruction& in : module.code) {
+    lines.append(in.loc.line);
+    texts.append(in.text);
+  }
+  out["code_lines"] = lines;
+  out["code_texts"] = texts;
 }
 
 void describe_run(py::dict& out, const std::string& ptx, const std::string& source_name,

@@ -28,6 +28,10 @@ PlatformConfig config_from_text(const std::string& config_json);
 // (u64)}: one little-endian column per record field, for numpy.frombuffer.
 py::dict trace_columns(const std::vector<TraceRecord>& records);
 
+// What each traced pc is, for a run's dict: "code_lines" (PTX source line)
+// and "code_texts" (instruction text), indexed by pc.
+void add_code_columns(py::dict& out, const Module& module);
+
 // KernelFault -> {"message", "kernel", "pc", "thread", "cta", "warp", "lane",
 // "space", "address"} (None where the fault has no such part).
 py::dict fault_dict(const KernelFault& fault);
@@ -46,7 +50,13 @@ py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec
 void describe_run(py::dict& out, const std::string& ptx, const std::string& source_name,
                   const std::string& entry, const LaunchSpec& launch);
 
+// A PTX scalar type by its name ("u32"); std::invalid_argument otherwise.
+Type type_from_name(const std::string& name);
+// A launch geometry from a Python 3-tuple.
+Dim3 to_dim3(const py::tuple& t);
+
 void bind_config(py::module_& m);
+void bind_session(py::module_& m);
 void bind_run(py::module_& m);
 void bind_scenarios(py::module_& m);
 void bind_platforms(py::module_& m);

@@ -33,6 +33,7 @@ PYBIND11_MODULE(_core, m) {
   bind_run(m);
   bind_scenarios(m);
   bind_platforms(m);
+  bind_session(m);
   // A real native crash, for testing that the package turns one into a Python
   // exception (the launcher calls it when WARPTLM_DEBUG_CRASH matches a run).
   m.def(

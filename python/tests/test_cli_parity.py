@@ -234,3 +234,39 @@ def test_platform_from_file_reads_yaml_as_the_cpp_api_does(tmp_path):
     (tmp_path / "bad.yaml").write_text("num_sm: 2\n")
     with pytest.raises(ValueError, match=r"bad\.yaml: unknown configuration field 'num_sm'"):
         warptlm.Platform.from_file(tmp_path / "bad.yaml")
+
+
+@pytest.mark.parametrize("mode", ["functional", "timing"])
+def test_exec_repeat_runs_one_session_the_same_in_both(tmp_path, mode):
+    (tmp_path / "k.ptx").write_text(AXPY_PTX)
+    for who in ("c", "p"):
+        np.save(tmp_path / f"x_{who}.npy", np.arange(100, dtype=np.float32))
+        np.save(tmp_path / f"y_{who}.npy", np.full(100, 7, dtype=np.float32))
+    common = ["exec", "k.ptx", "--kernel", "axpy", "--grid", "2", "--block", "64", "--mode", mode,
+              "--preset", "small", "--repeat", "3"]
+    runs = {}
+    for who, command in (("c", [CLI]), ("p", [sys.executable, "-m", "warptlm"])):
+        runs[who] = subprocess.run([*command, *common, "--arg", f"x_{who}.npy", "--arg", f"y_{who}.npy", "--arg",
+                                    "f32:2", "--arg", "u32:100", "--stats", f"{who}.json"],
+                                   capture_output=True, text=True, cwd=tmp_path)
+        assert runs[who].returncode == 0, runs[who].stderr
+        # y = y + 2x, three times over, in device memory between the launches
+        expected = np.float32(7) + 3 * np.float32(2) * np.arange(100, dtype=np.float32)
+        assert np.array_equal(np.load(tmp_path / f"y_{who}.npy"), expected)
+    c, p = runs["c"], runs["p"]
+    assert without_wall_time(c.stdout).replace("_c.npy", "") == without_wall_time(p.stdout).replace("_p.npy", "")
+    assert "  3 launches in one session" in c.stdout.splitlines()
+    record = comparable(tmp_path / "c.json")
+    assert record == comparable(tmp_path / "p.json")
+    assert record["repeat"] == 3
+    single = subprocess.run([CLI, *common[:-2], "--arg", "x_c.npy", "--arg", "y_c.npy", "--arg", "f32:2", "--arg",
+                             "u32:100", "--stats", "one.json"], capture_output=True, text=True, cwd=tmp_path)
+    assert single.returncode == 0, single.stderr
+    one = comparable(tmp_path / "one.json")["stats"]
+    assert record["stats"]["warp_instructions"] == 3 * one["warp_instructions"]
+    if mode == "timing":
+        assert record["stats"]["launches"] == 3
+    c, p = both(*common, "--arg", "x_c.npy", "--arg", "y_c.npy", "--arg", "f32:2", "--arg", "u32:100",
+                "--trace", "t.csv", cwd=tmp_path)
+    assert c.returncode == p.returncode == 2
+    assert c.stderr == p.stderr and "--repeat runs a session of launches" in c.stderr

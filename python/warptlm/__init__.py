@@ -28,6 +28,7 @@ from .config import Platform, fields, presets
 from .isolation import SimulationCrash, SimulationTimeout
 from .kernel import CfgBlock, CompileError, Kernel, Param, PtxError, ReconvergingCfg
 from .result import KernelError, Result
+from .session import Session, launch_sequence
 from .textures import Surface, Texture
 from .cases import KernelCase
 from .compaction import Compactability
@@ -36,7 +37,7 @@ from .stats import Statistic, statistics
 from .sweeping import expand_breakdown, sweep
 from .plugins import load_plugin, loaded_plugins
 
-__all__ = ["__version__", "Platform", "Texture", "Surface", "presets", "fields", "statistics", "Statistic", "schemes", "Kernel", "KernelCase", "Param", "Result", "sweep",
+__all__ = ["__version__", "Platform", "Texture", "Surface", "presets", "fields", "statistics", "Statistic", "schemes", "Kernel", "KernelCase", "Param", "Result", "Session", "launch_sequence", "sweep",
            "expand_breakdown", "Compactability", "compactability",
            "scenarios", "platforms", "load_plugin", "loaded_plugins", "KernelError", "SimulationCrash", "SimulationTimeout", "CompileError", "PtxError",
            "CfgBlock", "ReconvergingCfg"]

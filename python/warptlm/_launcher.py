@@ -16,6 +16,13 @@ Every simulation thus runs in a child of a process that has never run one
 (SystemC elaborates once per process), and a crash (SIGSEGV, abort) only ends
 that child. The launcher exits when REQ_FD reaches end of file, i.e. when its
 parent closes the pipe or dies.
+
+Started as ``_launcher.py CORE REQ_FD RESP_FD --session`` it serves one
+launch session (warptlm.session) in its own process instead, without forking:
+
+    request frame (pickled (method, kwargs)) ->
+      "__init__" makes the _core.Session, anything else calls its method
+    <- pickled ("ok", result) or ("error", exception)
 """
 
 import importlib.util
@@ -86,11 +93,7 @@ def _child(core, request, result_fd, stderr_fd):
         outcome = ("ok", getattr(core, function)(**kwargs))
     except BaseException as exc:  # everything goes back to the caller
         outcome = ("error", exc)
-    try:
-        data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # an unpicklable exception: keep its text
-        data = pickle.dumps(("error", RuntimeError(f"{type(outcome[1]).__name__}: {outcome[1]}")))
-    write_all(result_fd, data)
+    write_all(result_fd, _pickled(outcome))
     sys.stdout.flush()
     os._exit(0)
 
@@ -140,10 +143,39 @@ def serve(core, req_fd, resp_fd):
             write_frame(resp_fd, pickle.dumps(("died", code, stderr)))
 
 
+def _pickled(outcome):
+    try:
+        return pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # an unpicklable exception: keep its text
+        return pickle.dumps(("error", RuntimeError(f"{type(outcome[1]).__name__}: {outcome[1]}")))
+
+
+def serve_session(core, req_fd, resp_fd):
+    session = None
+    while True:
+        request = read_frame(req_fd)
+        if request is None:
+            return
+        try:
+            method, kwargs = pickle.loads(request)
+            if method == "__init__":
+                session = core.Session(**kwargs)
+                outcome = ("ok", None)
+            else:
+                outcome = ("ok", getattr(session, method)(**kwargs))
+        except BaseException as exc:  # everything goes back to the caller
+            outcome = ("error", exc)
+        sys.stdout.flush()
+        write_frame(resp_fd, _pickled(outcome))
+
+
 def main(argv):
     core = load_core(argv[1])
     try:
-        serve(core, int(argv[2]), int(argv[3]))
+        if argv[4:] == ["--session"]:
+            serve_session(core, int(argv[2]), int(argv[3]))
+        else:
+            serve(core, int(argv[2]), int(argv[3]))
     except (BrokenPipeError, EOFError):
         pass  # the parent went away: nothing left to serve
 

@@ -97,7 +97,10 @@ def _print_summary(result, mode):
                                f"peak table entries {s['peak_entries']}"),
             ("SIMD utilisation", f"{100 * s['simd_utilisation']:.2f}% (activity factor "
                                  f"{100 * s['activity_factor']:.2f}%)")]
-    if mode == "timing":
+    if mode == "timing" and s.get("launches", 1) > 1:  # a session: the sum, and the last launch's
+        rows.append(("cycles", f"{s['busy_cycles']} in {s['launches']} launches (the last {s['cycles']}), "
+                               f"IPC {s['ipc']:.4f} (whole GPU)"))
+    elif mode == "timing":
         rows.append(("cycles", f"{s['cycles']}, IPC {s['ipc']:.4f} (whole GPU)"))
     seconds = result.wall_seconds
     rate = s["thread_instructions"] / seconds / 1e6 if seconds > 0 else 0.0
@@ -212,11 +215,46 @@ def _scalar(text):
     return np.array(bits, dtype=f"u{dtype.itemsize}").view(dtype)[()]
 
 
+def _exec_repeated(args, platform, kernel, grid, block, values, arrays):
+    """exec --repeat N: N launches in one session, as the C++ CLI runs them."""
+    import numpy as np
+
+    print(f"warptlm exec: kernel {kernel.entry} of {args.file}, grid ({','.join(map(str, grid))}) x block "
+          f"({','.join(map(str, block))}), {platform.config['reconvergence']} reconvergence, {args.mode} mode "
+          f"(preset {args.preset})")
+    print(f"  {args.repeat} launches in one session", flush=True)
+    seconds = 0.0
+    with platform.session(mode=args.mode) as session:
+        for _ in range(args.repeat):
+            result = session.launch(kernel, grid, block, values, shared_bytes=args.shared,
+                                    cooperative=args.cooperative)
+            seconds += result.wall_seconds
+            _print_output(result.output)
+    result.wall_seconds = seconds
+    result.record["command"] = "exec"
+    result.record["wall_seconds"] = seconds
+    result.record["repeat"] = args.repeat
+    for path, array in arrays.items():
+        np.save(path, array)
+    _print_summary(result, args.mode)
+    if arrays:
+        print(f"  {len(arrays)} array(s) written back in place")
+    _write_outputs(args, result)
+    return 0
+
+
 def cmd_exec(args):
     import numpy as np
 
     # In the C++ CLI's order, so the first error is the same one.
     platform = _platform(args)
+    if not 1 <= args.repeat <= 2**32:  # CLI11's words for the C++ CLI's range check
+        sys.stderr.write(f"warptlm exec: --repeat: Value {args.repeat} not in range 1 to {2**32}\n"
+                         "Run 'warptlm exec --help' for the options.\n")
+        return 2
+    if args.repeat > 1 and (args.trace or args.timeline or args.vcd or args.outdir):
+        raise ValueError("exec: --repeat runs a session of launches; --trace, --timeline, --vcd and --outdir "
+                         "describe a single launch (--stats works)")
     grid = warptlm._core.parse_dim3("--grid", args.grid)
     block = warptlm._core.parse_dim3("--block", args.block)
     values, arrays = _exec_args(args.arg or [])
@@ -231,6 +269,8 @@ def cmd_exec(args):
                              "name one with --kernel")
         entry = names[0]
     kernel = warptlm.Kernel(ptx, entry, source_name=args.file)
+    if args.repeat > 1:
+        return _exec_repeated(args, platform, kernel, grid, block, values, arrays)
     result = platform.launch(kernel, grid, block, values, shared_bytes=args.shared, mode=args.mode,
                              trace=bool(args.trace), timeline=args.timeline, vcd=args.vcd, outdir=args.outdir,
                              cooperative=args.cooperative)
@@ -447,6 +487,10 @@ def main(argv=None):
     p.add_argument("--cooperative", action="store_true",
                    help="a cooperative launch: every CTA resident at once, grid.sync() works "
                         "(docs/cooperative-launch.md)")
+    p.add_argument("--repeat", type=int, default=1, metavar="N",
+                   help="launch the kernel N times in one session: the arrays stay in device memory between "
+                        "launches and are written back after the last; statistics count over every launch "
+                        "(docs/launch-sessions.md)")
     _run_options(p)
     p.set_defaults(func=cmd_exec)
     p = sub.add_parser("compactability", help="the SLP paper's compactability analysis of a scenario")

@@ -140,6 +140,17 @@ class Platform:
         return launch(self, kernel, grid, block, args, shared_bytes=shared_bytes, mode=mode, trace=trace,
                       **outputs)
 
+    def session(self, mode="functional", timeout=None):
+        """A :class:`warptlm.Session` on this platform: several launches on one
+        device (and, in timing mode, one elaboration of the model)."""
+        from .session import Session
+        return Session(self, mode=mode, timeout=timeout)
+
+    def launch_sequence(self, launches, mode="functional", between=None, timeout=None):
+        """Run a list of launches in one session; see :func:`warptlm.session.launch_sequence`."""
+        from .session import launch_sequence
+        return launch_sequence(self, launches, mode=mode, between=between, timeout=timeout)
+
     def __eq__(self, other):
         return isinstance(other, Platform) and self._config == other._config
 

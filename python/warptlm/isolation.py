@@ -148,6 +148,105 @@ class Launcher:
             self.process.wait()
 
 
+class SessionProcess:
+    """A process of its own serving one _core.Session (``_launcher.py --session``).
+
+    Started fresh (SystemC elaborates once per process), it keeps the
+    session's device between calls. A call that outlives its timeout kills the
+    process (SimulationTimeout); a process that dies is a SimulationCrash with
+    the tail of its error output. Either way the session is over: later calls
+    raise SimulationCrash naming what ended it.
+    """
+
+    def __init__(self):
+        req_r, self._req_w = os.pipe()
+        self._resp_r, resp_w = os.pipe()
+        self._stderr = os.memfd_create("warptlm-session-stderr")
+        self._stderr_seen = 0
+        self.ended = None  # why the process is gone, once it is
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", _LAUNCHER, _core.__file__, str(req_r), str(resp_w), "--session"],
+                pass_fds=(req_r, resp_w),
+                stdin=subprocess.DEVNULL,
+                stderr=self._stderr,
+                start_new_session=True,
+            )
+        finally:
+            os.close(req_r)
+            os.close(resp_w)
+        with _active_lock:
+            _active.add(self.process.pid)
+
+    def _new_stderr(self):
+        size = os.fstat(self._stderr).st_size
+        text = os.pread(self._stderr, size - self._stderr_seen, self._stderr_seen) if size > self._stderr_seen else b""
+        self._stderr_seen = size
+        return text.decode("utf-8", "replace")
+
+    def call(self, method, kwargs, timeout=None, what="session"):
+        """``session.<method>(**kwargs)`` in the process; its result."""
+        if self.ended is not None:
+            raise SimulationCrash(f"{what}: the session has ended ({self.ended})")
+        timeout = check_timeout(timeout)
+        try:
+            write_frame(self._req_w, pickle.dumps((method, kwargs), protocol=5))
+            ready = True
+            if timeout is not None:
+                ready, _, _ = select.select([self._resp_r], [], [], timeout)
+            data = read_frame(self._resp_r) if ready else None
+        except (BrokenPipeError, EOFError):
+            data = None
+            ready = True
+        except BaseException:  # interrupted: the protocol state is unknown
+            self.close(kill=True)
+            self.ended = "interrupted during a call"
+            raise
+        stderr = self._new_stderr()
+        if data is None:
+            if not ready:
+                self.close(kill=True)
+                self.ended = f"killed after the time limit of {timeout:g} s"
+                raise SimulationTimeout(f"{what}: simulation killed after its time limit of {timeout:g} s")
+            code = self.process.wait()
+            tail = (stderr.strip() or self._all_stderr().strip())[-2000:]
+            self.close()
+            self.ended = f"its process died with {_describe_status(code)}"
+            raise SimulationCrash(f"{what}: the session process died with {_describe_status(code)}"
+                                  + (f"; its last output:\n{tail}" if tail else ""), status=code, stderr=stderr)
+        if stderr:
+            sys.stderr.write(stderr)
+        status, value = pickle.loads(data)
+        if status == "error":
+            raise value
+        return value
+
+    def _all_stderr(self):
+        size = os.fstat(self._stderr).st_size
+        return os.pread(self._stderr, size, 0).decode("utf-8", "replace") if size else ""
+
+    def close(self, kill=False):
+        """End the process (it exits at end of file on its pipe)."""
+        for fd in (self._req_w, self._resp_r, self._stderr):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._req_w = self._resp_r = self._stderr = -1
+        if kill:
+            _kill(self.process.pid)
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        with _active_lock:
+            _active.discard(self.process.pid)
+        if self.ended is None:
+            self.ended = "closed"
+
+
 def _kill(pid):
     try:
         os.kill(pid, signal.SIGKILL)

@@ -70,7 +70,7 @@ def scalar_bits(param, value, where):
     raise TypeError(f"{where} is .{param.type}; cannot pass a {type(value).__name__}")
 
 
-def _same_buffer(a, b):
+def same_buffer(a, b):
     """Two arrays that are one device buffer: the same object, or views of the
     same bytes with the same layout (``a`` and ``a[:]``)."""
     if a is b:
@@ -80,7 +80,7 @@ def _same_buffer(a, b):
             and a.strides == b.strides)
 
 
-def _device_bytes(array, where):
+def device_bytes(array, where):
     """The bytes a device buffer starts with: native byte order, C order."""
     if array.dtype.hasobject:
         raise TypeError(f"{where}: a numpy {array.dtype} array holds Python objects, not data a kernel can read")
@@ -89,13 +89,15 @@ def _device_bytes(array, where):
     return np.ascontiguousarray(array).tobytes()
 
 
-def marshal_args(kernel, args):
+def marshal_args(kernel, args, place=None):
     """(native argument list, [(buffer index, array)] to copy back).
 
     Buffers are numbered in order of first appearance; an array passed for
     several parameters is one buffer (as one device pointer in CUDA), and
     distinct arrays that share memory are refused (their copies would not
-    alias on the device as they do on the host).
+    alias on the device as they do on the host). A buffer's payload is its
+    bytes, or with ``place`` (a session's), ``place(array, name, where)``: the
+    device address of the array's resident copy.
     """
     args = list(args)
     if len(args) != len(kernel.params):
@@ -109,7 +111,7 @@ def marshal_args(kernel, args):
                 raise TypeError(f"{where} is .{param.type}, not a 64-bit handle; a {value.kind} object "
                                 "cannot be passed")
             array = value.array
-            index = next((b for b, (_, seen, _) in enumerate(arrays) if _same_buffer(seen, array)), None)
+            index = next((b for b, (_, seen, _) in enumerate(arrays) if same_buffer(seen, array)), None)
             if index is None:
                 for _, seen, first in arrays:
                     if np.shares_memory(seen, array):
@@ -117,14 +119,15 @@ def marshal_args(kernel, args):
                                          f"{first} in memory; pass the same array for both, or arrays that "
                                          "do not overlap")
                 arrays.append((len(arrays), array, i))
-                native.append(("image", param.name, _device_bytes(array, where), value.desc))
+                payload = device_bytes(array, where) if place is None else ("device", place(array, param.name, where))
+                native.append(("image", param.name, payload, value.desc))
             else:
                 native.append(("image", param.name, index, value.desc))
             continue
         if isinstance(value, np.ndarray):
             if param.size != 8 or param.type[0] == "f":
                 raise TypeError(f"{where} is .{param.type}, not a 64-bit pointer; an array cannot be passed")
-            index = next((b for b, (_, seen, _) in enumerate(arrays) if _same_buffer(seen, value)), None)
+            index = next((b for b, (_, seen, _) in enumerate(arrays) if same_buffer(seen, value)), None)
             if index is None:
                 for _, seen, first in arrays:
                     if np.shares_memory(seen, value):
@@ -132,12 +135,23 @@ def marshal_args(kernel, args):
                                          "same array for both, or arrays that do not overlap")
                 index = len(arrays)
                 arrays.append((index, value, i))
-                native.append(("buffer", param.name, _device_bytes(value, where)))
+                native.append(("buffer", param.name,
+                               device_bytes(value, where) if place is None else place(value, param.name, where)))
             else:
                 native.append(("same_buffer", param.name, index))
         else:
             native.append(("scalar", param.type, scalar_bits(param, value, where)))
     return native, [(index, array) for index, array, _ in arrays]
+
+
+def check_geometry(grid, block, shared_bytes, cooperative):
+    """(grid, block) as 3-tuples; TypeError/ValueError for a bad launch shape."""
+    grid3, block3 = _dim3("grid", grid), _dim3("block", block)
+    if not isinstance(shared_bytes, (int, np.integer)) or not 0 <= shared_bytes < 2**32:
+        raise ValueError(f"shared_bytes must be an int in [0, 2^32), got {shared_bytes!r}")
+    if not isinstance(cooperative, bool):
+        raise TypeError(f"cooperative must be True or False, got {cooperative!r}")
+    return grid3, block3
 
 
 def copy_back(arrays, buffers):
@@ -172,11 +186,7 @@ def launch(platform, kernel, grid, block, args, shared_bytes=0, mode="functional
     check_mode(mode)
     check_compactability(compactability, mode)
     started = time.perf_counter()
-    grid3, block3 = _dim3("grid", grid), _dim3("block", block)
-    if not isinstance(shared_bytes, (int, np.integer)) or not 0 <= shared_bytes < 2**32:
-        raise ValueError(f"shared_bytes must be an int in [0, 2^32), got {shared_bytes!r}")
-    if not isinstance(cooperative, bool):
-        raise TypeError(f"cooperative must be True or False, got {cooperative!r}")
+    grid3, block3 = check_geometry(grid, block, shared_bytes, cooperative)
     native, arrays = marshal_args(kernel, args)
     config = platform.config
     timeline, vcd = outdir_paths(outdir, mode, timeline, vcd)

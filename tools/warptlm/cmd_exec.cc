@@ -37,6 +37,12 @@ CLI::App* add_exec(CLI::App& app, ExecCommand& c) {
   cmd->add_flag("--cooperative", c.cooperative,
                 "a cooperative launch: every CTA resident at once, grid.sync() works "
                 "(docs/cooperative-launch.md)");
+  cmd->add_option("--repeat", c.repeat,
+                  "launch the kernel N times in one session: the arrays stay in device memory "
+                  "between launches and are written back after the last; statistics count over "
+                  "every launch (docs/launch-sessions.md)")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32))
+      ->type_name("N");
   add_run_options(cmd, c.run);
   return cmd;
 }
@@ -60,6 +66,11 @@ std::string sole_kernel(const Module& module, const std::string& file) {
 int cmd_exec(const ExecCommand& c) {
   const PlatformConfig platform = platform_from(c.run);
   const OutputPaths paths = output_paths(c.run);
+  if (c.repeat > 1 && (!paths.trace.empty() || !paths.timeline.empty() || !paths.vcd.empty() ||
+                       !c.run.outdir.empty()))
+    throw UsageError(
+        "exec: --repeat runs a session of launches; --trace, --timeline, --vcd and --outdir "
+        "describe a single launch (--stats works)");
   LaunchSpec launch;
   launch.grid = parse_dim3("--grid", c.grid);
   launch.block = parse_dim3("--block", c.block);
@@ -102,9 +113,12 @@ int cmd_exec(const ExecCommand& c) {
   std::cout << "warptlm exec: kernel " << kernel << " of " << c.file << ", "
             << geometry_text(launch) << ", " << platform.reconvergence << " reconvergence, "
             << c.run.mode << " mode (preset " << c.run.preset << ")\n";
+  if (c.repeat > 1) std::cout << "  " << c.repeat << " launches in one session\n";
   std::cout << std::flush;
-  KernelRun r = run_kernel(program, kernel, launch, platform, c.run, paths);
-  print_kernel_output(launch.output);
+  KernelRun r = c.repeat > 1
+                    ? run_kernel_repeated(program, kernel, launch, platform, c.run.mode, c.repeat)
+                    : run_kernel(program, kernel, launch, platform, c.run, paths);
+  if (c.repeat == 1) print_kernel_output(launch.output);
   for (size_t i = 0; i < arrays.size(); ++i) {
     arrays[i].data = launch.buffers[i].bytes;
     write_npy(arrays[i]);
@@ -112,6 +126,7 @@ int cmd_exec(const ExecCommand& c) {
   print_summary(r, c.run.mode);
   if (!arrays.empty()) std::cout << "  " << arrays.size() << " array(s) written back in place\n";
   nlohmann::json record = run_record("exec", c.run.mode, ptx, c.file, kernel, launch, platform, r);
+  if (c.repeat > 1) record["repeat"] = c.repeat;
   write_outputs(record, paths, r, program.module);
   return 0;
 }

@@ -23,6 +23,7 @@ struct ExecCommand {
   std::string file, kernel, grid = "1", block;
   uint64_t shared = 0;
   bool cooperative = false;
+  uint64_t repeat = 1;
   std::vector<std::string> args;
   RunOptions run;
 };

@@ -28,6 +28,13 @@ KernelRun run_kernel(const Program& program, const std::string& entry, LaunchSpe
                      const PlatformConfig& platform, const RunOptions& options,
                      const OutputPaths& paths);
 
+// `repeat` launches of `entry` in one LaunchSession (the buffers placed once,
+// read back into `launch` after the last); each launch's printf output is
+// printed as it ends. The statistics count over every launch.
+KernelRun run_kernel_repeated(const Program& program, const std::string& entry, LaunchSpec& launch,
+                              const PlatformConfig& platform, const std::string& mode,
+                              uint64_t repeat);
+
 // The header line's description of a launch: "grid (4,1,1) x block (256,1,1)".
 // What the kernel's printf calls wrote (LaunchSpec::output, KernelFault::output),
 // as the program's output: on stdout, ending in a newline.
