@@ -1,12 +1,40 @@
 #include "core.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace warptlm::python {
 
 py::object to_python(const nlohmann::json& j) {
-  // Looked up per call: a static py::object would outlive the interpreter.
-  return py::module_::import("json").attr("loads")(j.dump());
+  // What json.loads(j.dump()) gives, built directly (a timing run's 1,500
+  // statistics took 1 ms through the text). nlohmann writes non-finite
+  // numbers as null.
+  switch (j.type()) {
+    case nlohmann::json::value_t::object: {
+      py::dict d;
+      for (auto it = j.begin(); it != j.end(); ++it) d[py::str(it.key())] = to_python(it.value());
+      return std::move(d);
+    }
+    case nlohmann::json::value_t::array: {
+      py::list l(j.size());
+      for (size_t i = 0; i < j.size(); ++i) l[i] = to_python(j[i]);
+      return std::move(l);
+    }
+    case nlohmann::json::value_t::string:
+      return py::str(j.get_ref<const std::string&>());
+    case nlohmann::json::value_t::boolean:
+      return py::bool_(j.get<bool>());
+    case nlohmann::json::value_t::number_unsigned:
+      return py::int_(j.get<uint64_t>());
+    case nlohmann::json::value_t::number_integer:
+      return py::int_(j.get<int64_t>());
+    case nlohmann::json::value_t::number_float: {
+      const double v = j.get<double>();
+      return std::isfinite(v) ? py::object(py::float_(v)) : py::object(py::none());
+    }
+    default:
+      return py::none();
+  }
 }
 
 nlohmann::json from_python(const py::handle& obj) {

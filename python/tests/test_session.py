@@ -140,3 +140,42 @@ def test_global_variables_keep_their_values(small, mode):
         s.launch(bump, 1, 32, [out])
         s.launch(warptlm.Kernel(BUMP_PTX, "bump"), 1, 32, [out])  # the same module: loaded once
     assert sorted(out) == list(range(32, 64))
+
+
+SPIN_PTX = """.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry spin()
+{
+LOOP:
+  bra.uni LOOP;
+}
+"""
+
+
+def test_a_crash_or_a_time_limit_ends_only_the_session(small, axpy):
+    import os
+    import signal
+
+    x, y = _xy(64)
+    s = small.session()
+    s.launch(axpy, 1, 64, [x, y, np.float32(1.0), 64])
+    os.kill(s._process.process.pid, signal.SIGKILL)  # as a crash in the model would end it
+    with pytest.raises(warptlm.SimulationCrash, match="died with signal SIGKILL") as died:
+        s.launch(axpy, 1, 64, [x, y, np.float32(1.0), 64])
+    assert died.value.status == -signal.SIGKILL
+    with pytest.raises(warptlm.SimulationCrash, match="the session has ended \\(its process died"):
+        s.read(y)
+    s.close()  # nothing to copy back from a dead process; no error
+    assert y[0] == 1.0
+
+    spin = warptlm.Kernel(SPIN_PTX, "spin")
+    with small.session(mode="timing", timeout=0.5) as t:
+        with pytest.raises(warptlm.SimulationTimeout, match="kernel 'spin'.*time limit of 0.5 s"):
+            t.launch(spin, 64, 256, [])
+        with pytest.raises(warptlm.SimulationCrash, match="killed after the time limit"):
+            t.launch(spin, 1, 32, [])
+    # the caller's process goes on: a new session works
+    with small.session() as again:
+        again.launch(axpy, 1, 64, [x, y, np.float32(1.0), 64])
+    assert y[0] == 1.0 and y[1] == 2.0
