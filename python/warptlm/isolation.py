@@ -57,6 +57,23 @@ def _describe_status(code):
     return f"exit status {code}"
 
 
+def _crash(who, code, stderr):
+    """SimulationCrash for a process that died with exit status ``code``."""
+    tail = stderr.strip()[-2000:]
+    return SimulationCrash(f"{who} died with {_describe_status(code)}" + (f"; its last output:\n{tail}" if tail else ""),
+                           status=code, stderr=stderr)
+
+
+def _outcome(payload, stderr):
+    """The value of a pickled ("ok", value) outcome; raises an ("error", exc) one's."""
+    if stderr:
+        sys.stderr.write(stderr)
+    status, value = pickle.loads(payload)
+    if status == "error":
+        raise value
+    return value
+
+
 class Launcher:
     """One launcher process and the pipes to it; used by one thread at a time."""
 
@@ -115,21 +132,9 @@ class Launcher:
             code, stderr = header[1], header[2]
             if killed:
                 raise SimulationTimeout(f"{what}: simulation killed after its time limit of {timeout:g} s")
-            tail = stderr.strip()[-2000:]
-            raise SimulationCrash(
-                f"the simulation process died with {_describe_status(code)}"
-                + (f"; its last output:\n{tail}" if tail else ""),
-                status=code,
-                stderr=stderr,
-            )
+            raise _crash("the simulation process", code, stderr)
         _, stderr = header
-        payload = self._read_frame(None)
-        if stderr:
-            sys.stderr.write(stderr)
-        status, value = pickle.loads(payload)
-        if status == "error":
-            raise value
-        return value
+        return _outcome(self._read_frame(None), stderr)
 
     def usable(self):
         return self._req_w >= 0 and self.process.poll() is None
@@ -209,17 +214,11 @@ class SessionProcess:
                 self.ended = f"killed after the time limit of {timeout:g} s"
                 raise SimulationTimeout(f"{what}: simulation killed after its time limit of {timeout:g} s")
             code = self.process.wait()
-            tail = (stderr.strip() or self._all_stderr().strip())[-2000:]
+            crash = _crash(f"{what}: the session process", code, stderr or self._all_stderr())
             self.close()
             self.ended = f"its process died with {_describe_status(code)}"
-            raise SimulationCrash(f"{what}: the session process died with {_describe_status(code)}"
-                                  + (f"; its last output:\n{tail}" if tail else ""), status=code, stderr=stderr)
-        if stderr:
-            sys.stderr.write(stderr)
-        status, value = pickle.loads(data)
-        if status == "error":
-            raise value
-        return value
+            raise crash
+        return _outcome(data, stderr)
 
     def _all_stderr(self):
         size = os.fstat(self._stderr).st_size
