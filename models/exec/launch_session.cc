@@ -61,12 +61,13 @@ void LaunchSession::launch(uint32_t handle, const std::string& entry, LaunchSpec
   std::vector<uint64_t> sizes;
   sizes.reserve(buffers.size());
   for (size_t i = 0; i < buffers.size(); ++i) {
+    // A pointer into an allocation (CUDA's d_ptr + offset) is a buffer up to its end.
     const DeviceMemory::Allocation* a = memory().find(buffers[i], 0);
-    if (!a || a->base != buffers[i])
+    if (!a || buffers[i] == a->base + a->bytes.size())
       throw std::invalid_argument("launch: buffer '" + spec.buffers[i].name + "' at " +
                                   std::to_string(buffers[i]) +
-                                  " is not the start of a device allocation of this session");
-    sizes.push_back(a->bytes.size());
+                                  " is not inside a device allocation of this session");
+    sizes.push_back(a->base + a->bytes.size() - buffers[i]);
   }
   struct FreePlaced {  // whatever the launch's end
     LaunchSession& session;

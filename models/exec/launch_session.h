@@ -41,8 +41,9 @@ class LaunchSession {
   void read(uint64_t address, void* data, uint64_t bytes) const;
 
   // One launch of kernel `entry` of program `handle`. The buffers of `spec`
-  // are the allocations at `buffers` (spec.buffers name them; their bytes are
-  // not used, nothing is copied). The launch's own parameters, texture
+  // start at the device addresses `buffers` (spec.buffers name them; their
+  // bytes are not used, nothing is copied): an allocation's start, or a
+  // pointer into one (a buffer to its end). The launch's own parameters, texture
   // descriptors and grid workspace are placed for it and freed after it.
   // Throws std::invalid_argument for a bad launch (the session stays usable)
   // and KernelFault for a fault: after one the session refuses every further

@@ -63,6 +63,24 @@ def test_host_code_between_launches(small, axpy, mode):
     assert y[1] == 5.0  # copied back when the sequence ended
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_slice_is_a_pointer_into_its_buffer(small, axpy, mode):
+    x, y = _xy(96)
+    with small.session(mode=mode) as s:
+        s.launch(axpy, 1, 96, [x, y, np.float32(1.0), 96])
+        s.launch(axpy, 1, 32, [x[64:], y[64:], np.float32(1.0), 32])  # d_x + 64, d_y + 64
+        s.launch(axpy, 1, 32, [x, x[32:], np.float32(1.0), 32])  # aliasing, as on a GPU
+        np.testing.assert_array_equal(s.read(y[60:68]), 1 + np.array([1, 1, 1, 1, 2, 2, 2, 2]) * x[60:68])
+        x[:4] = 100
+        s.write(x[:4])
+        assert s.read(x)[:4].tolist() == [100] * 4
+        with pytest.raises(ValueError, match="a part of one cannot be freed"):
+            s.free(x[32:])
+    assert y[70] == 1 + 2 * 70 and x[40] == 40 + 8  # x[32:64] += x[0:32]
+    with pytest.raises(ValueError, match="overlaps the array of argument 0"):  # a lone launch copies: refused
+        small.launch(axpy, 1, 32, [x, x[32:], np.float32(1.0), 32])
+
+
 def test_sequence_entries(small, axpy):
     x, y = _xy(64)
     steps = [dict(kernel=axpy, grid=1, block=64, args=[x, y, np.float32(1.0), 64]),
@@ -98,8 +116,8 @@ def test_session_errors(small, axpy):
     with pytest.raises(ValueError, match="not in this session's device memory"):
         s.read(x)
     s.launch(axpy, 1, 64, [x, y, np.float32(1.0), 64])
-    with pytest.raises(ValueError, match="overlaps an array already in this session"):
-        s.launch(axpy, 1, 64, [x[1:], y, np.float32(1.0), 64])
+    with pytest.raises(ValueError, match="overlaps an array already in this session's device memory without"):
+        s.launch(axpy, 1, 32, [x[::2], y, np.float32(1.0), 32])
     s.free(x)
     with pytest.raises(ValueError, match="not in this session's device memory"):
         s.read(x)

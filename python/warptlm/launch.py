@@ -97,7 +97,8 @@ def marshal_args(kernel, args, place=None):
     distinct arrays that share memory are refused (their copies would not
     alias on the device as they do on the host). A buffer's payload is its
     bytes, or with ``place`` (a session's), ``place(array, name, where)``: the
-    device address of the array's resident copy.
+    device address of the array's resident copy (where aliasing works, so
+    place() decides which overlaps it takes).
     """
     args = list(args)
     if len(args) != len(kernel.params):
@@ -113,7 +114,7 @@ def marshal_args(kernel, args, place=None):
             array = value.array
             index = next((b for b, (_, seen, _) in enumerate(arrays) if same_buffer(seen, array)), None)
             if index is None:
-                for _, seen, first in arrays:
+                for _, seen, first in arrays if place is None else ():  # a session's place() decides
                     if np.shares_memory(seen, array):
                         raise ValueError(f"{where}: the {value.kind}'s array overlaps the array of argument "
                                          f"{first} in memory; pass the same array for both, or arrays that "
@@ -129,7 +130,7 @@ def marshal_args(kernel, args, place=None):
                 raise TypeError(f"{where} is .{param.type}, not a 64-bit pointer; an array cannot be passed")
             index = next((b for b, (_, seen, _) in enumerate(arrays) if same_buffer(seen, value)), None)
             if index is None:
-                for _, seen, first in arrays:
+                for _, seen, first in arrays if place is None else ():  # a session's place() decides
                     if np.shares_memory(seen, value):
                         raise ValueError(f"{where} overlaps the array of argument {first} in memory; pass the "
                                          "same array for both, or arrays that do not overlap")

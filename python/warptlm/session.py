@@ -59,54 +59,75 @@ class Session:
                 return entry
         return None
 
-    def _place(self, array, name, where):
-        """The device address of ``array``'s buffer, uploading it at first sight."""
+    def _address(self, array, where):
+        """The device address of ``array``'s bytes when they are in a buffer of
+        the session (the buffer's own array, or a contiguous view inside it, as
+        CUDA's ``d_ptr + n``); None when they are in none. ValueError for an
+        array that overlaps a buffer otherwise."""
         entry = self._find(array)
         if entry is not None:
             return entry[1]
-        for seen, _ in self._resident:
+        for seen, address in self._resident:
             if np.shares_memory(seen, array):
-                raise ValueError(f"{where} overlaps an array already in this session's device memory; "
-                                 "pass that same array, or arrays that do not overlap")
+                offset = array.__array_interface__["data"][0] - seen.__array_interface__["data"][0]
+                if (array.flags.c_contiguous and seen.flags.c_contiguous and array.dtype.isnative
+                        and 0 <= offset and offset + array.nbytes <= seen.nbytes):
+                    return address + offset
+                raise ValueError(f"{where} overlaps an array already in this session's device memory "
+                                 "without being a contiguous part of it; pass that array (or a contiguous "
+                                 "slice of it), or arrays that do not overlap")
+        return None
+
+    def _place(self, array, name, where):
+        """The device address of ``array``'s buffer, uploading it at first sight."""
+        address = self._address(array, where)
+        if address is not None:
+            return address
         address = self._call("upload", data=device_bytes(array, where), name=name)
         self._resident.append([array, address])
         return address
 
-    def _entry(self, array, what):
+    def _located(self, array, what):
         if not isinstance(array, np.ndarray):
             raise TypeError(f"{what} takes a numpy array, got {type(array).__name__}")
-        entry = self._find(array)
-        if entry is None:
+        address = self._address(array, what)
+        if address is None:
             raise ValueError(f"{what}: the array is not in this session's device memory "
                              "(pass it to a launch or to write() first)")
-        return entry
+        return address
 
     def write(self, array):
-        """Copy ``array``'s values to its device buffer (cudaMemcpy host to
-        device), making it one if the session has none for it yet."""
+        """Copy ``array``'s values to the device (cudaMemcpy host to device):
+        to its buffer, or where it lies inside one; a new buffer otherwise."""
         if not isinstance(array, np.ndarray):
             raise TypeError(f"write takes a numpy array, got {type(array).__name__}")
-        entry = self._find(array)
-        if entry is None:
+        address = self._address(array, "write")
+        if address is None:
             self._place(array, "array", "write")
         else:
-            self._call("write", address=entry[1], data=device_bytes(array, "write"))
+            self._call("write", address=address, data=device_bytes(array, "write"))
         return array
 
     def read(self, array):
-        """Copy the device buffer of ``array`` into it, in place (cudaMemcpy
-        device to host); returns the array."""
-        entry = self._entry(array, "read")
+        """Copy the device's values of ``array`` (its buffer, or the part of
+        one it lies in) into it, in place (cudaMemcpy device to host); returns
+        the array."""
+        address = self._located(array, "read")
         if not array.flags.writeable:
             raise ValueError("read: the array is read-only; the device's values cannot be copied into it")
-        data = self._call("read", address=entry[1], size=array.nbytes)
+        data = self._call("read", address=address, size=array.nbytes)
         array[...] = np.frombuffer(data, dtype=array.dtype.newbyteorder("=")).reshape(array.shape)
         return array
 
     def free(self, array):
         """Release the device buffer of ``array`` (cudaFree); later launches
         that pass it upload it again."""
-        entry = self._entry(array, "free")
+        if not isinstance(array, np.ndarray):
+            raise TypeError(f"free takes a numpy array, got {type(array).__name__}")
+        entry = self._find(array)
+        if entry is None:
+            raise ValueError("free: the array is not the array of a device buffer of this session "
+                             "(a part of one cannot be freed)")
         self._call("release", address=entry[1])
         self._resident.remove(entry)
 

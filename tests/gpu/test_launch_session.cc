@@ -205,10 +205,25 @@ TEST(LaunchSession, BadAddressesAreRefused) {
   EXPECT_THROW(s.release(data + 4), std::invalid_argument);
   EXPECT_THROW(s.program(handle + 1), std::invalid_argument);
   LaunchSpec l = add_in_place(64, 1);
-  EXPECT_THROW(s.launch(handle, "add", l, {data + 4}), std::invalid_argument);  // not a base
-  EXPECT_THROW(s.launch(handle, "add", l, {}), std::invalid_argument);          // count
+  EXPECT_THROW(s.launch(handle, "add", l, {data + 64}), std::invalid_argument);  // past it
+  EXPECT_THROW(s.launch(handle, "add", l, {}), std::invalid_argument);           // count
   s.release(data);
   EXPECT_THROW(s.read(data, &word, 4), std::invalid_argument);
+}
+
+// A pointer into an allocation is a buffer from there to its end (d_ptr + n).
+TEST(LaunchSession, APointerIntoAnAllocationIsABuffer) {
+  FunctionalSession s(preset("small").exec_config());
+  const uint32_t handle = s.load(testing::program_of(testing::kGpuKernels));
+  std::vector<uint32_t> init(96, 5);
+  const uint64_t data = s.allocate(init.size() * 4, "data");
+  s.write(data, init.data(), init.size() * 4);
+  LaunchSpec l = add_in_place(64, 1);  // 64 threads from element 32 on: exactly to the end
+  s.launch(handle, "add", l, {data + 32 * 4});
+  const std::vector<uint32_t> got = read_u32(s, data, init.size());
+  for (uint32_t i = 0; i < init.size(); ++i) ASSERT_EQ(got[i], i < 32 ? 5u : 6u) << i;
+  LaunchSpec over = add_in_place(64, 1);  // from element 64 on, 32 elements past the end
+  EXPECT_THROW(s.launch(handle, "add", over, {data + 64 * 4}), KernelFault);
 }
 
 TEST(LaunchSession, OneTimingSessionPerProcess) {
