@@ -6,7 +6,7 @@ checked against what the sample's own check accepts or a numpy reference.
 
     git clone https://github.com/NVIDIA/cuda-samples /tmp/cuda-samples
     PYTHONPATH=build/python /usr/bin/python3 scripts/real_programs.py /tmp/cuda-samples \\
-        [--arch sm_75] [--mode functional|timing] [--only NAME ...]
+        [--arch sm_75] [--mode functional|timing] [--session] [--only NAME ...]
 
 nvcc is needed (it is not a warptlm dependency). Prints one line per program
 (PASS/FAIL, what was checked) and exits 1 if any fails. docs/cuda-corpus.md
@@ -37,23 +37,46 @@ def program(path, arch=None):
 
 
 class Run:
-    """One program's PTX and a launcher on the chosen platform and mode."""
+    """One program's PTX and a launcher on the chosen platform and mode. With
+    ``session``, the program's launches run in one launch session (one device,
+    one elaboration), each argument array written to the device before a
+    launch and read back after it, as Platform.launch copies them."""
 
-    def __init__(self, ptx, mode):
+    def __init__(self, ptx, mode, session=False):
         self.ptx, self.mode = ptx, mode
         self.platform = warptlm.Platform("small")
+        self.use_session, self.session = session, None
 
     def on(self, preset):
         """The same program on another preset (for CTAs the small one cannot hold)."""
+        self.close()
         self.platform = warptlm.Platform(preset)
         return self
+
+    def close(self):
+        if self.session is not None:
+            self.session.close(copy_back=False)
+            self.session = None
 
     def kernel(self, name):
         return warptlm.Kernel.from_ptx(self.ptx, name)
 
     def launch(self, name, grid, block, args, shared_bytes=0, cooperative=False):
-        return self.platform.launch(self.kernel(name), grid, block, args, shared_bytes=shared_bytes, mode=self.mode,
-                                    cooperative=cooperative)
+        if not self.use_session:
+            return self.platform.launch(self.kernel(name), grid, block, args, shared_bytes=shared_bytes,
+                                        mode=self.mode, cooperative=cooperative)
+        if self.session is None:
+            self.session = self.platform.session(mode=self.mode)
+        arrays = [a.array if isinstance(a, (warptlm.Texture, warptlm.Surface)) else a for a in args
+                  if isinstance(a, (np.ndarray, warptlm.Texture, warptlm.Surface))]
+        for a in arrays:
+            self.session.write(a)
+        result = self.session.launch(self.kernel(name), grid, block, args, shared_bytes=shared_bytes,
+                                     cooperative=cooperative)
+        for a in arrays:
+            if a.flags.writeable:
+                self.session.read(a)
+        return result
 
 
 @program("0_Introduction/vectorAdd/vectorAdd.cu")
@@ -378,6 +401,8 @@ def main():
     ap.add_argument("--mode", choices=["functional", "timing"], default="functional")
     ap.add_argument("--nvcc", default=os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc"))
     ap.add_argument("--only", nargs="*", help="program names to run")
+    ap.add_argument("--session", action="store_true",
+                    help="run each program's launches in one launch session (docs/launch-sessions.md)")
     args = ap.parse_args()
     passed = failed = 0
     for name, path, check, arch in PROGRAMS:
@@ -387,7 +412,11 @@ def main():
         try:
             target = max(args.arch, arch or args.arch, key=lambda a: int(a[3:]))
             ptx = compile_ptx(args.nvcc, source, target, os.path.join(args.samples, "Common"))
-            print(f"PASS {name}: {check(Run(ptx, args.mode))}", flush=True)
+            run = Run(ptx, args.mode, session=args.session)
+            try:
+                print(f"PASS {name}: {check(run)}", flush=True)
+            finally:
+                run.close()
             passed += 1
         except Exception as e:  # a failed check, a KernelError, a PtxError: all reported alike
             failed += 1
