@@ -14,6 +14,13 @@ std::string range_text(uint64_t address, uint64_t bytes) {
 
 }  // namespace
 
+nlohmann::json all_statistics(const RunStats& run, const nlohmann::json& timing) {
+  nlohmann::json all = run.to_json();
+  if (timing.is_object())
+    for (auto it = timing.begin(); it != timing.end(); ++it) all[it.key()] = it.value();
+  return all;
+}
+
 const Program& LaunchSession::program(uint32_t handle) const {
   const Program* p = find_program(handle);
   if (!p)

@@ -21,6 +21,10 @@
 
 namespace warptlm {
 
+// Every statistic of a run: the RunStats counts, then the timing model's
+// statistics (a JSON object, or nothing in functional mode) on top.
+nlohmann::json all_statistics(const RunStats& run, const nlohmann::json& timing);
+
 class LaunchSession {
  public:
   virtual ~LaunchSession() = default;
@@ -57,6 +61,8 @@ class LaunchSession {
   // The timing model's statistics (Gpu::stats(): counters over the session,
   // "cycles" the last launch's); empty in functional mode.
   virtual nlohmann::json timing_stats() const { return nlohmann::json::object(); }
+  // all_statistics() of the two above.
+  nlohmann::json statistics() const { return all_statistics(run_stats(), timing_stats()); }
 
  protected:
   virtual DeviceMemory& memory() = 0;

@@ -27,6 +27,17 @@ std::string vcd_base(const std::string& path) {
 
 }  // namespace
 
+const Function& check_timing_launch(const Module& module, const std::string& entry,
+                                    const LaunchSpec& launch, unsigned warp_size,
+                                    const std::vector<uint64_t>* buffer_sizes) {
+  const Function& kernel = find_kernel(module, entry);
+  check_launch(module, kernel, launch, warp_size, buffer_sizes);
+  if (kernel.begin > std::numeric_limits<uint32_t>::max())
+    throw std::invalid_argument("launch: kernel '" + kernel.name +
+                                "' starts above the 32-bit KERNEL register's reach");
+  return kernel;
+}
+
 void silence_run_reports(const Gpu& gpu) {
   // sc_stop() and the VCD's timescale announce themselves on stdout; runs are silent.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
@@ -67,15 +78,11 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
                           const TimingOptions& options) {
   validate(config);
   const Module& module = program.module;
-  const Function& kernel = find_kernel(module, entry);
-  check_launch(module, kernel, launch, config.warp_size);
+  const Function& kernel = check_timing_launch(module, entry, launch, config.warp_size);
   if (sc_core::sc_get_status() != sc_core::SC_ELABORATION)
     throw std::logic_error(
         "run_timing: SystemC has already simulated in this process; SystemC elaborates once per "
         "process, so run each timing run in a fresh process");
-  if (kernel.begin > std::numeric_limits<uint32_t>::max())
-    throw std::invalid_argument("launch: kernel '" + kernel.name +
-                                "' starts above the 32-bit KERNEL register's reach");
 
   Gpu gpu("gpu", config);
   std::unique_ptr<ChromeTrace> timeline;

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "config/platform_config.h"
 #include "exec/launch.h"
@@ -53,7 +54,13 @@ nlohmann::json run_timing(const Program& program, const std::string& entry, Laun
                           const PlatformConfig& config, RunStats* stats = nullptr,
                           TraceSink* trace = nullptr, const TimingOptions& options = {});
 
-// Shared by run_timing and TimingSession. Silences the SystemC reports a run
+// Shared by run_timing and TimingSession. The kernel `entry` names, after
+// check_launch (`buffer_sizes` as it takes them) and the check that its entry
+// PC fits the KERNEL register; std::invalid_argument otherwise.
+const Function& check_timing_launch(const Module& module, const std::string& entry,
+                                    const LaunchSpec& launch, unsigned warp_size,
+                                    const std::vector<uint64_t>* buffer_sizes = nullptr);
+// Silences the SystemC reports a run
 // does not want on stdout (sc_stop's, the VCD timescale's, and the GPU's own
 // warnings, which the caller's exception repeats).
 void silence_run_reports(const Gpu& gpu);

@@ -1,6 +1,5 @@
 #include "gpu/timing_session.h"
 
-#include <limits>
 #include <stdexcept>
 
 #include "exec/kernel_args.h"
@@ -36,11 +35,8 @@ void TimingSession::run(uint32_t handle, const std::string& entry, LaunchSpec& s
                         const std::vector<uint64_t>& buffers, const std::vector<uint64_t>& sizes,
                         TraceSink* trace) {
   const Module& module = gpu_->program(handle)->module;
-  const Function& kernel = find_kernel(module, entry);
-  check_launch(module, kernel, spec, gpu_->config().warp_size, &sizes);
-  if (kernel.begin > std::numeric_limits<uint32_t>::max())
-    throw std::invalid_argument("launch: kernel '" + kernel.name +
-                                "' starts above the 32-bit KERNEL register's reach");
+  const Function& kernel =
+      check_timing_launch(module, entry, spec, gpu_->config().warp_size, &sizes);
   const LaunchExtras extras = place_launch_extras(
       spec, buffers,
       [this](const uint8_t* data, uint64_t n, const char* what) { return place(data, n, what); });

@@ -6,6 +6,7 @@
 #include "cli_text.h"
 #include "compactability_dict.h"
 #include "core.h"
+#include "exec/launch_session.h"
 #include "exec/prepared_program.h"
 #include "frontend/program.h"
 #include "frontend/ptx_parser.h"
@@ -209,10 +210,7 @@ py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec
   out["wall_seconds"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // Timing runs add the GPU's statistics (cycles, IPC, stalls, caches...).
-  nlohmann::json all = stats.to_json();
-  if (timing.is_object())
-    for (auto it = timing.begin(); it != timing.end(); ++it) all[it.key()] = it.value();
-  out["stats"] = to_python(all);
+  out["stats"] = to_python(all_statistics(stats, timing));
   py::list buffers;
   for (const HostBuffer& b : launch.buffers)
     buffers.append(py::bytes(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size()));
@@ -234,12 +232,12 @@ void add_code_columns(py::dict& out, const Module& module) {
   out["code_texts"] = texts;
 }
 
-void describe_run(py::dict& out, const std::string& ptx, const std::string& source_name,
+void describe_run(py::dict& out, const std::string& ptx_fnv1a64, const std::string& source_name,
                   const std::string& entry, const LaunchSpec& launch) {
   py::dict kernel;
   kernel["name"] = entry;
   kernel["source"] = source_name;
-  kernel["ptx_fnv1a64"] = cli::fnv1a64(ptx);
+  kernel["ptx_fnv1a64"] = ptx_fnv1a64;
   out["kernel"] = kernel;
   py::dict geometry;
   geometry["grid"] = py::make_tuple(launch.grid.x, launch.grid.y, launch.grid.z);
@@ -273,7 +271,7 @@ void bind_run(py::module_& m) {
         launch.cooperative = cooperative;
         py::dict out = run_launch(program, entry, launch, config, trace, mode, timeline_path,
                                   vcd_path, compactability);
-        describe_run(out, ptx, source_name, entry, launch);
+        describe_run(out, cli::fnv1a64(ptx), source_name, entry, launch);
         return out;
       },
       py::arg("ptx"), py::arg("source_name"), py::arg("entry"), py::arg("config_json"),

@@ -1,5 +1,6 @@
 // The built-in scenarios: list, describe, and run one against its host
 // reference.
+#include "cli_text.h"
 #include "core.h"
 #include "exec/prepared_program.h"
 #include "frontend/ptx_parser.h"
@@ -44,8 +45,8 @@ py::dict run_scenario(const std::string& name, const std::string& size, uint64_t
       config.reconvergence);
   py::dict out = run_launch(program, s.entry, launch, config, trace, mode, timeline_path, vcd_path,
                             compactability);
-  describe_run(out, scenarios::scenario_ptx(s), "scenarios/" + s.source_dir + "/kernel.ptx",
-               s.entry, launch);
+  describe_run(out, cli::fnv1a64(scenarios::scenario_ptx(s)),
+               "scenarios/" + s.source_dir + "/kernel.ptx", s.entry, launch);
   py::dict scenario;
   scenario["name"] = s.name;
   scenario["size"] = size;

@@ -3,7 +3,6 @@
 // takes and returns plain values, so requests and answers pickle.
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <memory>
 
 #include "cli_text.h"
@@ -23,16 +22,13 @@ class Session {
         mode_(mode),
         session_(make_launch_session(config_, mode)) {}
 
-  // The handle of a PTX module, parsed and loaded once per (text, name).
+  // Parses and loads a PTX module; its handle. (The package loads each
+  // module once per session and reuses the handle.)
   uint32_t load(const std::string& ptx, const std::string& source_name) {
-    const auto key = std::make_pair(source_name, ptx);
-    auto it = handles_.find(key);
-    if (it != handles_.end()) return it->second;
     const uint32_t handle =
         session_->load(prepare_program(parse_ptx(ptx, source_name), config_.reconvergence));
-    handles_.emplace(key, handle);
-    texts_.resize(std::max<size_t>(texts_.size(), handle));
-    texts_[handle - 1] = ptx;  // for the run record's PTX hash
+    hashes_.resize(std::max<size_t>(hashes_.size(), handle));
+    hashes_[handle - 1] = cli::fnv1a64(ptx);  // for the run records, once per module
     return handle;
   }
 
@@ -117,27 +113,21 @@ class Session {
     out["output"] = spec.output;
     out["trace"] = trace ? py::object(trace_columns(records.records)) : py::none();
     if (trace) add_code_columns(out, program.module);
-    describe_run(out, texts_[handle - 1], program.module.source_name,
+    describe_run(out, hashes_[handle - 1], program.module.source_name,
                  resolve_kernel_name(program.module, entry), spec);
     return out;
   }
 
   // Over every launch so far: the functional counts, and in timing mode the
   // GPU's statistics on top.
-  py::object stats() const {
-    nlohmann::json all = session_->run_stats().to_json();
-    const nlohmann::json timing = session_->timing_stats();
-    for (auto it = timing.begin(); it != timing.end(); ++it) all[it.key()] = it.value();
-    return to_python(all);
-  }
+  py::object stats() const { return to_python(session_->statistics()); }
   uint64_t launches() const { return session_->launches(); }
 
  private:
   PlatformConfig config_;
   std::string mode_;
   std::unique_ptr<LaunchSession> session_;
-  std::map<std::pair<std::string, std::string>, uint32_t> handles_;
-  std::vector<std::string> texts_;  // by handle - 1
+  std::vector<std::string> hashes_;  // the PTX text's fnv1a64, by handle - 1
 };
 
 }  // namespace
@@ -150,7 +140,7 @@ void bind_session(py::module_& m) {
       .def(py::init<const std::string&, const std::string&>(), py::arg("config_json"),
            py::arg("mode"))
       .def("load", &Session::load, py::arg("ptx"), py::arg("source_name"),
-           "The handle of a PTX module (parsed and loaded once per text and name).")
+           "Parse and load a PTX module; returns its handle.")
       .def("upload", &Session::upload, py::arg("data"), py::arg("name"),
            "A new device allocation holding `data`; returns its address.")
       .def("write", &Session::write, py::arg("address"), py::arg("data"))

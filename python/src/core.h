@@ -46,8 +46,9 @@ py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec
                     const std::string& vcd_path = "", bool compactability = false);
 
 // Adds what the run record needs to a run's dict: "kernel" (name, source,
-// ptx_fnv1a64) and "launch" (grid, block, shared_bytes).
-void describe_run(py::dict& out, const std::string& ptx, const std::string& source_name,
+// ptx_fnv1a64: cli::fnv1a64 of the PTX text) and "launch" (grid, block,
+// shared_bytes).
+void describe_run(py::dict& out, const std::string& ptx_fnv1a64, const std::string& source_name,
                   const std::string& entry, const LaunchSpec& launch);
 
 // A PTX scalar type by its name ("u32"); std::invalid_argument otherwise.

@@ -67,9 +67,7 @@ KernelRun run_kernel(const Program& program, const std::string& entry, LaunchSpe
     r.run = run_functional(program, entry, launch, platform.exec_config(), trace);
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.stats = r.run.to_json();
-  for (auto it = timing.begin(); timing.is_object() && it != timing.end(); ++it)
-    r.stats[it.key()] = it.value();
+  r.stats = all_statistics(r.run, timing);
   return r;
 }
 
@@ -93,9 +91,7 @@ KernelRun run_kernel_repeated(const Program& program, const std::string& entry, 
   for (size_t i = 0; i < launch.buffers.size(); ++i)
     session->read(addresses[i], launch.buffers[i].bytes.data(), launch.buffers[i].bytes.size());
   r.run = session->run_stats();
-  r.stats = r.run.to_json();
-  const nlohmann::json timing = session->timing_stats();
-  for (auto it = timing.begin(); it != timing.end(); ++it) r.stats[it.key()] = it.value();
+  r.stats = session->statistics();
   return r;
 }
 
