@@ -270,3 +270,8 @@ def test_exec_repeat_runs_one_session_the_same_in_both(tmp_path, mode):
                 "--trace", "t.csv", cwd=tmp_path)
     assert c.returncode == p.returncode == 2
     assert c.stderr == p.stderr and "--repeat runs a session of launches" in c.stderr
+    c, p = both(*common[:-1], "0", "--arg", "x_c.npy", "--arg", "y_c.npy", "--arg", "f32:2", "--arg", "u32:100",
+                cwd=tmp_path)
+    assert c.returncode == p.returncode == 2
+    assert c.stderr == p.stderr == ("warptlm exec: --repeat: Value 0 not in range 1 to 4294967296\n"
+                                    "Run 'warptlm exec --help' for the options.\n")
