@@ -10,15 +10,18 @@ benchmark, not a test: it asserts nothing but that every run passes its host
 reference, and prints figures.
 
     /usr/bin/python3 scripts/bench_timing.py [--size study] [--preset small --preset fermi]
-        [--build build [--build other]] [--repeat 1] [--json FILE] [SCENARIO...]
+        [--build build [--build other]] [--threads 1 --threads 2] [--repeat 1] [--json FILE]
+        [SCENARIO...]
 
-Speeds are per host core: the simulator is single-threaded, and the time is
-the `wall_seconds` the CLI measures around the simulation alone (not parsing,
-data generation or the reference check). Run it on an otherwise idle machine,
+Speeds are per host thread unless --threads says otherwise (the timing model's
+host_threads, docs/parallel-sms.md; several --threads values give a scaling
+curve), and the time is the `wall_seconds` the CLI measures around the
+simulation alone (not parsing, data generation or the reference check). Run it on an otherwise idle machine,
 or with --repeat N (best of N), for clean figures. With several --build
 directories (before and after a change) every run alternates between them,
 so a change in the machine's load hits all of them alike, and a last line
-compares each build's suite speed with the first one's.
+compares each build's suite speed with the first one's; so do several
+--threads values (every build on every thread count).
 """
 import argparse
 import json
@@ -33,11 +36,13 @@ def scenario_names(cli):
     return [line.split()[0] for line in out.splitlines()[1:] if line[2:3].strip()]
 
 
-def run_once(cli, name, size, mode, preset):
+def run_once(cli, name, size, mode, preset, threads=None):
     """One run in its own process; returns its stats plus its peak RSS (MB) as _rss_mb."""
     cmd = [cli, "run", name, "--size", size, "--mode", mode]
     if mode == "timing":
         cmd += ["--preset", preset]
+    if threads:
+        cmd += ["--threads", str(threads)]
     with tempfile.NamedTemporaryFile(suffix=".json") as f, tempfile.TemporaryFile("w+") as log:
         proc = subprocess.Popen(cmd + ["--stats", f.name], stdout=log, stderr=subprocess.STDOUT)
         # Reap the child ourselves: wait4's rusage is exactly this run's peak RSS.
@@ -58,12 +63,12 @@ def best_of(cli, name, size, mode, preset, repeat):
     return min(runs, key=lambda s: s["wall_seconds"])
 
 
-def best_of_each(clis, name, size, preset, repeat):
-    """Timing runs of every build, alternating; the fastest run of each."""
-    best = [None] * len(clis)
+def best_of_each(variants, name, size, preset, repeat):
+    """Timing runs of every (cli, threads) variant, alternating; the fastest run of each."""
+    best = [None] * len(variants)
     for _ in range(repeat):
-        for i, cli in enumerate(clis):
-            s = run_once(cli, name, size, "timing", preset)
+        for i, (cli, threads) in enumerate(variants):
+            s = run_once(cli, name, size, "timing", preset, threads)
             if best[i] is None or s["wall_seconds"] < best[i]["wall_seconds"]:
                 best[i] = s
     return best
@@ -117,6 +122,8 @@ def main():
                     "default: small and fermi)")
     ap.add_argument("--build", action="append", help="build directory holding warptlm "
                     "(repeatable: compare builds; default: build)")
+    ap.add_argument("--threads", action="append", type=int, help="the timing runs' host threads "
+                    "(repeatable: a scaling curve; default: the preset's, 1)")
     ap.add_argument("--repeat", type=int, default=1, help="best of N runs")
     ap.add_argument("--no-functional", action="store_true", help="skip the functional runs")
     ap.add_argument("--json", help="write every run's figures to this file")
@@ -130,20 +137,25 @@ def main():
     cli = clis[0]  # lists the scenarios and runs functional mode
     names = args.scenarios or scenario_names(cli)
 
-    report = {"size": args.size, "presets": presets, "builds": builds, "runs": []}
+    threads = args.threads or [None]
+    variants = [(c, t) for c in clis for t in threads]
+    labels = [b if t is None else f"{b}, {t} thread" + ("s" if t > 1 else "")
+              for b in builds for t in threads]
+    report = {"size": args.size, "presets": presets, "builds": labels, "runs": []}
     functional = {}
     if not args.no_functional:
         for name in names:
             functional[name] = best_of(cli, name, args.size, "functional", None, args.repeat)
     for preset in presets:
-        timed = {name: best_of_each(clis, name, args.size, preset, args.repeat) for name in names}
+        timed = {name: best_of_each(variants, name, args.size, preset, args.repeat)
+                 for name in names}
         speeds = []
-        for b, build in enumerate(builds):
-            speeds.append(table(report, preset, build, args.size, names,
-                                {n: timed[n][b] for n in names}, functional, len(builds) > 1))
-        for b in range(1, len(builds)):
-            print(f"preset {preset}: {builds[b]} runs the suite {speeds[b] / speeds[0]:.3f}x "
-                  f"as fast as {builds[0]}")
+        for b, label in enumerate(labels):
+            speeds.append(table(report, preset, label, args.size, names,
+                                {n: timed[n][b] for n in names}, functional, len(labels) > 1))
+        for b in range(1, len(labels)):
+            print(f"preset {preset}: {labels[b]} runs the suite {speeds[b] / speeds[0]:.3f}x "
+                  f"as fast as {labels[0]}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1)

@@ -14,9 +14,14 @@ scheme with and without the balanced permutation (small), with a write-back
 L1 and with global loads bypassing the L1 (small), with the fcfs DRAM
 scheduler (small), and on volta.
 
+--threads N runs every timing run on N host threads (host_threads): recorded
+on one thread and compared on N, it checks that parallel SMs change nothing
+(docs/parallel-sms.md).
+
     /usr/bin/python3 scripts/check_timing_identity.py --build build --record base/
     /usr/bin/python3 scripts/check_timing_identity.py --build build --compare base/
-        [--jobs 2] [--only study|schemes|schedulers|compaction|l1|dram|volta] [SCENARIO...]
+        [--jobs 2] [--threads N] [--only study|schemes|schedulers|compaction|l1|dram|volta]
+        [SCENARIO...]
 """
 import argparse
 import concurrent.futures
@@ -91,14 +96,15 @@ def run_set(cli, names, only):
     return runs
 
 
-def run_one(cli, args):
+def run_one(cli, args, threads):
     """The run's comparable record: exit status, PASS/FAIL lines and statistics
     (the statistics alone: a new configuration field or version changes the
     run record without changing what was simulated)."""
     with tempfile.TemporaryDirectory() as d:
         stats_file = os.path.join(d, "stats.json")
-        proc = subprocess.run([cli, "run"] + args + ["--mode", "timing", "--stats", stats_file],
-                              capture_output=True, text=True)
+        threading = ["--threads", str(threads)] if threads else []
+        proc = subprocess.run([cli, "run"] + args + ["--mode", "timing", "--stats", stats_file] +
+                              threading, capture_output=True, text=True)
         stats = None
         if os.path.exists(stats_file):
             with open(stats_file) as f:
@@ -117,7 +123,8 @@ def main():
     mode.add_argument("--record", metavar="DIR", help="store the runs' records in DIR")
     mode.add_argument("--compare", metavar="DIR", help="compare the runs with those in DIR")
     ap.add_argument("--only", action="append", choices=GROUPS)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=2, help="runs at a time")
+    ap.add_argument("--threads", type=int, help="host threads of each run (default: 1)")
     args = ap.parse_args()
     cli = os.path.join(args.build, "warptlm")
     if not os.access(cli, os.X_OK):
@@ -130,7 +137,7 @@ def main():
     differ = missing = 0
     added = set()
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = {pool.submit(run_one, cli, a): (key, a) for key, a in runs}
+        futures = {pool.submit(run_one, cli, a, args.threads): (key, a) for key, a in runs}
         for fut in concurrent.futures.as_completed(futures):
             key, a = futures[fut]
             text = json.dumps(fut.result(), indent=0, sort_keys=True)
@@ -154,7 +161,8 @@ def main():
                 now = dict(now, stats={k: v for k, v in now["stats"].items() if k not in new_keys})
             if json.dumps(now, indent=0, sort_keys=True) != json.dumps(recorded, indent=0, sort_keys=True):
                 differ += 1
-                print(f"DIFFERS: {key} (warptlm run {' '.join(a)} --mode timing)")
+                threading = f" --threads {args.threads}" if args.threads else ""
+                print(f"DIFFERS: {key} (warptlm run {' '.join(a)} --mode timing{threading})")
     if args.record:
         print(f"recorded {len(runs)} runs in {directory}")
         return

@@ -122,6 +122,10 @@ std::vector<FieldInfo> build_fields() {
       int_field("quantum", 1, 1 << 20, false, true,
                 "functional mode: warp instructions a warp runs before the next warp of its CTA",
                 WARPTLM_ACCESS(quantum)));
+  f.push_back(int_field("host_threads", 1, 256, false, false,
+                        "timing mode: host threads that tick the SMs of one simulation (every "
+                        "value gives the same results; docs/parallel-sms.md)",
+                        WARPTLM_ACCESS(host_threads)));
   f.push_back(string_field("coding_style", coding_style_names, false,
                            "the GPU's TLM coding style: 'at' (approximately timed: cycle-level SMs "
                            "and memory hierarchy) or 'lt' (loosely timed: functional execution "

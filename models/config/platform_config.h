@@ -141,6 +141,9 @@ struct PlatformConfig {
   uint64_t instruction_budget = 0;  // 0: automatic (launch_budget())
   uint64_t watchdog = 1ull << 20;   // ExecConfig::watchdog; 0: off
   unsigned quantum = 64;            // functional mode: warp instructions per warp turn
+  // Timing mode: host threads that tick the SMs of one simulation; results
+  // are the same for every value (docs/parallel-sms.md).
+  unsigned host_threads = 1;
   // The TLM coding style of the GPU. "at" (approximately timed): the
   // cycle-level SMs and memory hierarchy (performance studies); "lt" (loosely
   // timed): the kernel runs functionally ahead of SystemC time under a

@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
 
 #include "memory/address_map.h"
 
@@ -163,6 +164,7 @@ uint8_t* FunctionalWarpEnvironment::locate(Space space, unsigned lane, uint64_t 
 void FunctionalWarpEnvironment::load(Space space, unsigned lane, uint64_t addr, void* dst,
                                      unsigned size) {
   if (is_global(space, addr)) {
+    check_shared_access();
     if (!mem_.global->read(addr, dst, size)) throw global_fault(lane, addr, size, false);
     return;
   }
@@ -172,6 +174,7 @@ void FunctionalWarpEnvironment::load(Space space, unsigned lane, uint64_t addr, 
 void FunctionalWarpEnvironment::store(Space space, unsigned lane, uint64_t addr, const void* src,
                                       unsigned size) {
   if (is_global(space, addr)) {
+    check_shared_access();
     if (!mem_.global->write(addr, src, size)) throw global_fault(lane, addr, size, true);
     return;
   }
@@ -210,6 +213,7 @@ void FunctionalWarpEnvironment::each_access(Space space, LaneMask lanes, const u
   GlobalMemory::Block block;
   switch (space) {
     case Space::Global:
+      check_shared_access();
       return each([&](unsigned lane, uint64_t addr) {
         uint8_t* bytes = global_bytes(&block, addr, size);
         access(lane, bytes);
@@ -232,6 +236,7 @@ void FunctionalWarpEnvironment::each_access(Space space, LaneMask lanes, const u
           elsewhere(lane, addr);
       });
     case Space::Generic:
+      check_shared_access();
       return each([&](unsigned lane, uint64_t addr) {
         if (is_global(space, addr))
           access(lane, global_bytes(&block, addr, size));
@@ -279,6 +284,12 @@ void FunctionalWarpEnvironment::store_lanes(Space space, LaneMask lanes, const u
     else
       FunctionalWarpEnvironment::store(space, lane, addrs[lane], src, size);
   });
+}
+
+void FunctionalWarpEnvironment::shared_access_in_private_phase() {
+  throw std::logic_error(
+      "an instruction reached global memory in the private phase of a parallel timing cycle "
+      "(it should have been issued in the serial phase: reaches_beyond_sm)");
 }
 
 bool FunctionalWarpEnvironment::is_global(Space space, uint64_t addr) {

@@ -26,6 +26,12 @@ class FunctionalWarpEnvironment : public WarpEnvironment {
       : module_(module), mem_(memory), cta_(cta) {}
   void bind(Warp* warp) { warp_ = warp; }
 
+  // Set on a host thread while it runs the parallel phase of a timing
+  // cycle (docs/parallel-sms.md), which issues no instruction that reaches
+  // global memory: such an access there is a model error, reported as one
+  // (std::logic_error) rather than a silent race.
+  static inline thread_local bool sm_private_phase = false;
+
   uint64_t symbol_address(uint32_t symbol) override;
   uint64_t special(SpecialReg sreg, unsigned comp, unsigned lane) override;
   void load(Space space, unsigned lane, uint64_t addr, void* dst, unsigned size) override;
@@ -52,6 +58,11 @@ class FunctionalWarpEnvironment : public WarpEnvironment {
   // (not global memory, which is reached through KernelMemory::global).
   uint8_t* locate(Space space, unsigned lane, uint64_t addr, unsigned size, bool writing);
   static bool is_global(Space space, uint64_t addr);
+  // Throws the model error above when in sm_private_phase.
+  static void check_shared_access() {
+    if (sm_private_phase) shared_access_in_private_phase();
+  }
+  [[noreturn]] static void shared_access_in_private_phase();
   MemoryFault global_fault(unsigned lane, uint64_t addr, unsigned size, bool writing) const;
 
   const Module& module_;

@@ -91,6 +91,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const PlatformConfig& config)
   // cycle later, after every SM's tick), the interconnect's request senders
   // then its response senders, the L2 slices, the memory port, the DRAM.
   for (StreamingMultiprocessor& sm : sms_) sm.use_clock(sm_clock_);
+  sm_clock_.set_host_threads(config_.host_threads);
   distributor_.use_wakeups(wakeups_);
   interconnect_.use_wakeups(wakeups_);
   for (L2Slice& slice : l2_) slice.use_wakeups(wakeups_);

@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <systemc>
 #include <vector>
 
+#include "sm/phase_workers.h"
 #include "transaction/wakeup_scheduler.h"
 
 namespace warptlm {
@@ -21,6 +23,12 @@ class SmClock : private WakeupScheduler::Client {
   class Member {
    public:
     virtual void clocked() = 0;  // this SM's requested cycle came
+    // clocked() in two parts, for several host threads (docs/parallel-sms.md):
+    // clocked_private(t) touches this SM alone and may run on any thread
+    // beside other members' (t: the time of the cycle); clocked_serial()
+    // then does the rest, member by member in order.
+    virtual void clocked_private(uint64_t t) = 0;
+    virtual void clocked_serial() = 0;
 
    protected:
     ~Member() = default;
@@ -34,6 +42,9 @@ class SmClock : private WakeupScheduler::Client {
 
   // Adds an SM; members are ticked in the order they were added. Returns its index.
   unsigned add(Member& sm);
+  // Ticks the members due in a cycle on `threads` host threads (1: this one
+  // alone, the default); the simulation's results are the same for any number.
+  void set_host_threads(unsigned threads);
   // Ticks member `sm` at absolute time `at` (sc_time::value(), a clock edge
   // of that SM); an earlier pending request wins and a later one is ignored.
   // Inline: every SM tick asks for its next one.
@@ -53,6 +64,9 @@ class SmClock : private WakeupScheduler::Client {
   static constexpr uint64_t kNone = ~uint64_t(0);
   void wake() override;
   void arm(uint64_t at);  // asks wakeups_ for `at`
+  // wake()'s ticks of the members due at `now` on the workers: the private
+  // parts in parallel, then the serial parts in order.
+  void tick_in_parallel(uint64_t now);
 
   WakeupScheduler& wakeups_;
   unsigned id_;
@@ -61,6 +75,8 @@ class SmClock : private WakeupScheduler::Client {
   uint64_t armed_ = kNone;     // the time asked of wakeups_
   uint64_t late_ = kNone;      // the earliest request made while ticking
   bool ticking_ = false;
+  std::unique_ptr<PhaseWorkers> workers_;  // with more than one host thread
+  std::vector<unsigned> due_now_;          // tick_in_parallel()'s members
 };
 
 }  // namespace warptlm

@@ -127,7 +127,16 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
     if (reason == Stall::Idle) reason = s;
   };
   bool all_at_barrier = true;
-  for (const Path& p : paths) {
+  size_t first = 0;
+  if (resuming_) {  // the attempt tick_private() stopped, at its path
+    resuming_ = false;
+    first = cursor_.path;
+    own_state = cursor_.own_state;
+    reason = cursor_.reason;
+    all_at_barrier = cursor_.all_at_barrier;
+  }
+  for (size_t i = first; i < paths.size(); ++i) {
+    const Path& p = paths[i];
     if (p.mask & w.barrier_lanes) continue;  // its lanes wait at a barrier (per-thread barriers)
     all_at_barrier = false;
     if (fetch(ws, p.pc, now)) own_state = false;
@@ -158,6 +167,16 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
       own_state = false;  // a memory answer ends it
       note(Stall::Memory);
       continue;
+    }
+    if (private_phase_ && ops.beyond_sm) {
+      // Everything above only reads the warp's state or repeats itself (the
+      // fetch is buffered): finish_tick() starts this attempt again here.
+      cursor_.path = i;
+      cursor_.own_state = own_state;
+      cursor_.reason = reason;
+      cursor_.all_at_barrier = all_at_barrier;
+      stopped_ = true;
+      return Stall::Idle;
     }
     own_state = false;  // the checks below ask shared resources
     uint64_t ready = 0;
@@ -220,7 +239,10 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   IssueResult r = issuer_->issue(w, p, cta.context, env, run_);  // faults first for a bad pc
   const RegisterOperands& ops = operands_->at(p.pc);
   ws.paths_valid = false;  // the unit advanced (`p` stays readable: ws.paths is kept)
-  check_launch_budget(w, cta, p);
+  if (private_phase_)
+    ++private_issued_;  // tick_private() made sure the budget cannot run out this cycle
+  else
+    check_launch_budget(w, cta, p);
   g.control_ready = now + 1 + w.simt->control_cycles();  // the scheme's tables work on
   if (r.outcome.sleep_ns) g.sleep_until = now + 1 + env.cycles_for_ns(r.outcome.sleep_ns);
   const Instruction& in = *r.instruction;
@@ -306,6 +328,66 @@ inline uint64_t& SmCore::slot_bin(Stall cause) {
 // The stages of one cycle, in pipeline order; each is called once per tick
 // (inline: the tick is the hottest loop of the timing model).
 void SmCore::tick(uint64_t now, TickResult& result) {
+  begin_cycle(now, result);
+  end_cycle(now, result, issue_stage(now));
+}
+
+void SmCore::tick_private(uint64_t now, TickResult& result) {
+  // Every SM issues at most one instruction per scheduler in a cycle: with
+  // that much budget left, no issue of this cycle can be the one that
+  // exceeds it, whatever the order of the SMs.
+  const uint64_t headroom = uint64_t(config_.num_sms) * schedulers_.size();
+  if (compacting_ || trace_ || !launch_ ||
+      launch_->instruction_budget - std::min(launch_->issued, launch_->instruction_budget) <
+          headroom) {
+    pending_ = Pending::Whole;
+    return;
+  }
+  begin_cycle(now, result);
+  struct PrivatePhase {  // reset however the issue stage ends, a fault included
+    explicit PrivatePhase(bool& flag) : flag(flag) {
+      flag = FunctionalWarpEnvironment::sm_private_phase = true;
+    }
+    ~PrivatePhase() { flag = FunctionalWarpEnvironment::sm_private_phase = false; }
+    bool& flag;
+  };
+  bool issued = false;
+  {
+    PrivatePhase phase(private_phase_);
+    issued = issue_stage(now);
+  }
+  if (stopped_) {
+    pending_ = Pending::Rest;
+    return;
+  }
+  end_cycle(now, result, issued);
+  pending_ = Pending::None;
+}
+
+void SmCore::finish_tick(uint64_t now, TickResult& result) {
+  if (private_issued_) {
+    launch_->issued += private_issued_;
+    private_issued_ = 0;
+  }
+  const Pending pending = pending_;
+  pending_ = Pending::None;
+  if (pending == Pending::Whole) {
+    tick(now, result);
+  } else if (pending == Pending::Rest) {
+    stopped_ = false;
+    resuming_ = true;
+    end_cycle(now, result, issue_stage(now));
+  }
+}
+
+void SmCore::abandon_tick() {
+  if (private_issued_) launch_->issued += private_issued_;
+  private_issued_ = 0;
+  pending_ = Pending::None;
+  stopped_ = resuming_ = false;
+}
+
+inline void SmCore::begin_cycle(uint64_t now, TickResult& result) {
   result.next = kNever;
   result.retired.clear();
   account_sleep(now);
@@ -313,7 +395,9 @@ void SmCore::tick(uint64_t now, TickResult& result) {
   if (compacting_) compaction_->complete_pending_syncs(now);
   wake_hint_ = kNever;
   reordered_ = false;
-  const bool issued = issue_stage(now);
+}
+
+inline void SmCore::end_cycle(uint64_t now, TickResult& result, bool issued) {
   ++stats_.cycles;
   stats_.resident_warp_cycles += resident_warps_;
   accounted_until_ = now + 1;
@@ -358,38 +442,75 @@ inline void SmCore::complete_writebacks(uint64_t now) {
 
 inline bool SmCore::issue_stage(uint64_t now) {
   bool issued = false;
+  unsigned s = 0;
+  Stall cause = Stall::Idle;
+  unsigned k = 0;             // a rotation's part
+  uint64_t part[2] = {0, 0};  // a rotation's live slots still to try, in two parts
+  size_t i = 0;               // an order's position
+  bool resume = resuming_;    // go on from cursor_ (attempt() takes its own part of it)
+  if (resume) {
+    s = cursor_.sched;
+    issued = cursor_.issued;
+    cause = cursor_.cause;
+    k = cursor_.part;
+    part[0] = cursor_.bits[0];
+    part[1] = cursor_.bits[1];
+    i = cursor_.position;
+  }
+  // tick_private() stopped in try_issue(): the place to go on from.
+  auto stop = [&] {
+    cursor_.sched = s;
+    cursor_.issued = issued;
+    cursor_.cause = cause;
+    cursor_.part = k;
+    cursor_.bits[0] = part[0];
+    cursor_.bits[1] = part[1];
+    cursor_.position = i;
+    return issued;
+  };
   const unsigned nsched = static_cast<unsigned>(schedulers_.size());
-  for (unsigned s = 0; s < nsched; ++s) {
+  for (; s < nsched; ++s, resume = false) {
     SchedulerState& st = sched_[s];
-    Stall cause = Stall::Idle;
     if (rotation_) {
-      // The live slots from rotation_start() up, then those below it: order()'s
-      // list. The start is asked again only after a call that may have moved it.
-      if (st.stale) {
-        st.start = schedulers_[s]->rotation_start();
-        st.stale = false;
+      if (!resume) {
+        // The live slots from rotation_start() up, then those below it:
+        // order()'s list. The start is asked again only after a call that
+        // may have moved it.
+        if (st.stale) {
+          st.start = schedulers_[s]->rotation_start();
+          st.stale = false;
+        }
+        const uint64_t from_first = ~uint64_t(0) << st.start;
+        part[0] = st.live & from_first;
+        part[1] = st.live & ~from_first;
+        cause = Stall::Idle;
+        k = 0;
       }
-      const uint64_t from_first = ~uint64_t(0) << st.start;
-      uint64_t part[2] = {st.live & from_first, st.live & ~from_first};
-      for (uint64_t bits : part) {
-        for (; bits && cause != Stall::Issued; bits &= bits - 1) {
-          Stall st = try_issue(s, static_cast<unsigned>(__builtin_ctzll(bits)), now);
-          if (st == Stall::Issued || cause == Stall::Idle) cause = st;
+      for (; k < 2; ++k) {
+        for (uint64_t& bits = part[k]; bits && cause != Stall::Issued; bits &= bits - 1) {
+          const Stall r = try_issue(s, static_cast<unsigned>(__builtin_ctzll(bits)), now);
+          if (stopped_) return stop();
+          if (r == Stall::Issued || cause == Stall::Idle) cause = r;
         }
       }
     } else {
       std::vector<unsigned>& order = orders_[s];
-      if (st.stale || !stable_orders_) {
-        schedulers_[s]->order(order);
-        st.stale = false;
+      if (!resume) {
+        if (st.stale || !stable_orders_) {
+          schedulers_[s]->order(order);
+          st.stale = false;
+        }
+        cause = Stall::Idle;
+        i = 0;
       }
-      for (unsigned local : order) {
-        Stall st = try_issue(s, local, now);
-        if (st == Stall::Issued) {
-          cause = st;
+      for (; i < order.size(); ++i) {
+        const Stall r = try_issue(s, order[i], now);
+        if (stopped_) return stop();
+        if (r == Stall::Issued) {
+          cause = r;
           break;
         }
-        if (cause == Stall::Idle) cause = st;
+        if (cause == Stall::Idle) cause = r;
       }
     }
     issued |= cause == Stall::Issued;

@@ -52,6 +52,29 @@ class SmCore {
   };
   // Runs cycle `now` (>= the last one). Throws KernelFault.
   void tick(uint64_t now, TickResult& result);
+  // A cycle in two phases, for SMs ticked by several host threads
+  // (docs/parallel-sms.md); the pair does exactly what tick() does.
+  // tick_private() runs the part of the cycle that touches this SM alone, so
+  // it may run on any host thread beside other SMs' tick_private(): it stops
+  // before the first issue that reaches_beyond_sm(), and leaves the whole
+  // cycle to finish_tick() under compaction, with a trace, or when the
+  // launch's instruction budget is nearly spent. finish_tick() runs the rest;
+  // the SMs' finish_tick() calls run serially, in SM order. Both throw
+  // KernelFault; after a fault in tick_private(), call abandon_tick().
+  void tick_private(uint64_t now, TickResult& result);
+  void finish_tick(uint64_t now, TickResult& result);
+  void abandon_tick();
+  // Whether tick_private() finished its cycle, so finish_tick() has only the
+  // launch's count to bring up to date: the caller may do that itself
+  // (*launch_count() += take_private_issued()) and skip finish_tick(), which
+  // reads lines of this SM that another host thread just wrote.
+  bool cycle_finished() const { return pending_ == Pending::None; }
+  uint64_t take_private_issued() {
+    const uint64_t n = private_issued_;
+    private_issued_ = 0;
+    return n;
+  }
+  uint64_t* launch_count() const { return launch_ ? &launch_->issued : nullptr; }
   // A memory transaction came back at cycle `now`. Throws KernelFault for an
   // error response. Returns whether the core must tick (false: the answer to
   // an L1 write-back, which no instruction waits on).
@@ -163,9 +186,13 @@ class SmCore {
   uint64_t time_memory(WarpSlot& ws, const Path& p, const Instruction& in, uint64_t now);
   void complete_memory_op(unsigned id, uint64_t now);
   // tick()'s stages, in order.
-  void account_sleep(uint64_t now);        // statistics of the cycles slept through
-  void complete_writebacks(uint64_t now);  // register writes due by `now`
-  bool issue_stage(uint64_t now);          // one attempt per scheduler; whether one issued
+  void begin_cycle(uint64_t now, TickResult& result);  // up to the issue stage
+  void account_sleep(uint64_t now);                    // statistics of the cycles slept through
+  void complete_writebacks(uint64_t now);              // register writes due by `now`
+  // One attempt per scheduler; whether one issued. In tick_private() it may
+  // stop (stopped_), and then goes on from cursor_ when resuming_.
+  bool issue_stage(uint64_t now);
+  void end_cycle(uint64_t now, TickResult& result, bool issued);  // after the issue stage
   void retire_finished_warps(TickResult& result);
   void check_deadlock();  // nothing in flight, nothing issued, no wake-up: barriers?
   void finish_warp(unsigned slot);
@@ -216,7 +243,12 @@ class SmCore {
   // Set when a done warp's last writeback or memory operation completed (or it
   // became done with none): only then can a warp leave, so only then look.
   bool may_finish_ = false;
-  bool compacting_ = false;     // the launch runs under compaction
+  bool compacting_ = false;  // the launch runs under compaction
+  // tick_private(): stop before an issue that reaches_beyond_sm(); stopped_
+  // says it did, resuming_ that finish_tick() goes on from cursor_.
+  bool private_phase_ = false;
+  bool stopped_ = false;
+  bool resuming_ = false;
   bool rotation_ = false;       // the policy's order is a rotation of its live slots
   bool stable_orders_ = false;  // the policy's order changes only through its calls
   std::vector<WarpSlot> warps_;
@@ -273,6 +305,29 @@ class SmCore {
 
   // Per scheduler: its last order() (policies other than lrr and srr).
   std::vector<std::vector<unsigned>> orders_;
+
+  // Where tick_private() left the cycle (finish_tick() goes on from there).
+  enum class Pending : uint8_t { None, Whole, Rest };
+  Pending pending_ = Pending::None;
+  // Instructions tick_private() issued: the launch's budget count is every
+  // SM's, so they join it in finish_tick(), in SM order.
+  uint64_t private_issued_ = 0;
+  // The issue stage's place when it stopped: the scheduler, its walk over
+  // the slots (a rotation's two parts of live slots, or the position in its
+  // order), the cause so far, and within the stopped attempt the path and
+  // that attempt's state.
+  struct IssueCursor {
+    unsigned sched = 0;
+    bool issued = false;
+    Stall cause = Stall::Idle;
+    unsigned part = 0;
+    uint64_t bits[2] = {0, 0};
+    size_t position = 0;
+    size_t path = 0;
+    Stall reason = Stall::Idle;
+    bool own_state = true;
+    bool all_at_barrier = true;
+  } cursor_;
 
   // Reused per cycle.
   std::vector<Path> paths_;

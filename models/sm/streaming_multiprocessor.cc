@@ -1,8 +1,10 @@
 #include "sm/streaming_multiprocessor.h"
 
+#include <exception>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exec/functional_executor.h"
@@ -22,8 +24,8 @@ struct StreamingMultiprocessor::Impl {
   Impl(StreamingMultiprocessor& sm, const PlatformConfig& config)
       : sm(sm), config(config), core(sm.id(), config), pool(config.memory.l1.line) {
     period = sc_core::sc_time(1000.0 / config.sm.clock_mhz, sc_core::SC_NS);
-    ticks = period.value();
-    if (ticks == 0)
+    h.ticks = period.value();
+    if (h.ticks == 0)
       throw std::invalid_argument("sm.clock_mhz: " + std::to_string(config.sm.clock_mhz) +
                                   " MHz gives a clock period below the SystemC time resolution");
   }
@@ -31,7 +33,17 @@ struct StreamingMultiprocessor::Impl {
   // cheaper than sc_time's double conversions on this every-cycle path.
   uint64_t cycle_now() const {
     // Round up: an event between edges is seen at the next edge.
-    return (sim_now_value() + ticks - 1) / ticks;
+    return (sim_now_value() + h.ticks - 1) / h.ticks;
+  }
+  // The serial part's reading of a finished cycle, from the SM's own state.
+  void hand_over_finished() {
+    h.finished = true;
+    h.send = core.outbox().size() > sent && !request_open;
+    h.retired = !result.retired.empty();
+    h.arrivals = applied < arrivals.size();
+    h.next = result.next;
+    h.issued = core.take_private_issued();
+    h.launch_count = core.launch_count();
   }
 
   // A memory response waiting for the first tick after its arrival.
@@ -43,19 +55,39 @@ struct StreamingMultiprocessor::Impl {
     bool ok;
   };
 
+  // What step_private() leaves for step_serial(): nothing, a tick request
+  // at `cycle`, the rest of cycle `cycle`, or the fault in `error`. On a host
+  // cache line of its own, with the clock's constants: for a cycle the
+  // private part finished, the serial part reads this line and nothing else
+  // of an SM that another host thread may just have ticked (docs/parallel-sms.md).
+  enum class Then : uint8_t { Nothing, Request, Tick, Fault };
+  struct alignas(64) Handoff {
+    Then then = Then::Nothing;
+    bool finished = false;  // Tick: the core's cycle is complete (else finish_tick())
+    bool send = false;      // finished: requests wait in the outbox, none is open
+    bool retired = false;   // finished: CTAs retired (result.retired)
+    bool arrivals = false;  // finished: responses wait for a later edge
+    unsigned clock_index = 0;
+    uint64_t cycle = 0;
+    uint64_t next = kNever;  // finished: the cycle the core asks for
+    uint64_t issued = 0;     // finished: instructions to add to *launch_count
+    uint64_t* launch_count = nullptr;
+    // The clock's constants (set at elaboration).
+    uint64_t ticks = 1;  // period in time resolution units
+    SmClock* clock = nullptr;
+  } h;
+
   // What every step() reads, first and together (the SmCore members it
   // reads lead that object too): between two ticks of one SM the other SMs'
   // ticks evict its lines, so each line is a host cache miss.
-  uint64_t ticks = 1;           // period in time resolution units
   uint64_t last_tick = kNever;  // cycle of the last tick
   bool faulted = false;
-  bool request_open = false;  // a BEGIN_REQ awaits its END_REQ
-  unsigned clock_index = 0;
-  SmClock* clock = nullptr;
+  bool request_open = false;      // a BEGIN_REQ awaits its END_REQ
   size_t sent = 0;                // requests of core.outbox() already sent
   size_t applied = 0;             // arrivals[0, applied) are applied
   std::vector<Arrival> arrivals;  // in arrival order; reused, so warm ticks allocate nothing
   uint32_t epoch = 0;             // resets so far: requests carry it, stale answers are dropped
+  std::exception_ptr error;
   SmCore::TickResult result;
   StreamingMultiprocessor& sm;
   const PlatformConfig& config;
@@ -118,6 +150,8 @@ void StreamingMultiprocessor::reset() {
   m.arrivals.clear();
   m.applied = 0;
   m.result.retired.clear();
+  m.h.then = Impl::Then::Nothing;
+  m.error = nullptr;
   // request_open stays: a request still awaiting END_REQ gets it.
 }
 bool StreamingMultiprocessor::idle() const { return impl_->core.idle(); }
@@ -151,78 +185,112 @@ void StreamingMultiprocessor::dispatch_cta(tlm::tlm_generic_payload& gp, sc_core
 }
 
 void StreamingMultiprocessor::use_clock(SmClock& clock) {
-  impl_->clock = &clock;
-  impl_->clock_index = clock.add(*this);
+  impl_->h.clock = &clock;
+  impl_->h.clock_index = clock.add(*this);
 }
 
 void StreamingMultiprocessor::run() {
   Impl& m = *impl_;
-  if (m.clock) m.clock->cancel(m.clock_index);  // this wake replaces a timed one
+  if (m.h.clock) m.h.clock->cancel(m.h.clock_index);  // this wake replaces a timed one
   step();
 }
 
 // Inline, as the clock's request(): every tick asks for the next one.
 inline void StreamingMultiprocessor::request_tick(uint64_t cycle) {
   Impl& m = *impl_;
-  const uint64_t at = cycle * m.ticks;
-  if (m.clock) {
-    m.clock->request(m.clock_index, at);
+  const uint64_t at = cycle * m.h.ticks;
+  if (m.h.clock) {
+    m.h.clock->request(m.h.clock_index, at);
     return;
   }
   const uint64_t t = sim_now_value();
   m.wake.notify(at > t ? sc_core::sc_time::from_value(at - t) : sc_core::SC_ZERO_TIME);
 }
 
-bool StreamingMultiprocessor::apply_arrivals(uint64_t before) {
+void StreamingMultiprocessor::apply_arrivals(uint64_t before) {
   Impl& m = *impl_;
   while (m.applied < m.arrivals.size() && m.arrivals[m.applied].at < before) {
     const Impl::Arrival& a = m.arrivals[m.applied++];
-    try {
-      // The cycle it arrived in: the data's latency counts from there.
-      m.core.response(a.tag, a.kind, a.address, a.ok, (a.at + m.ticks - 1) / m.ticks);
-    } catch (const KernelFault& f) {
-      m.faulted = true;
-      report->kernel_fault(id_, f);
-      return false;
-    }
+    // The cycle it arrived in: the data's latency counts from there.
+    m.core.response(a.tag, a.kind, a.address, a.ok, (a.at + m.h.ticks - 1) / m.h.ticks);
   }
   if (m.applied == m.arrivals.size()) {
     m.arrivals.clear();
     m.applied = 0;
   }
-  return true;
 }
 
 void StreamingMultiprocessor::step() {
+  step_private(sim_now_value(), false);
+  step_serial();
+}
+
+void StreamingMultiprocessor::step_private(uint64_t t, bool parallel) {
   Impl& m = *impl_;
+  Impl::Handoff& h = m.h;
+  h.then = Impl::Then::Nothing;
   if (m.faulted) return;
-  const uint64_t t = sim_now_value();
   // The edge after the last tick is the usual time: no 64-bit division then.
-  const uint64_t now = m.last_tick != kNever && t == (m.last_tick + 1) * m.ticks
+  const uint64_t now = m.last_tick != kNever && t == (m.last_tick + 1) * h.ticks
                            ? m.last_tick + 1
-                           : (t + m.ticks - 1) / m.ticks;
-  if (now * m.ticks > t) {  // woken between edges: tick at the next one
-    request_tick(now);
+                           : (t + h.ticks - 1) / h.ticks;
+  h.then = Impl::Then::Request;
+  if (now * h.ticks > t) {  // woken between edges: tick at the next one
+    h.cycle = now;
     return;
   }
   if (m.last_tick != kNever && now <= m.last_tick) {  // this cycle already ran
-    request_tick(m.last_tick + 1);
+    h.cycle = m.last_tick + 1;
     return;
   }
-  // Responses that arrived before this edge; those arriving at it wait for the next.
-  if (m.applied < m.arrivals.size() && !apply_arrivals(t)) return;
-  m.last_tick = now;
   try {
-    m.core.tick(now, m.result);
-  } catch (const KernelFault& f) {
-    m.faulted = true;
-    report->kernel_fault(id_, f);
+    // Responses that arrived before this edge; those arriving at it wait for the next.
+    if (m.applied < m.arrivals.size()) apply_arrivals(t);
+    m.last_tick = now;
+    h.then = Impl::Then::Tick;
+    h.cycle = now;
+    if (parallel)
+      m.core.tick_private(now, m.result);
+    else
+      m.core.tick(now, m.result);
+  } catch (...) {
+    // A KernelFault is reported in order by step_serial(); anything else is rethrown there.
+    h.then = Impl::Then::Fault;
+    m.error = std::current_exception();
     return;
   }
-  if (m.core.outbox().size() > m.sent && !m.request_open) m.send_next.notify(sc_core::SC_ZERO_TIME);
-  for (uint64_t linear : m.result.retired) report->cta_retired(id_, linear);
-  if (m.result.next != kNever) request_tick(m.result.next);
-  if (m.applied < m.arrivals.size()) request_tick(now + 1);
+  h.finished = m.core.cycle_finished();
+  if (h.finished) m.hand_over_finished();
+}
+
+void StreamingMultiprocessor::step_serial() {
+  Impl& m = *impl_;
+  Impl::Handoff& h = m.h;
+  if (h.then == Impl::Then::Nothing) return;
+  if (h.then == Impl::Then::Request) {
+    request_tick(h.cycle);
+    return;
+  }
+  if (h.then == Impl::Then::Fault || !h.finished) {
+    try {
+      if (h.then == Impl::Then::Fault) {
+        m.core.abandon_tick();
+        std::rethrow_exception(std::exchange(m.error, nullptr));
+      }
+      m.core.finish_tick(h.cycle, m.result);
+    } catch (const KernelFault& f) {
+      m.faulted = true;
+      report->kernel_fault(id_, f);
+      return;
+    }
+    m.hand_over_finished();
+  }
+  if (h.issued) *h.launch_count += h.issued;
+  if (h.send) m.send_next.notify(sc_core::SC_ZERO_TIME);
+  if (h.retired)
+    for (uint64_t linear : m.result.retired) report->cta_retired(id_, linear);
+  if (h.next != kNever) request_tick(h.next);
+  if (h.arrivals) request_tick(h.cycle + 1);
 }
 
 void StreamingMultiprocessor::send() {
@@ -302,7 +370,7 @@ void StreamingMultiprocessor::finish(tlm::tlm_generic_payload& gp) {
     const uint64_t t = sim_now_value();
     m.arrivals.push_back(
         Impl::Arrival{t, ext->tag, gp.get_address(), ext->kind, gp.is_response_ok()});
-    request_tick(t / m.ticks + 1);
+    request_tick(t / m.h.ticks + 1);
     return;
   }
   // An L1 write-back's answer changes nothing an instruction waits on (the

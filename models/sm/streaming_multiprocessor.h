@@ -65,11 +65,20 @@ class StreamingMultiprocessor : public sc_core::sc_module, private SmClock::Memb
   void dispatch_cta(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   tlm::tlm_sync_enum memory_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                sc_core::sc_time& delay);
-  void run();                                 // the cycle process (woken by a CTA)
-  void clocked() override { step(); }         // a requested tick's time came
-  void step();                                // ticks if this is a due clock edge
+  void run();                          // the cycle process (woken by a CTA)
+  void clocked() override { step(); }  // a requested tick's time came
+  void clocked_private(uint64_t t) override { step_private(t, true); }
+  void clocked_serial() override { step_serial(); }
+  // Ticks if this is a due clock edge: step_private() then step_serial().
+  void step();
+  // What step() does to this SM alone, at time `t`: whether the edge is due,
+  // the memory responses, and the core's cycle (SmCore::tick_private() when
+  // `parallel`, else all of it); what it would do beyond the SM, and a
+  // fault, wait for step_serial().
+  void step_private(uint64_t t, bool parallel);
+  void step_serial();
   void request_tick(uint64_t cycle);          // asks for a tick at `cycle`'s edge
-  bool apply_arrivals(uint64_t before);       // false: a response faulted
+  void apply_arrivals(uint64_t before);       // throws KernelFault for an error response
   void send();                                // the request sender
   void finish(tlm::tlm_generic_payload& gp);  // a response reached the SM
 

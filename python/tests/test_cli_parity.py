@@ -275,3 +275,23 @@ def test_exec_repeat_runs_one_session_the_same_in_both(tmp_path, mode):
     assert c.returncode == p.returncode == 2
     assert c.stderr == p.stderr == ("warptlm exec: --repeat: Value 0 not in range 1 to 4294967296\n"
                                     "Run 'warptlm exec --help' for the options.\n")
+
+
+def test_threads_change_nothing_but_the_host_threads_in_both(tmp_path):
+    """--threads N is --set host_threads=N in both CLIs; the run's statistics and
+    summary are those of one thread (docs/parallel-sms.md)."""
+    args = ["run", "reduction", "--mode", "timing", "--preset", "fermi"]
+    one = subprocess.run([CLI, *args, "--stats", str(tmp_path / "one.json")], capture_output=True, text=True)
+    c = subprocess.run([CLI, *args, "--threads", "2", "--stats", str(tmp_path / "c.json")],
+                       capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "-m", "warptlm", *args, "--threads", "2", "--stats",
+                        str(tmp_path / "p.json")], capture_output=True, text=True)
+    assert one.returncode == c.returncode == p.returncode == 0, c.stderr + p.stderr
+    assert without_wall_time(c.stdout) == without_wall_time(p.stdout) == without_wall_time(one.stdout)
+    record = comparable(tmp_path / "c.json")
+    assert record == comparable(tmp_path / "p.json")
+    assert record["config"]["host_threads"] == 2
+    assert record["stats"] == comparable(tmp_path / "one.json")["stats"]
+    c, p = both("run", "reduction", "--mode", "timing", "--threads", "0")
+    assert c.returncode == p.returncode != 0
+    assert c.stderr.strip() == p.stderr.strip() and "host_threads" in c.stderr

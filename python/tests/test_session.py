@@ -197,3 +197,20 @@ def test_a_crash_or_a_time_limit_ends_only_the_session(small, axpy):
     with small.session() as again:
         again.launch(axpy, 1, 64, [x, y, np.float32(1.0), 64])
     assert y[0] == 1.0 and y[1] == 2.0
+
+
+def test_a_session_on_several_host_threads_is_the_one_thread_session(axpy):
+    """host_threads parallelises the SMs of a timing session without changing
+    a statistic or an output (docs/parallel-sms.md)."""
+    outcomes = []
+    for threads in (1, 2):
+        platform = warptlm.Platform("fermi", host_threads=threads)
+        assert platform.config["host_threads"] == threads
+        x, y = _xy(4000)
+        with platform.session(mode="timing") as s:
+            stats = [s.launch(axpy, 32, 128, [x, y, np.float32(0.5), 4000]).stats for _ in range(2)]
+        outcomes.append((stats, y.copy()))
+    (one, y1), (two, y2) = outcomes
+    assert one == two
+    np.testing.assert_array_equal(y1, y2)
+    np.testing.assert_array_equal(y1, 1 + 2 * 0.5 * np.arange(4000, dtype=np.float32))

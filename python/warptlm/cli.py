@@ -11,7 +11,7 @@
 
 ``run`` and ``exec`` take the options of the C++ ``warptlm run``/``exec``
 with the same meaning (--mode, --preset, --set, --warp-size, --reconvergence,
---budget, --stats, --trace, --timeline, --vcd, --outdir), and ``list`` prints
+--budget, --threads, --stats, --trace, --timeline, --vcd, --outdir), and ``list`` prints
 the same text. A sweep file (YAML or JSON) holds ``base`` (a preset name, or a
 mapping with ``preset`` and fields), ``grid`` ({field: [values]}),
 ``scenarios`` and optionally ``out`` (relative to the file), ``workers``,
@@ -61,7 +61,7 @@ def cmd_list(args):
 
 
 def _platform(args):
-    """The preset with --set overrides, then the --warp-size/--reconvergence/--budget
+    """The preset with --set overrides, then the --warp-size/--reconvergence/--budget/--threads
     shortcuts, as the C++ CLI applies them."""
     if args.mode not in ("functional", "timing"):
         raise ValueError(f"--mode must be 'functional' or 'timing', got '{args.mode}'")
@@ -69,7 +69,7 @@ def _platform(args):
         raise ValueError("--timeline and --vcd need --mode timing")
     overrides = _parse_set(args.set)
     for field, value in (("warp_size", args.warp_size), ("reconvergence", args.reconvergence),
-                         ("instruction_budget", args.budget)):
+                         ("instruction_budget", args.budget), ("host_threads", args.threads)):
         if value is not None:
             overrides.pop(field, None)
             overrides[field] = value if field == "reconvergence" else yaml.safe_load(value)
@@ -415,6 +415,9 @@ def _run_options(p):
     p.add_argument("--warp-size", metavar="N", help="the same as --set warp_size=N")
     p.add_argument("--reconvergence", metavar="SCHEME", help="the same as --set reconvergence=SCHEME")
     p.add_argument("--budget", metavar="N", help="the same as --set instruction_budget=N")
+    p.add_argument("--threads", metavar="N",
+                   help="the same as --set host_threads=N (timing: host threads for the SMs; the results "
+                        "are the same for every N)")
     p.add_argument("--stats", "--json", dest="stats", metavar="FILE.json",
                    help="write the run record as JSON (version, command, kernel, geometry, configuration, statistics)")
     p.add_argument("--trace", metavar="FILE.csv", help="write the issue trace as CSV")

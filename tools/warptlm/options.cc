@@ -30,6 +30,10 @@ void add_run_options(CLI::App* c, RunOptions& o) {
   c->add_option("--budget", o.budget,
                 "the same as --set instruction_budget=N (warp instructions before a runaway fault)")
       ->type_name("N");
+  c->add_option("--threads", o.threads,
+                "the same as --set host_threads=N (timing: host threads for the SMs; the results "
+                "are the same for every N)")
+      ->type_name("N");
   c->add_option("--stats", o.stats_path,
                 "write the run record as JSON: version, command, kernel, geometry, every "
                 "configuration field, every statistic")
@@ -72,6 +76,7 @@ PlatformConfig platform_from(const RunOptions& o) {
   if (!o.warp_size.empty()) apply("warp_size", o.warp_size);
   if (!o.reconvergence.empty()) set_field(platform, "reconvergence", o.reconvergence);
   if (!o.budget.empty()) apply("instruction_budget", o.budget);
+  if (!o.threads.empty()) apply("host_threads", o.threads);
   validate(platform);
   return platform;
 }

@@ -20,8 +20,8 @@ struct RunOptions {
   std::string config;  // --config FILE: the base configuration (its preset, else --preset)
   std::vector<std::string> sets;  // FIELD=VALUE, in order
   // Shortcuts for --set warp_size=N, reconvergence=S, instruction_budget=N,
-  // applied after the --set overrides.
-  std::string warp_size, reconvergence, budget;
+  // host_threads=N, applied after the --set overrides.
+  std::string warp_size, reconvergence, budget, threads;
   std::string stats_path;     // the run record (JSON)
   std::string timeline_path;  // timing: Perfetto warp timeline
   std::string vcd_path;       // timing: the GPU's top-level signals

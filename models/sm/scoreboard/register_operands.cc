@@ -45,6 +45,7 @@ class Collector {
   RegisterOperands pack() const {
     RegisterOperands out;
     out.frame_change = in_.op == Opcode::Call || in_.op == Opcode::Ret;
+    out.beyond_sm = reaches_beyond_sm(in_);
     out.n_reads = n_reads_;
     out.n_writes = n_writes_;
     std::copy(reads_, reads_ + n_reads_, out.regs);
@@ -70,6 +71,31 @@ class Collector {
 };
 
 }  // namespace
+
+bool reaches_beyond_sm(const Instruction& in) {
+  switch (in.op) {
+    case Opcode::Ld:
+    case Opcode::St:
+    case Opcode::Atom:
+    case Opcode::Red:
+    case Opcode::WmmaLoad:
+    case Opcode::WmmaStore:
+    case Opcode::Ldmatrix:
+    case Opcode::Mbarrier:
+      return in.space == Space::Global || in.space == Space::Generic;
+    case Opcode::CpAsync:  // reads global memory
+    case Opcode::Tex:      // descriptors and texels live in global memory
+    case Opcode::Tld4:
+    case Opcode::Txq:
+    case Opcode::Suld:
+    case Opcode::Sust:
+    case Opcode::Suq:
+    case Opcode::Call:
+      return true;
+    default:
+      return false;
+  }
+}
 
 RegisterOperands register_operands(const Instruction& in) {
   Collector c(in);

@@ -22,6 +22,9 @@ struct alignas(64) RegisterOperands {
   // writes drain first (kept here, beside the lists an issue attempt reads
   // anyway, so that a blocked attempt need not read the instruction).
   bool frame_change = false;
+  // It may reach state other SMs share (reaches_beyond_sm()): a parallel
+  // cycle issues it in its serial phase (docs/parallel-sms.md).
+  bool beyond_sm = false;
   // reads() then writes(), packed.
   uint32_t regs[2 * kMax] = {};
   // Distinct registers, in operand order. Reads: the guard predicate first, then
@@ -32,6 +35,14 @@ struct alignas(64) RegisterOperands {
   // vector ld / mov-unpack destinations, the carry flag for carry_out).
   const uint32_t* writes() const { return regs + n_reads; }
 };
+
+// Whether executing `in` may read or write state that is not its SM's own:
+// global memory (global and generic addresses, cp.async), texture and surface
+// descriptors and data, and calls (printf's console and assert, whose callee
+// is known only at run time for an indirect call). Shared, local, constant and
+// parameter memory, registers and every other instruction are the SM's own
+// or read-only.
+bool reaches_beyond_sm(const Instruction& in);
 
 // The registers of one instruction. Throws std::invalid_argument naming the
 // instruction when it has more than kMax distinct reads or writes.
