@@ -168,9 +168,11 @@ SmCore::Stall SmCore::attempt(unsigned sched, unsigned local, unsigned slot, uin
       note(Stall::Memory);
       continue;
     }
-    if (private_phase_ && ops.beyond_sm) {
-      // Everything above only reads the warp's state or repeats itself (the
-      // fetch is buffered): finish_tick() starts this attempt again here.
+    if (private_phase_ && ops.beyond_sm && shared_resources_free(in, now)) {
+      // It would issue. Everything above only reads the warp's state or
+      // repeats itself (the fetch is buffered): finish_tick() starts this
+      // attempt again here. (An attempt that stalls on a shared resource
+      // changes nothing beyond the SM, and goes on below in either phase.)
       cursor_.path = i;
       cursor_.own_state = own_state;
       cursor_.reason = reason;
@@ -225,6 +227,13 @@ SmCore::Stall SmCore::take_shared_resources(const Instruction& in, const Registe
   }
   stats_.register_bank_conflicts += conflicts;
   return Stall::Issued;
+}
+
+bool SmCore::shared_resources_free(const Instruction& in, uint64_t now) const {
+  const UnitKind kind = unit_of(in);
+  return units_.can_issue(kind, now) &&
+         !(kind == UnitKind::LdSt && accesses_memory(in.op) && l1_.mshrs_full()) &&
+         collector_.collector_free(now);
 }
 
 void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_ready) {

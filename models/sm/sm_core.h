@@ -178,6 +178,9 @@ class SmCore {
   // read), else the cause that stalls it.
   Stall take_shared_resources(const Instruction& in, const RegisterOperands& ops,
                               unsigned bank_warp, uint64_t now, uint64_t& ready);
+  // Whether take_shared_resources() would take them all (it has no effect
+  // when it would not: a stall is answered alike before and after).
+  bool shared_resources_free(const Instruction& in, uint64_t now) const;
   // The issue-slot statistic a cause counts in.
   uint64_t& slot_bin(Stall cause);
   void issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_ready);

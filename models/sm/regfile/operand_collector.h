@@ -55,6 +55,12 @@ class OperandCollector {  // per SM
   }
   // Earliest cycle a collector unit is free (for sleeping).
   uint64_t next_free_collector() const;
+  // Whether start() at `now` finds a free collector unit (it then succeeds).
+  bool collector_free(uint64_t now) const {
+    for (uint64_t t : collector_free_)
+      if (t <= now) return true;
+    return false;
+  }
   // Forgets every booking (all banks and units free from cycle 0).
   void reset();
 
