@@ -32,7 +32,7 @@ void SmClock::wake() {
   ticking_ = true;
   late_ = kNone;
   uint64_t next = kNone;
-  if (workers_) {
+  if (workers_ && choice_.parallel(now)) {
     tick_in_parallel(now);
     for (uint64_t due : due_) next = std::min(next, due);
   } else {

@@ -12,6 +12,7 @@
 #include <systemc>
 #include <vector>
 
+#include "sm/parallel_choice.h"
 #include "sm/phase_workers.h"
 #include "transaction/wakeup_scheduler.h"
 
@@ -76,6 +77,7 @@ class SmClock : private WakeupScheduler::Client {
   uint64_t late_ = kNone;      // the earliest request made while ticking
   bool ticking_ = false;
   std::unique_ptr<PhaseWorkers> workers_;  // with more than one host thread
+  ParallelChoice choice_;                  // whether the workers tick this cycle
   std::vector<unsigned> due_now_;          // tick_in_parallel()'s members
 };
 
