@@ -338,7 +338,7 @@ inline uint64_t& SmCore::slot_bin(Stall cause) {
 // (inline: the tick is the hottest loop of the timing model).
 void SmCore::tick(uint64_t now, TickResult& result) {
   begin_cycle(now, result);
-  end_cycle(now, result, issue_stage(now));
+  end_cycle(now, result, issue_stage<false>(now));
 }
 
 void SmCore::tick_private(uint64_t now, TickResult& result) {
@@ -363,7 +363,7 @@ void SmCore::tick_private(uint64_t now, TickResult& result) {
   bool issued = false;
   {
     PrivatePhase phase(private_phase_);
-    issued = issue_stage(now);
+    issued = issue_stage<true>(now);
   }
   if (stopped_) {
     pending_ = Pending::Rest;
@@ -385,7 +385,7 @@ void SmCore::finish_tick(uint64_t now, TickResult& result) {
   } else if (pending == Pending::Rest) {
     stopped_ = false;
     resuming_ = true;
-    end_cycle(now, result, issue_stage(now));
+    end_cycle(now, result, issue_stage<true>(now));
   }
 }
 
@@ -449,6 +449,7 @@ inline void SmCore::complete_writebacks(uint64_t now) {
   }
 }
 
+template <bool kResumable>
 inline bool SmCore::issue_stage(uint64_t now) {
   bool issued = false;
   unsigned s = 0;
@@ -456,7 +457,8 @@ inline bool SmCore::issue_stage(uint64_t now) {
   unsigned k = 0;             // a rotation's part
   uint64_t part[2] = {0, 0};  // a rotation's live slots still to try, in two parts
   size_t i = 0;               // an order's position
-  bool resume = resuming_;    // go on from cursor_ (attempt() takes its own part of it)
+  // Go on from cursor_ (attempt() takes its own part of it).
+  bool resume = kResumable && resuming_;
   if (resume) {
     s = cursor_.sched;
     issued = cursor_.issued;
@@ -498,7 +500,8 @@ inline bool SmCore::issue_stage(uint64_t now) {
       for (; k < 2; ++k) {
         for (uint64_t& bits = part[k]; bits && cause != Stall::Issued; bits &= bits - 1) {
           const Stall r = try_issue(s, static_cast<unsigned>(__builtin_ctzll(bits)), now);
-          if (stopped_) return stop();
+          if constexpr (kResumable)
+            if (stopped_) return stop();
           if (r == Stall::Issued || cause == Stall::Idle) cause = r;
         }
       }
@@ -514,7 +517,8 @@ inline bool SmCore::issue_stage(uint64_t now) {
       }
       for (; i < order.size(); ++i) {
         const Stall r = try_issue(s, order[i], now);
-        if (stopped_) return stop();
+        if constexpr (kResumable)
+          if (stopped_) return stop();
         if (r == Stall::Issued) {
           cause = r;
           break;

@@ -192,8 +192,10 @@ class SmCore {
   void begin_cycle(uint64_t now, TickResult& result);  // up to the issue stage
   void account_sleep(uint64_t now);                    // statistics of the cycles slept through
   void complete_writebacks(uint64_t now);              // register writes due by `now`
-  // One attempt per scheduler; whether one issued. In tick_private() it may
-  // stop (stopped_), and then goes on from cursor_ when resuming_.
+  // One attempt per scheduler; whether one issued. The resumable one (of
+  // tick_private() and finish_tick()) may stop (stopped_), and then goes on
+  // from cursor_ when resuming_; tick()'s has neither check.
+  template <bool kResumable>
   bool issue_stage(uint64_t now);
   void end_cycle(uint64_t now, TickResult& result, bool issued);  // after the issue stage
   void retire_finished_warps(TickResult& result);
