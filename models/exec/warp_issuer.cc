@@ -272,9 +272,14 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
   const Instruction& in = module_.at(p.pc);
   r.instruction = &in;
   Outcome& o = r.outcome;
+  const size_t index = p.pc / kInstrBytes;
   try {
-    const WarpRegisters regs{frame.regs.data(), frame.slots, w.size};
-    o = execute(module_, in, regs, p.mask, env);
+    // The common simple forms run pre-decoded; they cannot fault.
+    if (index >= layouts_.predecoded.size() ||
+        !run_predecoded(layouts_.predecoded[index], frame.regs.data(), p.mask, w.size, o)) {
+      const WarpRegisters regs{frame.regs.data(), frame.slots, w.size};
+      o = execute(module_, in, regs, p.mask, env);
+    }
   } catch (const MemoryFault& mf) {
     fault(w, cta, p.pc, mf.lane,
           std::string(mf.reason == MemoryFault::Reason::Misaligned ? "misaligned " : "") +

@@ -32,6 +32,11 @@ RegisterLayout::RegisterLayout(const std::vector<RegDecl>& regs, unsigned warp_s
 RegisterLayouts::RegisterLayouts(const Module& module, unsigned warp_size) : warp_size(warp_size) {
   functions.reserve(module.functions.size());
   for (const Function& f : module.functions) functions.emplace_back(f.regs, warp_size);
+  predecoded.reserve(module.code.size());
+  for (const Instruction& in : module.code)
+    predecoded.push_back(in.function < functions.size()
+                             ? predecode(in, functions[in.function].slots.data())
+                             : PredecodedInstruction{});
 }
 
 void RegisterStorage::reset(size_t bytes) {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "semantics/predecoded.h"
 #include "semantics/semantics.h"
 
 namespace warptlm {
@@ -32,12 +33,15 @@ struct RegisterLayout {
   RegisterLayout(const std::vector<RegDecl>& regs, unsigned warp_size);
 };
 
-// The layouts of every function of a module for one warp size. Built once
-// per launch and shared by whoever issues its warps (every SM of a GPU), so
-// the slot tables the semantics read for each operand exist once.
+// The layouts of every function of a module for one warp size, and the
+// module's instructions pre-decoded for them. Built once per launch and
+// shared by whoever issues its warps (every SM of a GPU), so the slot tables
+// the semantics read for each operand exist once.
 struct RegisterLayouts {
   unsigned warp_size = 0;
   std::vector<RegisterLayout> functions;  // per function of Module::functions
+  // Per instruction of Module::code (empty in layouts built by hand).
+  std::vector<PredecodedInstruction> predecoded;
 
   RegisterLayouts() = default;
   RegisterLayouts(const Module& module, unsigned warp_size);

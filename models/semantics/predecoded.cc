@@ -1,0 +1,685 @@
+#include "semantics/predecoded.h"
+
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include "memory/address_map.h"
+#include "semantics/float_util.h"
+#include "semantics/operands.h"
+
+namespace warptlm {
+
+namespace {
+
+using P = PredecodedInstruction;
+using u32 = uint32_t;
+using u64 = uint64_t;
+
+template <class T>
+T* lanes_of(uint8_t* regs, uint32_t offset) {
+  return reinterpret_cast<T*>(regs + offset);
+}
+
+// Each handler reads a lane's sources before writing its destination, and
+// lanes are independent, so a destination that is also a source stays exact
+// (as execute(), which reads every operand first). Registers are stored
+// unsigned; signed forms convert. The integer forms wrap as PTX does.
+struct Add {
+  template <class U>
+  static U f(U a, U b) {
+    return U(a + b);
+  }
+};
+struct Sub {
+  template <class U>
+  static U f(U a, U b) {
+    return U(a - b);
+  }
+};
+struct MulLo {
+  template <class U>
+  static U f(U a, U b) {
+    return U(a * b);
+  }
+};
+struct And {
+  template <class U>
+  static U f(U a, U b) {
+    return a & b;
+  }
+};
+struct Or {
+  template <class U>
+  static U f(U a, U b) {
+    return a | b;
+  }
+};
+struct Xor {
+  template <class U>
+  static U f(U a, U b) {
+    return a ^ b;
+  }
+};
+template <bool kSigned, bool kMax>
+struct MinMax {
+  template <class U>
+  static U f(U a, U b) {
+    using S = std::make_signed_t<U>;
+    const bool lt = kSigned ? S(a) < S(b) : a < b;
+    return lt != kMax ? a : b;
+  }
+};
+// Shift amounts are .u32; at or past the width shl and shr.u give 0, shr.s
+// the sign fill.
+struct Shl {
+  template <class U>
+  static U f(U a, u32 b) {
+    return b >= sizeof(U) * 8 ? U(0) : U(a << b);
+  }
+};
+struct ShrU {
+  template <class U>
+  static U f(U a, u32 b) {
+    return b >= sizeof(U) * 8 ? U(0) : U(a >> b);
+  }
+};
+struct ShrS {
+  template <class U>
+  static U f(U a, u32 b) {
+    using S = std::make_signed_t<U>;
+    constexpr u32 kMaxShift = sizeof(U) * 8 - 1;
+    return U(S(a) >> (b > kMaxShift ? kMaxShift : b));
+  }
+};
+
+// d = Op(a, b): U lanes, b in TB lanes (a register) or the immediate.
+template <class U, class TB, bool kImm, class Op>
+void binary(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  U* d = lanes_of<U>(r, p.d);
+  const U* a = lanes_of<const U>(r, p.a);
+  const TB* b = lanes_of<const TB>(r, p.b);
+  const TB imm = static_cast<TB>(p.imm);
+  sem::each_lane(m, ws, [&](unsigned l) { d[l] = Op::f(a[l], kImm ? imm : b[l]); });
+}
+
+// mul.wide.{u32,s32}: the full 64-bit product of two 32-bit lanes.
+template <bool kSigned, bool kImm>
+void mul_wide(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  u64* d = lanes_of<u64>(r, p.d);
+  const u32* a = lanes_of<const u32>(r, p.a);
+  const u32* b = lanes_of<const u32>(r, p.b);
+  const u32 imm = static_cast<u32>(p.imm);
+  sem::each_lane(m, ws, [&](unsigned l) {
+    const u32 bv = kImm ? imm : b[l];
+    d[l] = kSigned ? u64(int64_t(int32_t(a[l])) * int64_t(int32_t(bv))) : u64(a[l]) * bv;
+  });
+}
+
+// mad.lo: d = a * b + c, b a register or the immediate, c a register.
+template <class U, bool kImm>
+void mad_lo(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  U* d = lanes_of<U>(r, p.d);
+  const U* a = lanes_of<const U>(r, p.a);
+  const U* b = lanes_of<const U>(r, p.b);
+  const U* c = lanes_of<const U>(r, p.c);
+  const U imm = static_cast<U>(p.imm);
+  sem::each_lane(m, ws, [&](unsigned l) { d[l] = U(a[l] * (kImm ? imm : b[l]) + c[l]); });
+}
+
+template <class U>
+void move(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  U* d = lanes_of<U>(r, p.d);
+  const U* a = lanes_of<const U>(r, p.a);
+  sem::each_lane(m, ws, [&](unsigned l) { d[l] = a[l]; });
+}
+
+template <class U>
+void move_imm(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  U* d = lanes_of<U>(r, p.d);
+  const U imm = static_cast<U>(p.imm);
+  sem::each_lane(m, ws, [&](unsigned l) { d[l] = imm; });
+}
+
+template <class U>
+void bit_not(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  U* d = lanes_of<U>(r, p.d);
+  const U* a = lanes_of<const U>(r, p.a);
+  sem::each_lane(m, ws, [&](unsigned l) { d[l] = U(~a[l]); });
+}
+
+// cvt between integer types of 32 and 64 bits without .sat: the source
+// extended by its own signedness, truncated to the destination.
+template <class UD, class US, bool kSignedSource>
+void convert(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  UD* d = lanes_of<UD>(r, p.d);
+  const US* a = lanes_of<const US>(r, p.a);
+  sem::each_lane(m, ws, [&](unsigned l) {
+    using SS = std::make_signed_t<US>;
+    d[l] = kSignedSource ? UD(int64_t(SS(a[l]))) : UD(a[l]);
+  });
+}
+
+// Integer comparisons (compare_select.cc): lt/le/gt/ge signed for .s types,
+// lo/ls/hi/hs always unsigned.
+template <CmpOp kOp, bool kSigned, class U>
+bool compare(U a, U b) {
+  using S = std::make_signed_t<U>;
+  const bool lt = kSigned ? S(a) < S(b) : a < b;
+  const bool gt = kSigned ? S(b) < S(a) : b < a;
+  switch (kOp) {
+    case CmpOp::Eq:
+      return a == b;
+    case CmpOp::Ne:
+      return a != b;
+    case CmpOp::Lt:
+      return lt;
+    case CmpOp::Le:
+      return !gt;
+    case CmpOp::Gt:
+      return gt;
+    case CmpOp::Ge:
+      return !lt;
+    case CmpOp::Lo:
+      return a < b;
+    case CmpOp::Ls:
+      return a <= b;
+    case CmpOp::Hi:
+      return a > b;
+    default:  // Hs
+      return a >= b;
+  }
+}
+
+// setp.cmp p, a, b (no |q, no boolean combine): every lane is compared
+// (registers hold all of them) and the executed ones are written.
+template <class U, CmpOp kOp, bool kSigned, bool kImm>
+void setp(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  LaneMask* d = lanes_of<LaneMask>(r, p.d);
+  const U* a = lanes_of<const U>(r, p.a);
+  const U* b = lanes_of<const U>(r, p.b);
+  const U imm = static_cast<U>(p.imm);
+  LaneMask bits = 0;
+  sem::warp_loop(ws, [&](unsigned l) {
+    bits |= LaneMask(compare<kOp, kSigned>(a[l], kImm ? imm : b[l])) << l;
+  });
+  *d = (*d & ~m) | (bits & m);
+}
+
+// and/or/xor.pred d, a, b and not/mov.pred d, a: one mask for the warp.
+template <class Op>
+void pred_binary(const P& p, uint8_t* r, LaneMask m, unsigned) {
+  LaneMask* d = lanes_of<LaneMask>(r, p.d);
+  const LaneMask v = Op::f(*lanes_of<const LaneMask>(r, p.a), *lanes_of<const LaneMask>(r, p.b));
+  *d = (*d & ~m) | (v & m);
+}
+void pred_not(const P& p, uint8_t* r, LaneMask m, unsigned) {
+  LaneMask* d = lanes_of<LaneMask>(r, p.d);
+  *d = (*d & ~m) | (~*lanes_of<const LaneMask>(r, p.a) & m);
+}
+void pred_move(const P& p, uint8_t* r, LaneMask m, unsigned) {
+  LaneMask* d = lanes_of<LaneMask>(r, p.d);
+  *d = (*d & ~m) | (*lanes_of<const LaneMask>(r, p.a) & m);
+}
+
+// selp d, a, b, c: c ? a : b, a and b registers or immediates (imm, imm2).
+template <class U, bool kImmA, bool kImmB>
+void select(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  U* d = lanes_of<U>(r, p.d);
+  const U* a = lanes_of<const U>(r, p.a);
+  const U* b = lanes_of<const U>(r, p.b);
+  const LaneMask c = *lanes_of<const LaneMask>(r, p.c);
+  const U ia = static_cast<U>(p.imm), ib = static_cast<U>(p.imm2);
+  sem::each_lane(
+      m, ws, [&](unsigned l) { d[l] = (c >> l) & 1 ? (kImmA ? ia : a[l]) : (kImmB ? ib : b[l]); });
+}
+
+// add/sub/mul.rn.f32 without .ftz or .sat: the IEEE result, a NaN as the
+// canonical NaN (float_util.h's finish()).
+struct FAdd {
+  static float f(float a, float b) { return a + b; }
+};
+struct FSub {
+  static float f(float a, float b) { return a - b; }
+};
+struct FMul {
+  static float f(float a, float b) { return a * b; }
+};
+template <class Op>
+void f32_binary(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  u32* d = lanes_of<u32>(r, p.d);
+  const u32* a = lanes_of<const u32>(r, p.a);
+  const u32* b = lanes_of<const u32>(r, p.b);
+  sem::each_lane(m, ws, [&](unsigned l) {
+    float fa, fb;
+    std::memcpy(&fa, &a[l], 4);
+    std::memcpy(&fb, &b[l], 4);
+    const float v = Op::f(fa, fb);
+    u32 bits;
+    std::memcpy(&bits, &v, 4);
+    d[l] = std::isnan(v) ? u32(sem::canonical_nan<float>()) : bits;
+  });
+}
+
+// div/rem as int_arith.cc defines them, division by zero included:
+// unsigned a/0 is all ones and a%0 is a; signed a/0 is -1 (a >= 0) or 1,
+// MIN/-1 wraps to MIN and a%-1 is 0.
+template <bool kSigned>
+struct Div {
+  template <class U>
+  static U f(U a, U b) {
+    using S = std::make_signed_t<U>;
+    if (!kSigned) return b == 0 ? U(~U(0)) : U(a / b);
+    if (b == 0) return S(a) >= 0 ? U(~U(0)) : U(1);
+    if (S(b) == -1) return U(U(0) - a);
+    return U(S(a) / S(b));
+  }
+};
+template <bool kSigned>
+struct Rem {
+  template <class U>
+  static U f(U a, U b) {
+    using S = std::make_signed_t<U>;
+    if (b == 0) return a;
+    if (!kSigned) return U(a % b);
+    if (S(b) == -1) return U(0);
+    return U(S(a) % S(b));
+  }
+};
+
+// bfe d, a, b, c (bits.cc): the field of c[7:0] bits at b[7:0]; bits past
+// the msb and past the length read as the sign bit (.s) or 0. b and c are
+// .u32 registers or the immediates (imm, imm2).
+template <class U, bool kSigned, bool kImmB, bool kImmC>
+void bit_field_extract(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  constexpr unsigned n = sizeof(U) * 8;
+  U* d = lanes_of<U>(r, p.d);
+  const U* a = lanes_of<const U>(r, p.a);
+  const u32* b = lanes_of<const u32>(r, p.b);
+  const u32* c = lanes_of<const u32>(r, p.c);
+  const u32 ib = static_cast<u32>(p.imm), ic = static_cast<u32>(p.imm2);
+  sem::each_lane(m, ws, [&](unsigned l) {
+    const U v = a[l];
+    const unsigned pos = (kImmB ? ib : b[l]) & 0xff, len = (kImmC ? ic : c[l]) & 0xff;
+    const unsigned top = pos + len - 1 < n - 1 ? pos + len - 1 : n - 1;
+    const bool sbit = kSigned && len != 0 && ((v >> top) & 1);
+    const unsigned avail = pos >= n ? 0 : (len < n - pos ? len : n - pos);
+    const U field_mask = U(sem::low_mask(avail));
+    U f = avail ? U((v >> pos) & field_mask) : U(0);
+    if (sbit) f |= U(~field_mask);
+    d[l] = f;
+  });
+}
+
+// --- Decoding ---------------------------------------------------------------
+
+// What decoding needs of one instruction's operands.
+class Operands {
+ public:
+  Operands(const Instruction& in, const RegSlot* slots) : in_(in), slots_(slots) {}
+  size_t count() const { return in_.ops.size(); }
+  // Operand i is a plain register stored as `kind`; its offset in `off`.
+  bool reg(size_t i, RegKind kind, uint32_t& off) const {
+    if (i >= in_.ops.size()) return false;
+    const Operand& op = in_.ops[i];
+    if (op.kind != Operand::Kind::Reg || op.negated || slots_[op.reg].kind != kind) return false;
+    off = slots_[op.reg].offset;
+    return true;
+  }
+  // Operand i is a register that a result of type t fills exactly: stored
+  // as t is and declared with t's width (a wider or narrower declaration
+  // makes execute() extend or truncate).
+  bool dest(size_t i, Type t, uint32_t& off) const {
+    if (!reg(i, reg_kind(t), off)) return false;
+    const Type declared = in_.ops[i].reg_type;
+    return declared == Type::None || type_bits(declared) == type_bits(t);
+  }
+  // Operand i is an integer literal.
+  bool imm(size_t i, uint64_t& v) const {
+    if (i >= in_.ops.size() || in_.ops[i].kind != Operand::Kind::Imm) return false;
+    v = in_.ops[i].imm;
+    return true;
+  }
+  // Operand i is a register stored as `kind` (imm = false) or an integer
+  // literal (imm = true, its value in `v`).
+  bool reg_or_imm(size_t i, RegKind kind, uint32_t& off, bool& is_imm, uint64_t& v) const {
+    is_imm = imm(i, v);
+    return is_imm || reg(i, kind, off);
+  }
+
+ private:
+  const Instruction& in_;
+  const RegSlot* slots_;
+};
+
+template <class U, class TB, class Op>
+PredecodedHandler binary_handler(bool imm) {
+  return imm ? binary<U, TB, true, Op> : binary<U, TB, false, Op>;
+}
+template <class Op>
+PredecodedHandler int_binary(unsigned bits, bool imm) {
+  return bits == 32 ? binary_handler<u32, u32, Op>(imm) : binary_handler<u64, u64, Op>(imm);
+}
+template <class Op>
+PredecodedHandler shift_binary(unsigned bits, bool imm) {
+  return bits == 32 ? binary_handler<u32, u32, Op>(imm) : binary_handler<u64, u32, Op>(imm);
+}
+
+// The integer type of a 32- or 64-bit integer form (its width), or 0.
+unsigned int_bits(Type t) {
+  if (t == Type::Pred || t == Type::None || is_float(t) || is_packed_half(t)) return 0;
+  const unsigned n = type_bits(t);
+  return n == 32 || n == 64 ? n : 0;
+}
+
+// d, a, b of a two-source form of type t (b of type tb) into p; b may be an
+// immediate.
+bool two_sources(const Operands& ops, Type t, RegKind kb, P& p, bool& imm) {
+  return ops.count() == 3 && ops.dest(0, t, p.d) && ops.reg(1, reg_kind(t), p.a) &&
+         ops.reg_or_imm(2, kb, p.b, imm, p.imm);
+}
+
+PredecodedHandler arith(const Instruction& in, const Operands& ops, P& p) {
+  const Type t = in.type;
+  const unsigned n = int_bits(t);
+  if (in.sat || in.carry_in || in.carry_out) return nullptr;
+  bool imm = false;
+  if (n == 0) {
+    // f32 add/sub/mul, round to nearest, registers only.
+    if (t != Type::F32 || in.ftz || (in.rnd != Rounding::None && in.rnd != Rounding::Rn) ||
+        in.mul != MulMode::None || !two_sources(ops, t, RegKind::Narrow, p, imm) || imm)
+      return nullptr;
+    if (in.op == Opcode::Add) return f32_binary<FAdd>;
+    if (in.op == Opcode::Sub) return f32_binary<FSub>;
+    if (in.op == Opcode::Mul) return f32_binary<FMul>;
+    return nullptr;
+  }
+  const RegKind k = reg_kind(t);
+  switch (in.op) {
+    case Opcode::Add:
+      return two_sources(ops, t, k, p, imm) ? int_binary<Add>(n, imm) : nullptr;
+    case Opcode::Sub:
+      return two_sources(ops, t, k, p, imm) ? int_binary<Sub>(n, imm) : nullptr;
+    case Opcode::Min:
+    case Opcode::Max: {
+      if (!two_sources(ops, t, k, p, imm)) return nullptr;
+      const bool s = is_signed(t), mx = in.op == Opcode::Max;
+      if (s)
+        return mx ? int_binary<MinMax<true, true>>(n, imm)
+                  : int_binary<MinMax<true, false>>(n, imm);
+      return mx ? int_binary<MinMax<false, true>>(n, imm)
+                : int_binary<MinMax<false, false>>(n, imm);
+    }
+    case Opcode::Div:
+    case Opcode::Rem: {
+      if (!two_sources(ops, t, k, p, imm)) return nullptr;
+      const bool s = is_signed(t);
+      if (in.op == Opcode::Div)
+        return s ? int_binary<Div<true>>(n, imm) : int_binary<Div<false>>(n, imm);
+      return s ? int_binary<Rem<true>>(n, imm) : int_binary<Rem<false>>(n, imm);
+    }
+    case Opcode::Mul:
+      if (in.mul == MulMode::None || in.mul == MulMode::Lo)
+        return two_sources(ops, t, k, p, imm) ? int_binary<MulLo>(n, imm) : nullptr;
+      if (in.mul == MulMode::Wide && n == 32 && ops.count() == 3 &&
+          ops.dest(0, is_signed(t) ? Type::S64 : Type::U64, p.d) &&
+          ops.reg(1, RegKind::Narrow, p.a) && ops.reg_or_imm(2, RegKind::Narrow, p.b, imm, p.imm)) {
+        if (is_signed(t)) return imm ? mul_wide<true, true> : mul_wide<true, false>;
+        return imm ? mul_wide<false, true> : mul_wide<false, false>;
+      }
+      return nullptr;
+    case Opcode::Mad:
+      if ((in.mul != MulMode::None && in.mul != MulMode::Lo) || ops.count() != 4 ||
+          !ops.dest(0, t, p.d) || !ops.reg(1, k, p.a) || !ops.reg_or_imm(2, k, p.b, imm, p.imm) ||
+          !ops.reg(3, k, p.c))
+        return nullptr;
+      if (n == 32) return imm ? mad_lo<u32, true> : mad_lo<u32, false>;
+      return imm ? mad_lo<u64, true> : mad_lo<u64, false>;
+    default:
+      return nullptr;
+  }
+}
+
+template <class U>
+PredecodedHandler bfe_of(bool s, bool imm_b, bool imm_c) {
+  if (s) {
+    if (imm_b)
+      return imm_c ? bit_field_extract<U, true, true, true>
+                   : bit_field_extract<U, true, true, false>;
+    return imm_c ? bit_field_extract<U, true, false, true>
+                 : bit_field_extract<U, true, false, false>;
+  }
+  if (imm_b)
+    return imm_c ? bit_field_extract<U, false, true, true>
+                 : bit_field_extract<U, false, true, false>;
+  return imm_c ? bit_field_extract<U, false, false, true>
+               : bit_field_extract<U, false, false, false>;
+}
+
+PredecodedHandler bits(const Instruction& in, const Operands& ops, P& p) {
+  const Type t = in.type;
+  bool imm = false;
+  if (t == Type::Pred) {
+    switch (in.op) {
+      case Opcode::And:
+      case Opcode::Or:
+      case Opcode::Xor:
+        if (ops.count() != 3 || !ops.dest(0, t, p.d) || !ops.reg(1, RegKind::Pred, p.a) ||
+            !ops.reg(2, RegKind::Pred, p.b))
+          return nullptr;
+        if (in.op == Opcode::And) return pred_binary<And>;
+        return in.op == Opcode::Or ? pred_binary<Or> : pred_binary<Xor>;
+      case Opcode::Not:
+        return ops.count() == 2 && ops.dest(0, t, p.d) && ops.reg(1, RegKind::Pred, p.a) ? pred_not
+                                                                                         : nullptr;
+      default:
+        return nullptr;
+    }
+  }
+  const unsigned n = int_bits(t);
+  if (n == 0) return nullptr;
+  const RegKind k = reg_kind(t);
+  switch (in.op) {
+    case Opcode::And:
+      return two_sources(ops, t, k, p, imm) ? int_binary<And>(n, imm) : nullptr;
+    case Opcode::Or:
+      return two_sources(ops, t, k, p, imm) ? int_binary<Or>(n, imm) : nullptr;
+    case Opcode::Xor:
+      return two_sources(ops, t, k, p, imm) ? int_binary<Xor>(n, imm) : nullptr;
+    case Opcode::Not:
+      if (ops.count() != 2 || !ops.dest(0, t, p.d) || !ops.reg(1, k, p.a)) return nullptr;
+      return n == 32 ? bit_not<u32> : bit_not<u64>;
+    case Opcode::Shl:
+      return two_sources(ops, t, RegKind::Narrow, p, imm) ? shift_binary<Shl>(n, imm) : nullptr;
+    case Opcode::Shr:
+      if (!two_sources(ops, t, RegKind::Narrow, p, imm)) return nullptr;
+      return is_signed(t) ? shift_binary<ShrS>(n, imm) : shift_binary<ShrU>(n, imm);
+    case Opcode::Bfe: {
+      bool imm_c = false;
+      if (ops.count() != 4 || !ops.dest(0, t, p.d) || !ops.reg(1, k, p.a) ||
+          !ops.reg_or_imm(2, RegKind::Narrow, p.b, imm, p.imm) ||
+          !ops.reg_or_imm(3, RegKind::Narrow, p.c, imm_c, p.imm2))
+        return nullptr;
+      return n == 32 ? bfe_of<u32>(is_signed(t), imm, imm_c)
+                     : bfe_of<u64>(is_signed(t), imm, imm_c);
+    }
+    default:
+      return nullptr;
+  }
+}
+
+template <class U, bool kSigned, bool kImm>
+PredecodedHandler setp_for(CmpOp op) {
+  switch (op) {
+    case CmpOp::Eq:
+      return setp<U, CmpOp::Eq, kSigned, kImm>;
+    case CmpOp::Ne:
+      return setp<U, CmpOp::Ne, kSigned, kImm>;
+    case CmpOp::Lt:
+      return setp<U, CmpOp::Lt, kSigned, kImm>;
+    case CmpOp::Le:
+      return setp<U, CmpOp::Le, kSigned, kImm>;
+    case CmpOp::Gt:
+      return setp<U, CmpOp::Gt, kSigned, kImm>;
+    case CmpOp::Ge:
+      return setp<U, CmpOp::Ge, kSigned, kImm>;
+    case CmpOp::Lo:
+      return setp<U, CmpOp::Lo, kSigned, kImm>;
+    case CmpOp::Ls:
+      return setp<U, CmpOp::Ls, kSigned, kImm>;
+    case CmpOp::Hi:
+      return setp<U, CmpOp::Hi, kSigned, kImm>;
+    case CmpOp::Hs:
+      return setp<U, CmpOp::Hs, kSigned, kImm>;
+    default:
+      return nullptr;  // the float-only comparisons
+  }
+}
+
+template <class U>
+PredecodedHandler setp_of(CmpOp op, bool s, bool imm) {
+  if (s) return imm ? setp_for<U, true, true>(op) : setp_for<U, true, false>(op);
+  return imm ? setp_for<U, false, true>(op) : setp_for<U, false, false>(op);
+}
+
+PredecodedHandler select_handler(const Instruction& in, const Operands& ops, P& p) {
+  // Any 32- or 64-bit type (selp picks bits); integer literals for integer
+  // types only.
+  const Type t = in.type;
+  const unsigned n = type_bits(t);
+  if ((n != 32 && n != 64) || is_packed_half(t) || ops.count() != 4 || !ops.dest(0, t, p.d) ||
+      !ops.reg(3, RegKind::Pred, p.c))
+    return nullptr;
+  const RegKind k = reg_kind(t);
+  bool imm_a = false, imm_b = false;
+  if (is_float(t)) {
+    if (!ops.reg(1, k, p.a) || !ops.reg(2, k, p.b)) return nullptr;
+  } else if (!ops.reg_or_imm(1, k, p.a, imm_a, p.imm) ||
+             !ops.reg_or_imm(2, k, p.b, imm_b, p.imm2)) {
+    return nullptr;
+  }
+  if (n == 32) {
+    if (imm_a) return imm_b ? select<u32, true, true> : select<u32, true, false>;
+    return imm_b ? select<u32, false, true> : select<u32, false, false>;
+  }
+  if (imm_a) return imm_b ? select<u64, true, true> : select<u64, true, false>;
+  return imm_b ? select<u64, false, true> : select<u64, false, false>;
+}
+
+PredecodedHandler setp_handler(const Instruction& in, const Operands& ops, P& p) {
+  const Type t = in.type;
+  const unsigned n = int_bits(t);
+  const RegKind k = reg_kind(t);
+  bool imm = false;
+  // setp p, a, b: no |q (operand 1 absent), no boolean combine.
+  if (n == 0 || in.boolop != BoolOp::None || ops.count() != 4 ||
+      in.ops[1].kind != Operand::Kind::None || !ops.dest(0, Type::Pred, p.d) ||
+      !ops.reg(2, k, p.a) || !ops.reg_or_imm(3, k, p.b, imm, p.imm))
+    return nullptr;
+  return n == 32 ? setp_of<u32>(in.cmp, is_signed(t), imm)
+                 : setp_of<u64>(in.cmp, is_signed(t), imm);
+}
+
+// cvta.to.<space> d, a is a - the space's window base, cvta.<space> d, a
+// is a + base, both wrapping at the type's width (convert.cc).
+PredecodedHandler window_convert(const Instruction& in, const Operands& ops, P& p) {
+  const Type t = in.type;
+  const unsigned n = int_bits(t);
+  if (n == 0 || is_signed(t) || in.space == Space::Generic || ops.count() != 2 ||
+      !ops.dest(0, t, p.d) || !ops.reg(1, reg_kind(t), p.a))
+    return nullptr;
+  p.imm = address_map::window_base(in.space);
+  if (in.cvta_to) return n == 32 ? binary<u32, u32, true, Sub> : binary<u64, u64, true, Sub>;
+  return n == 32 ? binary<u32, u32, true, Add> : binary<u64, u64, true, Add>;
+}
+
+PredecodedHandler move_or_convert(const Instruction& in, const Operands& ops, P& p) {
+  const Type t = in.type;
+  if (in.op == Opcode::Mov) {
+    if (ops.count() != 2) return nullptr;
+    if (t == Type::Pred)
+      return ops.dest(0, t, p.d) && ops.reg(1, RegKind::Pred, p.a) ? pred_move : nullptr;
+    // Any 32- or 64-bit type: mov copies the bits.
+    const unsigned n = type_bits(t);
+    if ((n != 32 && n != 64) || is_packed_half(t) || !ops.dest(0, t, p.d)) return nullptr;
+    bool imm = false;
+    if (is_float(t)) {
+      if (!ops.reg(1, reg_kind(t), p.a)) return nullptr;  // float literals: execute()
+    } else if (!ops.reg_or_imm(1, reg_kind(t), p.a, imm, p.imm)) {
+      return nullptr;
+    }
+    if (n == 32) return imm ? move_imm<u32> : move<u32>;
+    return imm ? move_imm<u64> : move<u64>;
+  }
+  // cvt between 32- and 64-bit integer types, without modifiers.
+  const Type st = in.src_type;
+  const unsigned nd = int_bits(t), ns = int_bits(st);
+  if (in.op != Opcode::Cvt || nd == 0 || ns == 0 || in.sat || in.ftz || in.rnd != Rounding::None ||
+      in.relu || in.satfinite || in.tf32 || ops.count() != 2 || !ops.dest(0, t, p.d) ||
+      !ops.reg(1, reg_kind(st), p.a))
+    return nullptr;
+  const bool s = is_signed(st);
+  if (nd == 32) {
+    if (ns == 32) return s ? convert<u32, u32, true> : convert<u32, u32, false>;
+    return s ? convert<u32, u64, true> : convert<u32, u64, false>;
+  }
+  if (ns == 32) return s ? convert<u64, u32, true> : convert<u64, u32, false>;
+  return s ? convert<u64, u64, true> : convert<u64, u64, false>;
+}
+
+}  // namespace
+
+PredecodedInstruction predecode(const Instruction& in, const RegSlot* slots) {
+  P p;
+  if (in.has_guard) {
+    if (slots[in.guard_reg].kind != RegKind::Pred) return P{};
+    p.has_guard = true;
+    p.guard = slots[in.guard_reg].offset;
+    p.guard_flip = in.guard_negated ? ~LaneMask(0) : 0;
+  }
+  const Operands ops(in, slots);
+  switch (in.op) {
+    case Opcode::Bra:
+      if (in.ops.empty() || in.ops[0].kind != Operand::Kind::Label) return P{};
+      p.branch = true;
+      p.target = in.ops[0].target;
+      return p;
+    case Opcode::Add:
+    case Opcode::Sub:
+    case Opcode::Mul:
+    case Opcode::Mad:
+    case Opcode::Div:
+    case Opcode::Rem:
+    case Opcode::Min:
+    case Opcode::Max:
+      p.run = arith(in, ops, p);
+      break;
+    case Opcode::And:
+    case Opcode::Or:
+    case Opcode::Xor:
+    case Opcode::Not:
+    case Opcode::Shl:
+    case Opcode::Shr:
+    case Opcode::Bfe:
+      p.run = bits(in, ops, p);
+      break;
+    case Opcode::Setp:
+      p.run = setp_handler(in, ops, p);
+      break;
+    case Opcode::Selp:
+      p.run = select_handler(in, ops, p);
+      break;
+    case Opcode::Mov:
+    case Opcode::Cvt:
+      p.run = move_or_convert(in, ops, p);
+      break;
+    case Opcode::Cvta:
+      p.run = window_convert(in, ops, p);
+      break;
+    default:
+      break;
+  }
+  return p.run ? p : P{};
+}
+
+}  // namespace warptlm
