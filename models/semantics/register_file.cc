@@ -1,6 +1,9 @@
 #include "semantics/register_file.h"
 
+#include <algorithm>
 #include <cstring>
+
+#include "frontend/read_before_write.h"
 
 namespace warptlm {
 
@@ -32,11 +35,39 @@ RegisterLayout::RegisterLayout(const std::vector<RegDecl>& regs, unsigned warp_s
 RegisterLayouts::RegisterLayouts(const Module& module, unsigned warp_size) : warp_size(warp_size) {
   functions.reserve(module.functions.size());
   for (const Function& f : module.functions) functions.emplace_back(f.regs, warp_size);
+  for (uint32_t i = 0; i < functions.size(); ++i) {
+    RegisterLayout& layout = functions[i];
+    const std::vector<bool> read_first = registers_read_before_written(module, i);
+    const size_t size[] = {size_t(8) * warp_size, size_t(4) * warp_size, sizeof(LaneMask)};
+    auto& ranges = layout.zeroed;
+    for (size_t r = 0; r < read_first.size(); ++r)
+      if (read_first[r]) {
+        const RegSlot s = layout.slots[r];
+        ranges.emplace_back(s.offset, s.offset + size[static_cast<unsigned>(s.kind)]);
+      }
+    // Adjacent registers zero as one range.
+    std::sort(ranges.begin(), ranges.end());
+    size_t kept = 0;
+    for (const auto& range : ranges) {
+      if (kept && ranges[kept - 1].second == range.first)
+        ranges[kept - 1].second = range.second;
+      else
+        ranges[kept++] = range;
+    }
+    ranges.resize(kept);
+    layout.zero_all = false;
+  }
   predecoded.reserve(module.code.size());
   for (const Instruction& in : module.code)
     predecoded.push_back(in.function < functions.size()
                              ? predecode(in, functions[in.function].slots.data())
                              : PredecodedInstruction{});
+}
+
+void RegisterStorage::reset(const RegisterLayout& layout) {
+  if (layout.zero_all || layout.bytes > capacity_) return reset(layout.bytes);
+  size_ = layout.bytes;
+  for (const auto& [begin, end] : layout.zeroed) std::memset(data_.get() + begin, 0, end - begin);
 }
 
 void RegisterStorage::reset(size_t bytes) {

@@ -28,6 +28,13 @@ constexpr size_t kRegisterAlign = 64;
 struct RegisterLayout {
   std::vector<RegSlot> slots;  // per register of Function::regs
   size_t bytes = 0;            // storage size, a multiple of kRegisterAlign
+  // What a new frame zeroes: all of it, or (zero_all false, as
+  // RegisterLayouts sets it) only the byte ranges [first, second) of the
+  // registers a thread may read before writing them
+  // (frontend/read_before_write.h); the others start with whatever the
+  // storage held, which no thread reads.
+  bool zero_all = true;
+  std::vector<std::pair<uint32_t, uint32_t>> zeroed;
 
   RegisterLayout() = default;
   RegisterLayout(const std::vector<RegDecl>& regs, unsigned warp_size);
@@ -62,6 +69,9 @@ class RegisterStorage {
   }
   // Makes the storage `bytes` bytes of zeros.
   void reset(size_t bytes);
+  // Makes the storage a new frame of `layout`: layout.bytes bytes, zeros
+  // where the layout says (all of it when it grows the storage).
+  void reset(const RegisterLayout& layout);
   uint8_t* data() const { return data_.get(); }
   size_t size() const { return size_; }
 
