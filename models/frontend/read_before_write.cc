@@ -13,15 +13,8 @@ using Live = std::vector<bool>;
 // Live before `in`, given live after it. `masked`: every instruction may
 // run with lanes masked off, so no write is certain.
 void step_back(const Instruction& in, bool masked, Live& live) {
-  const size_t dests = destination_count(in);
-  if (!in.has_guard && !masked)
-    for (size_t i = 0; i < dests && i < in.ops.size(); ++i)
-      if (in.ops[i].kind != Operand::Kind::Address)
-        each_register(in.ops[i], [&](uint32_t r) { live[r] = false; });
-  for (size_t i = 0; i < in.ops.size(); ++i) {
-    if (i < dests && in.ops[i].kind != Operand::Kind::Address) continue;
-    each_register(in.ops[i], [&](uint32_t r) { live[r] = true; });
-  }
+  if (!in.has_guard && !masked) each_register_written(in, [&](uint32_t r) { live[r] = false; });
+  each_register_read(in, [&](uint32_t r) { live[r] = true; });
   if (in.has_guard) live[in.guard_reg] = true;
 }
 
@@ -66,11 +59,7 @@ std::vector<bool> registers_read_before_written(const Module& module, uint32_t f
   result = live_in[0];
   for (Pc pc = f.begin; pc < f.end; pc += kInstrBytes) {
     const Instruction& in = module.at(pc);
-    if (!is_warp_collective(in.op)) continue;
-    const size_t dests = destination_count(in);
-    for (size_t i = 0; i < in.ops.size(); ++i)
-      if (i >= dests || in.ops[i].kind == Operand::Kind::Address)
-        each_register(in.ops[i], [&](uint32_t r) { result[r] = true; });
+    if (is_warp_collective(in.op)) each_register_read(in, [&](uint32_t r) { result[r] = true; });
   }
   return result;
 }

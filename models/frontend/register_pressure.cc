@@ -50,17 +50,8 @@ class Pressure {
   // Which operands of `in` it writes: the destinations of a write that is
   // not guarded end the life of the registers before it.
   static void transfer(const Instruction& in, RegSet* live) {
-    const size_t dests = destination_count(in);
-    if (!in.has_guard)
-      for (size_t i = 0; i < dests; ++i) {
-        // An address among the destinations (none today) would still read its base.
-        if (in.ops[i].kind != Operand::Kind::Address)
-          each_register(in.ops[i], [&](uint32_t r) { live->reset(r); });
-      }
-    for (size_t i = 0; i < in.ops.size(); ++i) {
-      if (i < dests && in.ops[i].kind != Operand::Kind::Address) continue;
-      each_register(in.ops[i], [&](uint32_t r) { live->set(r); });
-    }
+    if (!in.has_guard) each_register_written(in, [&](uint32_t r) { live->reset(r); });
+    each_register_read(in, [&](uint32_t r) { live->set(r); });
   }
 
   unsigned compute(uint32_t function) {

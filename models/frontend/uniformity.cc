@@ -107,14 +107,10 @@ class FunctionUniformity {
 
   bool mark_destinations(const Instruction& in) {
     bool changed = false;
-    const size_t dests = destination_count(in);
-    for (size_t i = 0; i < dests; ++i) {
-      if (in.ops[i].kind == Operand::Kind::Address) continue;
-      each_register(in.ops[i], [&](uint32_t r) {
-        changed |= !varying_[r];
-        varying_[r] = true;
-      });
-    }
+    each_register_written(in, [&](uint32_t r) {
+      changed |= !varying_[r];
+      varying_[r] = true;
+    });
     return changed;
   }
 

@@ -11,11 +11,25 @@ namespace {
 
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
+// Bytes one register of kind k takes for warps of `warp_size` lanes.
+size_t slot_bytes(RegKind k, unsigned warp_size) {
+  switch (k) {
+    case RegKind::Wide:
+      return size_t(8) * warp_size;
+    case RegKind::Narrow:
+      return size_t(4) * warp_size;
+    default:
+      return sizeof(LaneMask);
+  }
+}
+
 }  // namespace
 
 RegisterLayout::RegisterLayout(const std::vector<RegDecl>& regs, unsigned warp_size) {
   // Bytes per register of each kind, indexed by RegKind.
-  const size_t size[] = {size_t(8) * warp_size, size_t(4) * warp_size, sizeof(LaneMask)};
+  const size_t size[] = {slot_bytes(RegKind::Wide, warp_size),
+                         slot_bytes(RegKind::Narrow, warp_size),
+                         slot_bytes(RegKind::Pred, warp_size)};
   size_t count[3] = {};
   for (const RegDecl& r : regs) ++count[static_cast<unsigned>(reg_kind(r.type))];
   size_t next[3];
@@ -38,12 +52,11 @@ RegisterLayouts::RegisterLayouts(const Module& module, unsigned warp_size) : war
   for (uint32_t i = 0; i < functions.size(); ++i) {
     RegisterLayout& layout = functions[i];
     const std::vector<bool> read_first = registers_read_before_written(module, i);
-    const size_t size[] = {size_t(8) * warp_size, size_t(4) * warp_size, sizeof(LaneMask)};
     auto& ranges = layout.zeroed;
     for (size_t r = 0; r < read_first.size(); ++r)
       if (read_first[r]) {
         const RegSlot s = layout.slots[r];
-        ranges.emplace_back(s.offset, s.offset + size[static_cast<unsigned>(s.kind)]);
+        ranges.emplace_back(s.offset, s.offset + slot_bytes(s.kind, warp_size));
       }
     // Adjacent registers zero as one range.
     std::sort(ranges.begin(), ranges.end());
