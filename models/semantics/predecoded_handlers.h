@@ -1,0 +1,316 @@
+// The pre-decoded handlers themselves (semantics/predecoded.h): one template
+// per form, instantiated by predecode() for each type and operand shape.
+// Internal to predecoded.cc, which is its only includer.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "semantics/float_util.h"
+#include "semantics/operands.h"
+#include "semantics/predecoded.h"
+
+namespace warptlm::predecoded {
+
+using P = PredecodedInstruction;
+using u32 = uint32_t;
+using u64 = uint64_t;
+
+template <class T>
+T* lanes_of(uint8_t* regs, uint32_t offset) {
+  return reinterpret_cast<T*>(regs + offset);
+}
+
+// Each handler reads a lane's sources before writing its destination, and
+// lanes are independent, so a destination that is also a source stays exact
+// (as execute(), which reads every operand first). Registers are stored
+// unsigned; signed forms convert. The integer forms wrap as PTX does.
+struct Add {
+  template <class U>
+  static U f(U a, U b) {
+    return U(a + b);
+  }
+};
+struct Sub {
+  template <class U>
+  static U f(U a, U b) {
+    return U(a - b);
+  }
+};
+struct MulLo {
+  template <class U>
+  static U f(U a, U b) {
+    return U(a * b);
+  }
+};
+struct And {
+  template <class U>
+  static U f(U a, U b) {
+    return a & b;
+  }
+};
+struct Or {
+  template <class U>
+  static U f(U a, U b) {
+    return a | b;
+  }
+};
+struct Xor {
+  template <class U>
+  static U f(U a, U b) {
+    return a ^ b;
+  }
+};
+template <bool kSigned, bool kMax>
+struct MinMax {
+  template <class U>
+  static U f(U a, U b) {
+    using S = std::make_signed_t<U>;
+    const bool lt = kSigned ? S(a) < S(b) : a < b;
+    return lt != kMax ? a : b;
+  }
+};
+// Shift amounts are .u32; at or past the width shl and shr.u give 0, shr.s
+// the sign fill.
+struct Shl {
+  template <class U>
+  static U f(U a, u32 b) {
+    return b >= sizeof(U) * 8 ? U(0) : U(a << b);
+  }
+};
+struct ShrU {
+  template <class U>
+  static U f(U a, u32 b) {
+    return b >= sizeof(U) * 8 ? U(0) : U(a >> b);
+  }
+};
+struct ShrS {
+  template <class U>
+  static U f(U a, u32 b) {
+    using S = std::make_signed_t<U>;
+    constexpr u32 kMaxShift = sizeof(U) * 8 - 1;
+    return U(S(a) >> (b > kMaxShift ? kMaxShift : b));
+  }
+};
+
+// d = Op(a, b): U lanes, b in TB lanes (a register) or the immediate.
+template <class U, class TB, bool kImm, class Op>
+void binary(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  U* d = lanes_of<U>(r, p.d);
+  const U* a = lanes_of<const U>(r, p.a);
+  const TB* b = lanes_of<const TB>(r, p.b);
+  const TB imm = static_cast<TB>(p.imm);
+  sem::each_lane(m, ws, [&](unsigned l) { d[l] = Op::f(a[l], kImm ? imm : b[l]); });
+}
+
+// mul.wide.{u32,s32}: the full 64-bit product of two 32-bit lanes.
+template <bool kSigned, bool kImm>
+void mul_wide(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  u64* d = lanes_of<u64>(r, p.d);
+  const u32* a = lanes_of<const u32>(r, p.a);
+  const u32* b = lanes_of<const u32>(r, p.b);
+  const u32 imm = static_cast<u32>(p.imm);
+  sem::each_lane(m, ws, [&](unsigned l) {
+    const u32 bv = kImm ? imm : b[l];
+    d[l] = kSigned ? u64(int64_t(int32_t(a[l])) * int64_t(int32_t(bv))) : u64(a[l]) * bv;
+  });
+}
+
+// mad.lo: d = a * b + c, b a register or the immediate, c a register.
+template <class U, bool kImm>
+void mad_lo(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  U* d = lanes_of<U>(r, p.d);
+  const U* a = lanes_of<const U>(r, p.a);
+  const U* b = lanes_of<const U>(r, p.b);
+  const U* c = lanes_of<const U>(r, p.c);
+  const U imm = static_cast<U>(p.imm);
+  sem::each_lane(m, ws, [&](unsigned l) { d[l] = U(a[l] * (kImm ? imm : b[l]) + c[l]); });
+}
+
+template <class U>
+void move(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  U* d = lanes_of<U>(r, p.d);
+  const U* a = lanes_of<const U>(r, p.a);
+  sem::each_lane(m, ws, [&](unsigned l) { d[l] = a[l]; });
+}
+
+template <class U>
+void move_imm(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  U* d = lanes_of<U>(r, p.d);
+  const U imm = static_cast<U>(p.imm);
+  sem::each_lane(m, ws, [&](unsigned l) { d[l] = imm; });
+}
+
+template <class U>
+void bit_not(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  U* d = lanes_of<U>(r, p.d);
+  const U* a = lanes_of<const U>(r, p.a);
+  sem::each_lane(m, ws, [&](unsigned l) { d[l] = U(~a[l]); });
+}
+
+// cvt between integer types of 32 and 64 bits without .sat: the source
+// extended by its own signedness, truncated to the destination.
+template <class UD, class US, bool kSignedSource>
+void convert(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  UD* d = lanes_of<UD>(r, p.d);
+  const US* a = lanes_of<const US>(r, p.a);
+  sem::each_lane(m, ws, [&](unsigned l) {
+    using SS = std::make_signed_t<US>;
+    d[l] = kSignedSource ? UD(int64_t(SS(a[l]))) : UD(a[l]);
+  });
+}
+
+// Integer comparisons (compare_select.cc): lt/le/gt/ge signed for .s types,
+// lo/ls/hi/hs always unsigned.
+template <CmpOp kOp, bool kSigned, class U>
+bool compare(U a, U b) {
+  using S = std::make_signed_t<U>;
+  const bool lt = kSigned ? S(a) < S(b) : a < b;
+  const bool gt = kSigned ? S(b) < S(a) : b < a;
+  switch (kOp) {
+    case CmpOp::Eq:
+      return a == b;
+    case CmpOp::Ne:
+      return a != b;
+    case CmpOp::Lt:
+      return lt;
+    case CmpOp::Le:
+      return !gt;
+    case CmpOp::Gt:
+      return gt;
+    case CmpOp::Ge:
+      return !lt;
+    case CmpOp::Lo:
+      return a < b;
+    case CmpOp::Ls:
+      return a <= b;
+    case CmpOp::Hi:
+      return a > b;
+    default:  // Hs
+      return a >= b;
+  }
+}
+
+// setp.cmp p, a, b (no |q, no boolean combine): every lane is compared
+// (registers hold all of them) and the executed ones are written.
+template <class U, CmpOp kOp, bool kSigned, bool kImm>
+void setp(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  LaneMask* d = lanes_of<LaneMask>(r, p.d);
+  const U* a = lanes_of<const U>(r, p.a);
+  const U* b = lanes_of<const U>(r, p.b);
+  const U imm = static_cast<U>(p.imm);
+  LaneMask bits = 0;
+  sem::warp_loop(ws, [&](unsigned l) {
+    bits |= LaneMask(compare<kOp, kSigned>(a[l], kImm ? imm : b[l])) << l;
+  });
+  *d = (*d & ~m) | (bits & m);
+}
+
+// and/or/xor.pred d, a, b and not/mov.pred d, a: one mask for the warp.
+template <class Op>
+void pred_binary(const P& p, uint8_t* r, LaneMask m, unsigned) {
+  LaneMask* d = lanes_of<LaneMask>(r, p.d);
+  const LaneMask v = Op::f(*lanes_of<const LaneMask>(r, p.a), *lanes_of<const LaneMask>(r, p.b));
+  *d = (*d & ~m) | (v & m);
+}
+inline void pred_not(const P& p, uint8_t* r, LaneMask m, unsigned) {
+  LaneMask* d = lanes_of<LaneMask>(r, p.d);
+  *d = (*d & ~m) | (~*lanes_of<const LaneMask>(r, p.a) & m);
+}
+inline void pred_move(const P& p, uint8_t* r, LaneMask m, unsigned) {
+  LaneMask* d = lanes_of<LaneMask>(r, p.d);
+  *d = (*d & ~m) | (*lanes_of<const LaneMask>(r, p.a) & m);
+}
+
+// selp d, a, b, c: c ? a : b, a and b registers or immediates (imm, imm2).
+template <class U, bool kImmA, bool kImmB>
+void select(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  U* d = lanes_of<U>(r, p.d);
+  const U* a = lanes_of<const U>(r, p.a);
+  const U* b = lanes_of<const U>(r, p.b);
+  const LaneMask c = *lanes_of<const LaneMask>(r, p.c);
+  const U ia = static_cast<U>(p.imm), ib = static_cast<U>(p.imm2);
+  sem::each_lane(
+      m, ws, [&](unsigned l) { d[l] = (c >> l) & 1 ? (kImmA ? ia : a[l]) : (kImmB ? ib : b[l]); });
+}
+
+// add/sub/mul.rn.f32 without .ftz or .sat: the IEEE result, a NaN as the
+// canonical NaN (float_util.h's finish()).
+struct FAdd {
+  static float f(float a, float b) { return a + b; }
+};
+struct FSub {
+  static float f(float a, float b) { return a - b; }
+};
+struct FMul {
+  static float f(float a, float b) { return a * b; }
+};
+template <class Op>
+void f32_binary(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  u32* d = lanes_of<u32>(r, p.d);
+  const u32* a = lanes_of<const u32>(r, p.a);
+  const u32* b = lanes_of<const u32>(r, p.b);
+  sem::each_lane(m, ws, [&](unsigned l) {
+    float fa, fb;
+    std::memcpy(&fa, &a[l], 4);
+    std::memcpy(&fb, &b[l], 4);
+    const float v = Op::f(fa, fb);
+    u32 bits;
+    std::memcpy(&bits, &v, 4);
+    d[l] = std::isnan(v) ? u32(sem::canonical_nan<float>()) : bits;
+  });
+}
+
+// div/rem as int_arith.cc defines them, division by zero included:
+// unsigned a/0 is all ones and a%0 is a; signed a/0 is -1 (a >= 0) or 1,
+// MIN/-1 wraps to MIN and a%-1 is 0.
+template <bool kSigned>
+struct Div {
+  template <class U>
+  static U f(U a, U b) {
+    using S = std::make_signed_t<U>;
+    if (!kSigned) return b == 0 ? U(~U(0)) : U(a / b);
+    if (b == 0) return S(a) >= 0 ? U(~U(0)) : U(1);
+    if (S(b) == -1) return U(U(0) - a);
+    return U(S(a) / S(b));
+  }
+};
+template <bool kSigned>
+struct Rem {
+  template <class U>
+  static U f(U a, U b) {
+    using S = std::make_signed_t<U>;
+    if (b == 0) return a;
+    if (!kSigned) return U(a % b);
+    if (S(b) == -1) return U(0);
+    return U(S(a) % S(b));
+  }
+};
+
+// bfe d, a, b, c (bits.cc): the field of c[7:0] bits at b[7:0]; bits past
+// the msb and past the length read as the sign bit (.s) or 0. b and c are
+// .u32 registers or the immediates (imm, imm2).
+template <class U, bool kSigned, bool kImmB, bool kImmC>
+void bit_field_extract(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+  constexpr unsigned n = sizeof(U) * 8;
+  U* d = lanes_of<U>(r, p.d);
+  const U* a = lanes_of<const U>(r, p.a);
+  const u32* b = lanes_of<const u32>(r, p.b);
+  const u32* c = lanes_of<const u32>(r, p.c);
+  const u32 ib = static_cast<u32>(p.imm), ic = static_cast<u32>(p.imm2);
+  sem::each_lane(m, ws, [&](unsigned l) {
+    const U v = a[l];
+    const unsigned pos = (kImmB ? ib : b[l]) & 0xff, len = (kImmC ? ic : c[l]) & 0xff;
+    const unsigned top = pos + len - 1 < n - 1 ? pos + len - 1 : n - 1;
+    const bool sbit = kSigned && len != 0 && ((v >> top) & 1);
+    const unsigned avail = pos >= n ? 0 : (len < n - pos ? len : n - pos);
+    const U field_mask = U(sem::low_mask(avail));
+    U f = avail ? U((v >> pos) & field_mask) : U(0);
+    if (sbit) f |= U(~field_mask);
+    d[l] = f;
+  });
+}
+
+}  // namespace warptlm::predecoded
