@@ -5,6 +5,7 @@
 #include "sm/sm_core.h"
 
 #include <algorithm>
+#include <cassert>
 #include <stdexcept>
 
 #include "sm/compaction_issue.h"
@@ -76,6 +77,10 @@ SmCore::SmCore(unsigned id, const PlatformConfig& config)
   rotation_ = kind == WarpScheduler::OrderKind::Rotation && (max_warps_ + s - 1) / s <= 64;
   warps_.resize(max_warps_);
   gates_.resize(max_warps_);
+  for (unsigned slot = 0; slot < max_warps_; ++slot) {
+    gates_[slot].scheduler = static_cast<uint8_t>(slot % s);
+    gates_[slot].local = static_cast<uint8_t>(std::min(slot / s, 64u));
+  }
   ctas_.resize(config.sm.ctas);
 }
 
@@ -124,7 +129,10 @@ __attribute__((noinline)) SmCore::Stall SmCore::attempt(unsigned sched, unsigned
     ws.paths_valid = true;
   }
   const std::vector<Path>& paths = ws.paths;
-  if (paths.empty()) return g.blocked = Stall::Control;
+  if (paths.empty()) {
+    set_blocked(g, Stall::Control);
+    return Stall::Control;
+  }
   // Whether the outcome depends only on the warp's own state (no fetch, no
   // shared resource was asked), so the next attempts can reuse it.
   bool own_state = true;
@@ -214,7 +222,9 @@ __attribute__((noinline)) SmCore::Stall SmCore::attempt(unsigned sched, unsigned
     waits(sched, local);  // as above
     return Stall::Barrier;
   }
-  if (own_state) g.blocked = reason;
+  if (own_state) {
+    set_blocked(g, reason);
+  }
   return reason;
 }
 
@@ -265,12 +275,14 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
   stats_.thread_instructions += lane_count(p.mask);  // inline: the builtin is a libgcc call
   if (trace_) trace_->issued(TraceRecord{now, id_, ws.global_id, p.split, p.pc, p.mask});
   ws.fetch_pc = kExitPc;  // the next instruction is fetched when the warp is next considered
-  g.blocked = Stall::Issued;
+  set_blocked(g, Stall::Issued);
   // Under compaction a warp's end is the block stack's business.
-  if (compacting_)
+  if (compacting_) {
     compaction_->note_executed(slot, r.outcome.executed);  // a CAPRI bypass's branch outcome
-  else
-    g.done = w.finished();
+  } else if (w.finished()) {
+    g.done = true;
+    gate_changed(slot);
+  }
 
   uint64_t wb = units_.issue(unit_of(in), now) + (operands_ready - (now + 1));
   if (!env.accesses.empty()) wb = std::max(wb, time_memory(ws, p, in, now));
@@ -291,7 +303,7 @@ void SmCore::issue(WarpSlot& ws, const Path& p, uint64_t now, uint64_t operands_
     if (released) {
       // Released warps' barrier lanes changed: their remembered outcomes are stale.
       for (unsigned other : cta.warp_slots) {
-        gates_[other].blocked = Stall::Issued;
+        set_blocked(gates_[other], Stall::Issued);
         sync_barrier_gate(other);
       }
     }
@@ -308,6 +320,7 @@ void SmCore::budget_fault(const Warp& w, const CtaSlot& cta, const Path& p) {
 void SmCore::finish_warp(unsigned slot) {
   WarpSlot& ws = warps_[slot];
   gates_[slot].finished = true;
+  gate_changed(slot);
   WarpIssuer::add_counters(ws.warp, run_);
   const unsigned s = static_cast<unsigned>(schedulers_.size());
   schedulers_[slot % s]->warp_finished(slot / s);
@@ -320,7 +333,10 @@ void SmCore::finish_warp(unsigned slot) {
 void SmCore::maybe_retire(unsigned c, TickResult& result) {
   CtaSlot& cta = ctas_[c];
   if (!cta.used || cta.live) return;
-  for (unsigned slot : cta.warp_slots) gates_[slot].used = false;
+  for (unsigned slot : cta.warp_slots) {
+    gates_[slot].used = false;
+    gate_changed(slot);
+  }
   cta.used = false;
   cta.env.reset();
   --resident_ctas_;
@@ -450,13 +466,36 @@ inline void SmCore::complete_writebacks(uint64_t now) {
     SlotGate& g = gates_[wbk.warp];
     ws.scoreboard.release(operands_->at(wbk.pc), wbk.lanes);
     --ws.writebacks;
-    g.blocked = Stall::Issued;
+    set_blocked(g, Stall::Issued);
     may_finish_ |= g.done && ws.writebacks == 0 && ws.outstanding == 0;
   }
 }
 
+#ifndef NDEBUG
+// Debug builds check the idle and held masks against the gates every cycle,
+// and that a held slot would answer at once (gate_changed()'s argument).
+void SmCore::check_quiet_masks(uint64_t now) const {
+  for (unsigned slot = 0; slot < gates_.size(); ++slot) {
+    const SlotGate& g = gates_[slot];
+    const SchedulerState& st = sched_[g.scheduler];
+    const uint64_t bit = g.bit();
+    if (!bit) continue;  // past the masks
+    const bool idle = !g.used || g.finished || g.done;
+    const bool held = !idle && g.blocked != Stall::Issued;
+    assert(!(st.idle & bit) == !idle);
+    assert(!(st.held & bit) == !held);
+    assert(compacting_ || !held ||
+           (!g.at_barrier && g.sleep_until <= now && g.control_ready <= now));
+    (void)idle, (void)held, (void)bit, (void)st, (void)now;
+  }
+}
+#endif
+
 template <bool kResumable>
 inline bool SmCore::issue_stage(uint64_t now) {
+#ifndef NDEBUG
+  if (!(kResumable && resuming_)) check_quiet_masks(now);
+#endif
   bool issued = false;
   unsigned s = 0;
   Stall cause = Stall::Idle;
@@ -504,7 +543,11 @@ inline bool SmCore::issue_stage(uint64_t now) {
         k = 0;
       }
       for (; k < 2; ++k) {
-        for (uint64_t& bits = part[k]; bits && cause != Stall::Issued; bits &= bits - 1) {
+        for (uint64_t& bits = part[k]; cause != Stall::Issued; bits &= bits - 1) {
+          // Quiet slots cannot change the cause: idle ones never, held ones
+          // once it is set (they would answer their remembered outcome).
+          bits &= ~(st.idle | (cause != Stall::Idle && !compacting_ ? st.held : 0));
+          if (!bits) break;
           const Stall r = try_issue(s, static_cast<unsigned>(__builtin_ctzll(bits)), now);
           if constexpr (kResumable)
             if (stopped_) return stop();
@@ -522,7 +565,11 @@ inline bool SmCore::issue_stage(uint64_t now) {
         i = 0;
       }
       for (; i < order.size(); ++i) {
-        const Stall r = try_issue(s, order[i], now);
+        const unsigned local = order[i];
+        if (local < 64 &&
+            ((st.idle | (cause != Stall::Idle && !compacting_ ? st.held : 0)) >> local & 1))
+          continue;  // quiet, as above
+        const Stall r = try_issue(s, local, now);
         if constexpr (kResumable)
           if (stopped_) return stop();
         if (r == Stall::Issued) {

@@ -119,6 +119,11 @@ class SmCore {
     // that state changes (a writeback, a barrier release, an issue) every
     // attempt ends the same way, so it is answered from here.
     Stall blocked = Stall::Issued;
+    // The slot's scheduler, and its place in that scheduler's masks (64:
+    // past them, never skipped).
+    uint8_t scheduler = 0;
+    uint8_t local = 64;
+    uint64_t bit() const { return local < 64 ? uint64_t(1) << local : 0; }
   };
   // A warp slot's own state. Line-aligned, with what an attempt, an issue and
   // a writeback read in its first host cache line (the scoreboard, the writes
@@ -199,6 +204,9 @@ class SmCore {
   bool issue_stage(uint64_t now);
   void end_cycle(uint64_t now, TickResult& result, bool issued);  // after the issue stage
   void retire_finished_warps(TickResult& result);
+#ifndef NDEBUG
+  void check_quiet_masks(uint64_t now) const;
+#endif
   void check_deadlock();  // nothing in flight, nothing issued, no wake-up: barriers?
   void finish_warp(unsigned slot);
   void maybe_retire(unsigned cta, TickResult& result);
@@ -226,7 +234,13 @@ class SmCore {
   // Per scheduler, side by side (one host cache line for a few schedulers):
   // what tick() reads of it every cycle.
   struct SchedulerState {
-    uint64_t live = 0;         // a rotation: bit i set while its slot i is live
+    uint64_t live = 0;  // a rotation: bit i set while its slot i is live
+    // Mirrors of its slots' gates (bit i: slot i; kept by gate_changed()):
+    // `idle` slots answer Idle at once, `held` ones (used, not done, with a
+    // remembered outcome) answer it at once outside compaction. Neither has
+    // an effect, so once a cause is set the issue stage skips both.
+    uint64_t idle = ~uint64_t(0);
+    uint64_t held = 0;
     unsigned start = 0;        // a rotation: the policy's rotation_start() when last asked
     bool stale = true;         // a call since the last order() or start() may have changed it
     Stall last = Stall::Idle;  // its last cycle's cause, for cycles slept through
@@ -259,6 +273,28 @@ class SmCore {
   std::vector<WarpSlot> warps_;
   std::vector<SlotGate> gates_;  // per warp slot, as warps_
   void sync_barrier_gate(unsigned slot) { gates_[slot].at_barrier = warps_[slot].warp.at_barrier; }
+  // Brings slot's bits of its scheduler's idle and held masks up to date:
+  // called after every change of its gate's used, finished or done (blocked
+  // changes through set_blocked()).
+  // Why that suffices: a gate's blocked is set only by an attempt that passed
+  // the barrier, sleep and control checks, and everything that could make one
+  // of those answer again (an issue, a barrier arrival or release, the
+  // compaction part's deal) resets blocked first.
+  // Sets a gate's remembered outcome, and its bit of the held mask: for
+  // Issued, or for a slot that is not idle (an attempt's).
+  void set_blocked(SlotGate& g, Stall cause) {
+    g.blocked = cause;
+    uint64_t& held = sched_[g.scheduler].held;
+    held = cause == Stall::Issued ? held & ~g.bit() : held | g.bit();
+  }
+  void gate_changed(unsigned slot) {
+    const SlotGate& g = gates_[slot];
+    SchedulerState& st = sched_[g.scheduler];
+    const uint64_t bit = g.bit();
+    const bool idle = !g.used || g.finished || g.done;
+    st.idle = idle ? st.idle | bit : st.idle & ~bit;
+    st.held = !idle && g.blocked != Stall::Issued ? st.held | bit : st.held & ~bit;
+  }
   // Slot `local` of scheduler `sched` cannot issue for a while (a global load,
   // a barrier, its compacting CTA's synchronisation): its scheduler hears of
   // it (two_level gives its place to a warp that can issue).

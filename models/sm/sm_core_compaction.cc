@@ -31,12 +31,13 @@ class SmCore::CompactionView final : public CompactionHost {
 
   void set_done(unsigned slot, bool done) override {
     sm_.gates_[slot].done = done;
+    sm_.gate_changed(slot);
     sm_.may_finish_ |= done;
   }
   void deal(unsigned slot, uint64_t ready) override {
     SlotGate& g = sm_.gates_[slot];
     g.control_ready = std::max(g.control_ready, ready);
-    g.blocked = Stall::Issued;
+    sm_.set_blocked(g, Stall::Issued);
     sm_.warps_[slot].fetch_pc = kExitPc;
   }
   bool held(unsigned slot, uint64_t now) override {
@@ -48,7 +49,7 @@ class SmCore::CompactionView final : public CompactionHost {
   void unit_reset(unsigned slot) override {
     WarpSlot& ws = sm_.warps_[slot];
     ws.paths_valid = false;
-    sm_.gates_[slot].blocked = Stall::Issued;
+    sm_.set_blocked(sm_.gates_[slot], Stall::Issued);
     ws.fetch_pc = kExitPc;
   }
   void wake_at(uint64_t cycle) override { sm_.wake_hint_ = std::min(sm_.wake_hint_, cycle); }

@@ -101,6 +101,7 @@ void SmCore::start_cta(const KernelLaunch& launch, const Dim3& ctaid, uint64_t l
     sync_barrier_gate(slot);
     g.done = ws.warp.finished();
     may_finish_ |= g.done;
+    gate_changed(slot);
     schedulers_[slot % s]->warp_started(slot / s, ws.age);
     sched_[slot % s].stale = true;
     if (rotation_) sched_[slot % s].live |= uint64_t(1) << (slot / s);
