@@ -11,6 +11,15 @@ namespace {
 
 uint32_t component(const Dim3& d, unsigned comp) { return comp == 0 ? d.x : comp == 1 ? d.y : d.z; }
 
+// out[lane] = f(lane) for the lanes of m.
+template <class F>
+void fill_lanes(LaneMask m, uint64_t* out, F&& f) {
+  for (; m; m &= m - 1) {
+    const unsigned lane = static_cast<unsigned>(__builtin_ctzll(m));
+    out[lane] = f(lane);
+  }
+}
+
 std::string hex(uint64_t v) {
   std::ostringstream os;
   os << "0x" << std::hex << v;
@@ -42,6 +51,29 @@ uint64_t FunctionalWarpEnvironment::symbol_address(uint32_t symbol) {
       break;
   }
   return s.offset;
+}
+
+void FunctionalWarpEnvironment::special_lanes(SpecialReg sreg, unsigned comp, LaneMask lanes,
+                                              uint64_t* out) {
+  switch (sreg) {
+    case SpecialReg::Tid: {
+      const Dim3* tid = warp_->tid.data();
+      return fill_lanes(lanes, out, [&](unsigned lane) { return component(tid[lane], comp); });
+    }
+    case SpecialReg::Laneid:
+      return fill_lanes(lanes, out, [](unsigned lane) { return lane; });
+    case SpecialReg::LanemaskEq:
+    case SpecialReg::LanemaskLe:
+    case SpecialReg::LanemaskLt:
+    case SpecialReg::LanemaskGe:
+    case SpecialReg::LanemaskGt:
+      return WarpEnvironment::special_lanes(sreg, comp, lanes, out);
+    default: {
+      if (!lanes) return;
+      const uint64_t v = special(sreg, comp, static_cast<unsigned>(__builtin_ctzll(lanes)));
+      return fill_lanes(lanes, out, [v](unsigned) { return v; });
+    }
+  }
 }
 
 uint64_t FunctionalWarpEnvironment::special(SpecialReg sreg, unsigned comp, unsigned lane) {

@@ -34,6 +34,10 @@ class FunctionalWarpEnvironment : public WarpEnvironment {
 
   uint64_t symbol_address(uint32_t symbol) override;
   uint64_t special(SpecialReg sreg, unsigned comp, unsigned lane) override;
+  // %tid and %laneid read per lane inline; every register but those and the
+  // lane masks is the same for the whole warp, so special() is asked once
+  // (through the vtable: a timing environment answers the clocks).
+  void special_lanes(SpecialReg sreg, unsigned comp, LaneMask lanes, uint64_t* out) override;
   void load(Space space, unsigned lane, uint64_t addr, void* dst, unsigned size) override;
   void store(Space space, unsigned lane, uint64_t addr, const void* src, unsigned size) override;
   // One lookup of global memory for lanes in the same block, shared memory

@@ -278,7 +278,7 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
   try {
     // The common simple forms run pre-decoded; they cannot fault.
     if (index >= layouts_.predecoded.size() ||
-        !run_predecoded(layouts_.predecoded[index], frame.regs.data(), p.mask, w.size, o)) {
+        !run_predecoded(layouts_.predecoded[index], frame.regs.data(), p.mask, w.size, env, o)) {
       const WarpRegisters regs{frame.regs.data(), frame.slots, w.size};
       o = execute(module_, in, regs, p.mask, env);
     }

@@ -135,7 +135,8 @@ void Source::gather_fetched(LaneMask m, uint64_t* out) const {
     for_lanes(m, [&](unsigned lane) { out[lane] = v; });
     return;
   }
-  for_lanes(m, [&](unsigned lane) { out[lane] = ext_(fetch(lane)) ^ flip_; });
+  env_->special_lanes(sreg_, comp_, m, out);
+  for_lanes(m, [&](unsigned lane) { out[lane] = ext_(out[lane]) ^ flip_; });
 }
 
 void Dest::invalid(const Exec& x, const Operand& op) {

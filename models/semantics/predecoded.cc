@@ -298,6 +298,12 @@ PredecodedHandler move_or_convert(const Instruction& in, const Operands& ops, P&
     // Any 32- or 64-bit type: mov copies the bits.
     const unsigned n = type_bits(t);
     if ((n != 32 && n != 64) || is_packed_half(t) || !ops.dest(0, t, p.d)) return nullptr;
+    const Operand& src = in.ops[1];
+    if (src.kind == Operand::Kind::Special && !src.negated && !is_float(t)) {
+      p.sreg = src.sreg;
+      p.comp = src.comp;
+      return n == 32 ? move_special<u32> : move_special<u64>;
+    }
     bool imm = false;
     if (is_float(t)) {
       if (!ops.reg(1, reg_kind(t), p.a)) return nullptr;  // float literals: execute()

@@ -20,7 +20,7 @@ namespace warptlm {
 struct PredecodedInstruction;
 // Runs the instruction on lanes `m` (guard applied) of a frame's registers.
 using PredecodedHandler = void (*)(const PredecodedInstruction&, uint8_t* regs, LaneMask m,
-                                   unsigned warp_size);
+                                   unsigned warp_size, WarpEnvironment& env);
 
 struct PredecodedInstruction {
   PredecodedHandler run = nullptr;  // none (and not a branch): execute() runs it
@@ -31,9 +31,11 @@ struct PredecodedInstruction {
   // Byte offsets of the operands' registers in the frame's storage:
   // destination, then the sources in PTX order.
   uint32_t d = 0, a = 0, b = 0, c = 0;
-  uint64_t imm = 0;   // the immediate source, as its register would hold it
-  uint64_t imm2 = 0;  // selp's second immediate source
-  Pc target = 0;      // bra
+  uint64_t imm = 0;                   // the immediate source, as its register would hold it
+  uint64_t imm2 = 0;                  // selp's second immediate source
+  Pc target = 0;                      // bra
+  SpecialReg sreg = SpecialReg::Tid;  // a move from a special register
+  uint8_t comp = 0;
 };
 
 // The handler of `in` for frames whose registers have the slots `slots` (of
@@ -41,11 +43,11 @@ struct PredecodedInstruction {
 PredecodedInstruction predecode(const Instruction& in, const RegSlot* slots);
 
 // What execute(module, in, regs, active, env) does, for an instruction `p`
-// predecodes with a handler: runs it on the frame's registers `regs` and
-// returns true with its outcome in `out`. Returns false, touching nothing,
+// predecodes with a handler (env answers only moves from special registers): runs it on the frame's
+// registers `regs` and returns true with its outcome in `out`. Returns false, touching nothing,
 // when `p` has no handler.
 inline bool run_predecoded(const PredecodedInstruction& p, uint8_t* regs, LaneMask active,
-                           unsigned warp_size, Outcome& out) {
+                           unsigned warp_size, WarpEnvironment& env, Outcome& out) {
   if (!p.run && !p.branch) return false;
   LaneMask m = active & full_mask(warp_size);
   if (p.has_guard) m &= *reinterpret_cast<const LaneMask*>(regs + p.guard) ^ p.guard_flip;
@@ -55,7 +57,7 @@ inline bool run_predecoded(const PredecodedInstruction& p, uint8_t* regs, LaneMa
     out.control = Control::Branch;
     out.target = p.target;
   } else {
-    p.run(p, regs, m, warp_size);
+    p.run(p, regs, m, warp_size, env);
   }
   return true;
 }

@@ -97,7 +97,7 @@ struct ShrS {
 
 // d = Op(a, b): U lanes, b in TB lanes (a register) or the immediate.
 template <class U, class TB, bool kImm, class Op>
-void binary(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+void binary(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&) {
   U* d = lanes_of<U>(r, p.d);
   const U* a = lanes_of<const U>(r, p.a);
   const TB* b = lanes_of<const TB>(r, p.b);
@@ -107,7 +107,7 @@ void binary(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
 
 // mul.wide.{u32,s32}: the full 64-bit product of two 32-bit lanes.
 template <bool kSigned, bool kImm>
-void mul_wide(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+void mul_wide(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&) {
   u64* d = lanes_of<u64>(r, p.d);
   const u32* a = lanes_of<const u32>(r, p.a);
   const u32* b = lanes_of<const u32>(r, p.b);
@@ -120,7 +120,7 @@ void mul_wide(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
 
 // mad.lo: d = a * b + c, b a register or the immediate, c a register.
 template <class U, bool kImm>
-void mad_lo(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+void mad_lo(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&) {
   U* d = lanes_of<U>(r, p.d);
   const U* a = lanes_of<const U>(r, p.a);
   const U* b = lanes_of<const U>(r, p.b);
@@ -130,21 +130,30 @@ void mad_lo(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
 }
 
 template <class U>
-void move(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+void move(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&) {
   U* d = lanes_of<U>(r, p.d);
   const U* a = lanes_of<const U>(r, p.a);
   sem::each_lane(m, ws, [&](unsigned l) { d[l] = a[l]; });
 }
 
 template <class U>
-void move_imm(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+void move_imm(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&) {
   U* d = lanes_of<U>(r, p.d);
   const U imm = static_cast<U>(p.imm);
   sem::each_lane(m, ws, [&](unsigned l) { d[l] = imm; });
 }
 
+// mov d, %special: the environment answers the whole warp at once.
 template <class U>
-void bit_not(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+void move_special(const P& p, uint8_t* r, LaneMask m, unsigned, WarpEnvironment& env) {
+  uint64_t v[kMaxWarpSize];
+  env.special_lanes(p.sreg, p.comp, m, v);
+  U* d = lanes_of<U>(r, p.d);
+  sem::for_lanes(m, [&](unsigned l) { d[l] = static_cast<U>(v[l]); });
+}
+
+template <class U>
+void bit_not(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&) {
   U* d = lanes_of<U>(r, p.d);
   const U* a = lanes_of<const U>(r, p.a);
   sem::each_lane(m, ws, [&](unsigned l) { d[l] = U(~a[l]); });
@@ -153,7 +162,7 @@ void bit_not(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
 // cvt between integer types of 32 and 64 bits without .sat: the source
 // extended by its own signedness, truncated to the destination.
 template <class UD, class US, bool kSignedSource>
-void convert(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+void convert(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&) {
   UD* d = lanes_of<UD>(r, p.d);
   const US* a = lanes_of<const US>(r, p.a);
   sem::each_lane(m, ws, [&](unsigned l) {
@@ -196,7 +205,7 @@ bool compare(U a, U b) {
 // setp.cmp p, a, b (no |q, no boolean combine): every lane is compared
 // (registers hold all of them) and the executed ones are written.
 template <class U, CmpOp kOp, bool kSigned, bool kImm>
-void setp(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+void setp(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&) {
   LaneMask* d = lanes_of<LaneMask>(r, p.d);
   const U* a = lanes_of<const U>(r, p.a);
   const U* b = lanes_of<const U>(r, p.b);
@@ -210,23 +219,23 @@ void setp(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
 
 // and/or/xor.pred d, a, b and not/mov.pred d, a: one mask for the warp.
 template <class Op>
-void pred_binary(const P& p, uint8_t* r, LaneMask m, unsigned) {
+void pred_binary(const P& p, uint8_t* r, LaneMask m, unsigned, WarpEnvironment&) {
   LaneMask* d = lanes_of<LaneMask>(r, p.d);
   const LaneMask v = Op::f(*lanes_of<const LaneMask>(r, p.a), *lanes_of<const LaneMask>(r, p.b));
   *d = (*d & ~m) | (v & m);
 }
-inline void pred_not(const P& p, uint8_t* r, LaneMask m, unsigned) {
+inline void pred_not(const P& p, uint8_t* r, LaneMask m, unsigned, WarpEnvironment&) {
   LaneMask* d = lanes_of<LaneMask>(r, p.d);
   *d = (*d & ~m) | (~*lanes_of<const LaneMask>(r, p.a) & m);
 }
-inline void pred_move(const P& p, uint8_t* r, LaneMask m, unsigned) {
+inline void pred_move(const P& p, uint8_t* r, LaneMask m, unsigned, WarpEnvironment&) {
   LaneMask* d = lanes_of<LaneMask>(r, p.d);
   *d = (*d & ~m) | (*lanes_of<const LaneMask>(r, p.a) & m);
 }
 
 // selp d, a, b, c: c ? a : b, a and b registers or immediates (imm, imm2).
 template <class U, bool kImmA, bool kImmB>
-void select(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+void select(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&) {
   U* d = lanes_of<U>(r, p.d);
   const U* a = lanes_of<const U>(r, p.a);
   const U* b = lanes_of<const U>(r, p.b);
@@ -248,7 +257,7 @@ struct FMul {
   static float f(float a, float b) { return a * b; }
 };
 template <class Op>
-void f32_binary(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+void f32_binary(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&) {
   u32* d = lanes_of<u32>(r, p.d);
   const u32* a = lanes_of<const u32>(r, p.a);
   const u32* b = lanes_of<const u32>(r, p.b);
@@ -293,7 +302,7 @@ struct Rem {
 // the msb and past the length read as the sign bit (.s) or 0. b and c are
 // .u32 registers or the immediates (imm, imm2).
 template <class U, bool kSigned, bool kImmB, bool kImmC>
-void bit_field_extract(const P& p, uint8_t* r, LaneMask m, unsigned ws) {
+void bit_field_extract(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&) {
   constexpr unsigned n = sizeof(U) * 8;
   U* d = lanes_of<U>(r, p.d);
   const U* a = lanes_of<const U>(r, p.a);

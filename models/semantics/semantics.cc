@@ -22,6 +22,10 @@ LaneMask guard_mask(const Instruction& inst, const WarpRegisters& regs, LaneMask
 
 }  // namespace
 
+void WarpEnvironment::special_lanes(SpecialReg sreg, unsigned comp, LaneMask lanes, uint64_t* out) {
+  sem::for_lanes(lanes, [&](unsigned lane) { out[lane] = special(sreg, comp, lane); });
+}
+
 void WarpEnvironment::load_lanes(Space space, LaneMask lanes, const uint64_t* addrs, uint8_t* data,
                                  unsigned size) {
   sem::for_lanes(lanes, [&](unsigned lane) {

@@ -71,6 +71,9 @@ class WarpEnvironment {
   // memory), so the semantics ask once per instruction.
   virtual uint64_t symbol_address(uint32_t symbol) = 0;
   virtual uint64_t special(SpecialReg sreg, unsigned comp, unsigned lane) = 0;
+  // special() for each lane of `lanes`, into out[lane] (the other entries
+  // untouched): one call per warp. The default asks lane by lane.
+  virtual void special_lanes(SpecialReg sreg, unsigned comp, LaneMask lanes, uint64_t* out);
   // Byte accesses in a state space (Generic is resolved by the environment
   // through address_map). Bounds are checked here; alignment is checked by the
   // semantics before calling. Throw MemoryFault.

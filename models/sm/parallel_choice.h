@@ -14,6 +14,15 @@ namespace warptlm {
 
 class ParallelChoice {
  public:
+  static constexpr unsigned kProbe = 512;  // wake-ups per measurement
+  static constexpr unsigned kRun = 8192;   // wake-ups with the faster
+  using Clock = double (*)();              // host seconds (tests drive their own)
+  static double host_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+
+  explicit ParallelChoice(Clock clock = host_seconds) : clock_(clock) {}
   // Asked at each wake-up, with its simulated time: whether to use the threads.
   bool parallel(uint64_t sim_time) {
     if (left_ == 0) next_stretch(sim_time);
@@ -22,14 +31,12 @@ class ParallelChoice {
   }
 
  private:
-  static constexpr unsigned kProbe = 512;  // wake-ups per measurement
-  static constexpr unsigned kRun = 8192;   // wake-ups with the faster
   enum class Stretch { OneThread, AllThreads, Faster };
 
   void next_stretch(uint64_t sim_time) {
-    const auto wall = std::chrono::steady_clock::now();
+    const double wall = clock_();
     // Host time per unit of simulated time over the stretch that ends.
-    const double rate = std::chrono::duration<double>(wall - wall_start_).count() /
+    const double rate = (wall - wall_start_) /
                         static_cast<double>(sim_time > sim_start_ ? sim_time - sim_start_ : 1);
     switch (stretch_) {
       case Stretch::OneThread:
@@ -58,7 +65,8 @@ class ParallelChoice {
   bool parallel_ = true;
   unsigned left_ = kRun;
   double one_thread_ = 0;
-  std::chrono::steady_clock::time_point wall_start_;
+  Clock clock_;
+  double wall_start_ = 0;
   uint64_t sim_start_ = 0;
 };
 

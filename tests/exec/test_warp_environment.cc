@@ -1,7 +1,8 @@
 // FunctionalWarpEnvironment's warp accesses (load_lanes/store_lanes): the
 // same bytes and the same faults as its per-lane load/store in lane order,
 // across allocations, state spaces and generic windows, and with a global
-// memory that offers no blocks.
+// memory that offers no blocks; its special registers for a whole warp
+// (special_lanes) as lane by lane.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -73,6 +74,27 @@ struct World {
   FunctionalWarpEnvironment env{module, memory, cta};
   uint64_t a = 0, b = 0;
 };
+
+// special_lanes() answers what special() answers lane by lane, for every
+// special register and component, on full, partial, single-lane and empty
+// masks, and leaves the other lanes' entries alone.
+void expect_special_lanes_match(WarpEnvironment& env, unsigned lanes) {
+  for (unsigned s = 0; s <= static_cast<unsigned>(SpecialReg::EnvReg); ++s) {
+    const SpecialReg sreg = static_cast<SpecialReg>(s);
+    for (unsigned comp = 0; comp < 3; ++comp) {
+      const LaneMask full = (LaneMask(1) << lanes) - 1;
+      for (LaneMask m : {full, full & 0b1010, LaneMask(0b100), LaneMask(0)}) {
+        uint64_t got[kMaxWarpSize];
+        for (uint64_t& v : got) v = 0xeeee;
+        env.special_lanes(sreg, comp, m, got);
+        for (unsigned l = 0; l < lanes; ++l) {
+          const uint64_t want = (m >> l) & 1 ? env.special(sreg, comp, l) : 0xeeee;
+          EXPECT_EQ(got[l], want) << "special " << s << " comp " << comp << " lane " << l;
+        }
+      }
+    }
+  }
+}
 
 // The fault `f` throws (the test fails when it throws none).
 MemoryFault fault_of(const std::function<void()>& f) {
@@ -157,6 +179,19 @@ TEST(WarpEnvironment, BatchWritesWhatLaneByLaneWrites) {
 
 // The first faulting lane is reported with load/store's message; the lanes
 // below it have completed, those above it have not.
+TEST(WarpEnvironment, SpecialRegistersForAWarpAreWhatEachLaneReads) {
+  World w;
+  w.warp.tid = {{0, 1, 0}, {1, 1, 0}, {2, 1, 0}, {3, 1, 0}};
+  w.warp.index = 2;
+  w.warp.issued = 0x1234567890ull;
+  w.cta.ntid = {4, 2, 1};
+  w.cta.ctaid = {5, 6, 7};
+  w.cta.nctaid = {8, 9, 10};
+  w.cta.warps = 2;
+  w.cta.grid_workspace = 0xabcdef0123ull;
+  expect_special_lanes_match(w.env, kLanes);
+}
+
 TEST(WarpEnvironment, BatchFaultsAtTheLowestFaultingLane) {
   for (bool blocks : {true, false}) {
     World w(blocks);

@@ -116,10 +116,12 @@ class PredecodedTest : public ::testing::TestWithParam<unsigned> {
       std::memcpy(b.data(), a.data(), layout_.bytes);
       const LaneMask active = trial % 2 ? full_mask(ws()) : rng_();
       test::FakeEnv env;
+      env.specials[{SpecialReg::Ctaid, 1}] = 7;
+      env.specials[{SpecialReg::Clock64, 0}] = 0x123456789abcull;
       const Outcome want = execute(
           module_, guarded, WarpRegisters{a.data(), layout_.slots.data(), ws()}, active, env);
       Outcome got;
-      ASSERT_TRUE(run_predecoded(p, b.data(), active, ws(), got));
+      ASSERT_TRUE(run_predecoded(p, b.data(), active, ws(), env, got));
       ASSERT_EQ(got.control, want.control) << "trial " << trial;
       ASSERT_EQ(got.executed, want.executed) << "trial " << trial;
       ASSERT_EQ(got.target, want.target) << "trial " << trial;
@@ -134,7 +136,8 @@ class PredecodedTest : public ::testing::TestWithParam<unsigned> {
     RegisterStorage s;
     randomise(s);
     Outcome out;
-    EXPECT_FALSE(run_predecoded(p, s.data(), full_mask(ws()), ws(), out));
+    test::FakeEnv env;
+    EXPECT_FALSE(run_predecoded(p, s.data(), full_mask(ws()), ws(), env, out));
   }
 
   static Instruction make(Opcode op, Type t, std::vector<Operand> ops) {
@@ -244,6 +247,13 @@ TEST_P(PredecodedTest, MovesAndConversionsMatchExecute) {
   same_as_execute(make(Opcode::Mov, Type::S32, {r(S32a), Harness::imm(-5)}));
   same_as_execute(make(Opcode::Mov, Type::U64, {r(U64a), Harness::imm(-5)}));
   same_as_execute(make(Opcode::Mov, Type::Pred, {r(Pa), r(Pq)}));
+  // Special registers: per lane (%tid.x, %laneid) and per warp, into 32
+  // and 64-bit registers (the environment answers the warp at once).
+  same_as_execute(make(Opcode::Mov, Type::U32, {r(U32a), Harness::special(SpecialReg::Tid)}));
+  same_as_execute(make(Opcode::Mov, Type::S32, {r(S32a), Harness::special(SpecialReg::Laneid)}));
+  same_as_execute(make(Opcode::Mov, Type::U32, {r(U32b), Harness::special(SpecialReg::Ctaid, 1)}));
+  same_as_execute(make(Opcode::Mov, Type::U64, {r(U64a), Harness::special(SpecialReg::Clock64)}));
+  same_as_execute(make(Opcode::Mov, Type::B32, {r(B32a), Harness::special(SpecialReg::Clock64)}));
   for (Space space : {Space::Global, Space::Shared, Space::Local, Space::Const, Space::Param}) {
     for (bool to : {true, false}) {
       for (Type t : {Type::U64, Type::U32, Type::B64}) {
@@ -309,7 +319,11 @@ TEST_P(PredecodedTest, FormsItDoesNotCoverStayWithExecute) {
   combined.cmp = CmpOp::Lt;
   combined.boolop = BoolOp::And;
   no_handler(combined);
-  no_handler(make(Opcode::Mov, Type::U32, {r(U32a), Harness::special(SpecialReg::Tid)}));
+  no_handler(make(Opcode::Mov, Type::U64, {r(U32a), Harness::special(SpecialReg::Tid)}));
+  no_handler(make(Opcode::Mov, Type::F32, {r(F32a), Harness::special(SpecialReg::Tid)}));
+  Operand negated_special = Harness::special(SpecialReg::Tid);
+  negated_special.negated = true;
+  no_handler(make(Opcode::Mov, Type::U32, {r(U32a), negated_special}));
   Instruction cvt_sat = make(Opcode::Cvt, Type::U32, {r(U32a), r(S64a)});
   cvt_sat.src_type = Type::S64;
   cvt_sat.sat = true;

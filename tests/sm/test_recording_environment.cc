@@ -1,6 +1,8 @@
 // RecordingEnvironment: a warp access (load_lanes/store_lanes) leaves the
 // same records for the LD/ST unit as lane-by-lane loads and stores, in lane
-// order, and on a fault those of the lanes below the faulting one.
+// order, and on a fault those of the lanes below the faulting one; special
+// registers for a whole warp are what each lane reads, the timing clocks
+// included.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -33,6 +35,27 @@ struct World {
   uint64_t buf = 0;
 };
 
+// special_lanes() answers what special() answers lane by lane, for every
+// special register and component, on full, partial, single-lane and empty
+// masks, and leaves the other lanes' entries alone.
+void expect_special_lanes_match(WarpEnvironment& env, unsigned lanes) {
+  for (unsigned s = 0; s <= static_cast<unsigned>(SpecialReg::EnvReg); ++s) {
+    const SpecialReg sreg = static_cast<SpecialReg>(s);
+    for (unsigned comp = 0; comp < 3; ++comp) {
+      const LaneMask full = (LaneMask(1) << lanes) - 1;
+      for (LaneMask m : {full, full & 0b1010, LaneMask(0b100), LaneMask(0)}) {
+        uint64_t got[kMaxWarpSize];
+        for (uint64_t& v : got) v = 0xeeee;
+        env.special_lanes(sreg, comp, m, got);
+        for (unsigned l = 0; l < lanes; ++l) {
+          const uint64_t want = (m >> l) & 1 ? env.special(sreg, comp, l) : 0xeeee;
+          EXPECT_EQ(got[l], want) << "special " << s << " comp " << comp << " lane " << l;
+        }
+      }
+    }
+  }
+}
+
 bool same(const MemoryAccess& x, const MemoryAccess& y) {
   return x.space == y.space && x.lane == y.lane && x.address == y.address && x.size == y.size &&
          x.write == y.write;
@@ -42,6 +65,22 @@ void expect_same_records(const std::vector<MemoryAccess>& got,
                          const std::vector<MemoryAccess>& want) {
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(same(got[i], want[i])) << "record " << i;
+}
+
+TEST(RecordingEnvironment, SpecialRegistersForAWarpAreWhatEachLaneReads) {
+  World w;
+  w.warp.tid.resize(kLanes);
+  for (unsigned l = 0; l < kLanes; ++l) w.warp.tid[l] = {l, 3, 1};
+  w.cta.ctaid = {5, 6, 7};
+  w.env.cycle = 123456789;  // the clocks and timers read the SM's cycle
+  w.env.ns_per_cycle = 0.7;
+  w.env.sm = 3;
+  w.env.num_sms = 15;
+  expect_special_lanes_match(w.env, kLanes);
+  uint64_t v[kMaxWarpSize] = {};
+  w.env.special_lanes(SpecialReg::Clock64, 0, 0b110, v);
+  EXPECT_EQ(v[1], 123456789u);
+  EXPECT_EQ(v[2], 123456789u);
 }
 
 TEST(RecordingEnvironment, WarpAccessRecordsEachLaneInOrder) {
