@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/special_lanes.h"
 #include "exec/warp_environment.h"
 #include "memory/address_map.h"
 #include "memory/device_memory.h"
@@ -74,27 +75,6 @@ struct World {
   FunctionalWarpEnvironment env{module, memory, cta};
   uint64_t a = 0, b = 0;
 };
-
-// special_lanes() answers what special() answers lane by lane, for every
-// special register and component, on full, partial, single-lane and empty
-// masks, and leaves the other lanes' entries alone.
-void expect_special_lanes_match(WarpEnvironment& env, unsigned lanes) {
-  for (unsigned s = 0; s <= static_cast<unsigned>(SpecialReg::EnvReg); ++s) {
-    const SpecialReg sreg = static_cast<SpecialReg>(s);
-    for (unsigned comp = 0; comp < 3; ++comp) {
-      const LaneMask full = (LaneMask(1) << lanes) - 1;
-      for (LaneMask m : {full, full & 0b1010, LaneMask(0b100), LaneMask(0)}) {
-        uint64_t got[kMaxWarpSize];
-        for (uint64_t& v : got) v = 0xeeee;
-        env.special_lanes(sreg, comp, m, got);
-        for (unsigned l = 0; l < lanes; ++l) {
-          const uint64_t want = (m >> l) & 1 ? env.special(sreg, comp, l) : 0xeeee;
-          EXPECT_EQ(got[l], want) << "special " << s << " comp " << comp << " lane " << l;
-        }
-      }
-    }
-  }
-}
 
 // The fault `f` throws (the test fails when it throws none).
 MemoryFault fault_of(const std::function<void()>& f) {
@@ -189,7 +169,7 @@ TEST(WarpEnvironment, SpecialRegistersForAWarpAreWhatEachLaneReads) {
   w.cta.nctaid = {8, 9, 10};
   w.cta.warps = 2;
   w.cta.grid_workspace = 0xabcdef0123ull;
-  expect_special_lanes_match(w.env, kLanes);
+  testing::expect_special_lanes_match(w.env, kLanes);
 }
 
 TEST(WarpEnvironment, BatchFaultsAtTheLowestFaultingLane) {

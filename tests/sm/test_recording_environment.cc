@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "common/special_lanes.h"
 #include "memory/address_map.h"
 #include "memory/device_memory.h"
 #include "sm/recording_environment.h"
@@ -35,27 +36,6 @@ struct World {
   uint64_t buf = 0;
 };
 
-// special_lanes() answers what special() answers lane by lane, for every
-// special register and component, on full, partial, single-lane and empty
-// masks, and leaves the other lanes' entries alone.
-void expect_special_lanes_match(WarpEnvironment& env, unsigned lanes) {
-  for (unsigned s = 0; s <= static_cast<unsigned>(SpecialReg::EnvReg); ++s) {
-    const SpecialReg sreg = static_cast<SpecialReg>(s);
-    for (unsigned comp = 0; comp < 3; ++comp) {
-      const LaneMask full = (LaneMask(1) << lanes) - 1;
-      for (LaneMask m : {full, full & 0b1010, LaneMask(0b100), LaneMask(0)}) {
-        uint64_t got[kMaxWarpSize];
-        for (uint64_t& v : got) v = 0xeeee;
-        env.special_lanes(sreg, comp, m, got);
-        for (unsigned l = 0; l < lanes; ++l) {
-          const uint64_t want = (m >> l) & 1 ? env.special(sreg, comp, l) : 0xeeee;
-          EXPECT_EQ(got[l], want) << "special " << s << " comp " << comp << " lane " << l;
-        }
-      }
-    }
-  }
-}
-
 bool same(const MemoryAccess& x, const MemoryAccess& y) {
   return x.space == y.space && x.lane == y.lane && x.address == y.address && x.size == y.size &&
          x.write == y.write;
@@ -76,7 +56,7 @@ TEST(RecordingEnvironment, SpecialRegistersForAWarpAreWhatEachLaneReads) {
   w.env.ns_per_cycle = 0.7;
   w.env.sm = 3;
   w.env.num_sms = 15;
-  expect_special_lanes_match(w.env, kLanes);
+  testing::expect_special_lanes_match(w.env, kLanes);
   uint64_t v[kMaxWarpSize] = {};
   w.env.special_lanes(SpecialReg::Clock64, 0, 0b110, v);
   EXPECT_EQ(v[1], 123456789u);
