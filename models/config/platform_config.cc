@@ -381,10 +381,14 @@ const std::vector<FieldInfo>& config_fields() {
 }
 
 const FieldInfo& config_field(const std::string& name) {
+  for (const FieldInfo& f : config_fields())
+    if (f.name == name) return f;
+  // The message's lists are built only for an unknown name: validate() looks
+  // up every field, and building them on the way cost more than the run of a
+  // small kernel.
   std::string known;
   std::vector<std::string> names;
   for (const FieldInfo& f : config_fields()) {
-    if (f.name == name) return f;
     known += (known.empty() ? "" : ", ") + f.name;
     names.push_back(f.name);
   }
@@ -396,8 +400,9 @@ json get_field(const PlatformConfig& config, const std::string& name) {
   return config_field(name).get(config);
 }
 
-void set_field(PlatformConfig& config, const std::string& name, const json& value) {
-  const FieldInfo& f = config_field(name);
+namespace {
+
+void check_and_set(const FieldInfo& f, PlatformConfig& config, const json& value) {
   switch (f.type) {
     case FieldType::Int: {
       if (!value.is_number_integer()) bad_value(f, value);
@@ -428,9 +433,15 @@ void set_field(PlatformConfig& config, const std::string& name, const json& valu
   f.set(config, value);
 }
 
+}  // namespace
+
+void set_field(PlatformConfig& config, const std::string& name, const json& value) {
+  check_and_set(config_field(name), config, value);
+}
+
 void validate(const PlatformConfig& config) {
   PlatformConfig copy;
-  for (const FieldInfo& f : config_fields()) set_field(copy, f.name, f.get(config));
+  for (const FieldInfo& f : config_fields()) check_and_set(f, copy, f.get(config));
   // Combinations of fields, e.g. compaction needs reconvergence=ipdom; the
   // executor's checks name the options of mp_ipdom and capri, the timing
   // costs of the schemes' side tables are checked here.

@@ -14,11 +14,13 @@ std::string range_text(uint64_t address, uint64_t bytes) {
 
 }  // namespace
 
-nlohmann::json all_statistics(const RunStats& run, const nlohmann::json& timing) {
-  nlohmann::json all = run.to_json();
-  if (timing.is_object())
-    for (auto it = timing.begin(); it != timing.end(); ++it) all[it.key()] = it.value();
-  return all;
+nlohmann::json all_statistics(const RunStats& run, nlohmann::json timing) {
+  if (!timing.is_object()) return run.to_json();
+  // The timing object is the large one (about 1,500 entries on fermi): the
+  // run's few are added to it, and a name in both keeps the timing value.
+  const nlohmann::json counts = run.to_json();
+  for (auto it = counts.begin(); it != counts.end(); ++it) timing.emplace(it.key(), it.value());
+  return timing;
 }
 
 const Program& LaunchSession::program(uint32_t handle) const {

@@ -23,7 +23,7 @@ namespace warptlm {
 
 // Every statistic of a run: the RunStats counts, then the timing model's
 // statistics (a JSON object, or nothing in functional mode) on top.
-nlohmann::json all_statistics(const RunStats& run, const nlohmann::json& timing);
+nlohmann::json all_statistics(const RunStats& run, nlohmann::json timing);
 
 class LaunchSession {
  public:

@@ -95,8 +95,9 @@ nlohmann::json Gpu::stats() const {
   SmStats total;
   uint64_t active_cycles = 0;
   for (const StreamingMultiprocessor& sm : sms_) {
-    total.add(sm.stats());
-    active_cycles += sm.stats().cycles;
+    const SmStats s = sm.stats();
+    total.add(s);
+    active_cycles += s.cycles;
   }
   // Mode lt: the runner's counts (the SMs hold nothing).
   const uint64_t launches = lt_ ? lt_->stats().launches : distributor_.stats().launches;
@@ -122,9 +123,9 @@ nlohmann::json Gpu::stats() const {
           ? double(total.l1.memory_transactions) / double(total.l1.memory_instructions)
           : 0.0;
 
-  put(j, "sm.", total.to_json());
+  total.put(j, "sm.");
   for (unsigned i = 0; i < config_.num_sms; ++i)
-    put(j, "sm" + std::to_string(i) + ".", sms_[i].stats().to_json());
+    sms_[i].stats().put(j, "sm" + std::to_string(i) + ".");
   put(j, "occupancy.", distributor_.stats().to_json());
   put(j, "interconnect.", interconnect_.stats().to_json());
   nlohmann::json l2 = nlohmann::json::object();

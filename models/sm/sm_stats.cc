@@ -65,6 +65,16 @@ nlohmann::json SmStats::to_json() const {
   return j;
 }
 
+void SmStats::put(nlohmann::json& out, const std::string& prefix) const {
+  SmStats copy = *this;
+  std::string key = prefix;
+  each_field(copy, [&](const char* name, uint64_t& v) {
+    key.resize(prefix.size());
+    key += name;
+    out[key] = v;
+  });
+}
+
 const std::vector<StatInfo>& SmStats::infos() {
   static const std::vector<StatInfo> infos = {
       {"cycles", "cycles", "cycles the SM held at least one CTA"},

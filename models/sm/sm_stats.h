@@ -58,6 +58,9 @@ struct SmStats {
 
   void add(const SmStats& other);
   nlohmann::json to_json() const;  // flat: {"cycles": ..., "slot_issued": ...}
+  // to_json()'s entries written into `out` as "<prefix><name>", without the
+  // intermediate object (the GPU's statistics hold one set per SM).
+  void put(nlohmann::json& out, const std::string& prefix) const;
   // The keys of to_json(), in order, with unit and meaning.
   static const std::vector<StatInfo>& infos();
 };

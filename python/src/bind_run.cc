@@ -210,7 +210,7 @@ py::dict run_launch(const Program& program, const std::string& entry, LaunchSpec
   out["wall_seconds"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // Timing runs add the GPU's statistics (cycles, IPC, stalls, caches...).
-  out["stats"] = to_python(all_statistics(stats, timing));
+  out["stats"] = to_python(all_statistics(stats, std::move(timing)));
   py::list buffers;
   for (const HostBuffer& b : launch.buffers)
     buffers.append(py::bytes(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size()));

@@ -45,8 +45,10 @@ TEST(PlatformConfig, SetFieldChecksTypeRangeAndAllowedValues) {
   std::string e = error_of(c, "reconvergence", "magic");
   for (const auto& n : reconvergence_names())
     EXPECT_NE(e.find("'" + n + "'"), std::string::npos) << e;
-  EXPECT_NE(error_of(c, "memory.l1.sise", 1).find("unknown configuration field 'memory.l1.sise'"),
-            std::string::npos);
+  e = error_of(c, "memory.l1.sise", 1);
+  EXPECT_NE(e.find("unknown configuration field 'memory.l1.sise'"), std::string::npos) << e;
+  EXPECT_NE(e.find("memory.l1.size"), std::string::npos) << e;  // suggested and listed
+  for (const FieldInfo& f : config_fields()) EXPECT_NE(e.find(f.name), std::string::npos) << f.name;
   EXPECT_EQ(c.warp_size, 32u);  // failed sets change nothing
   set_field(c, "sm.scoreboard", "registers");
   EXPECT_EQ(c.sm.scoreboard, "registers");

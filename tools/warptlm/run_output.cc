@@ -67,7 +67,7 @@ KernelRun run_kernel(const Program& program, const std::string& entry, LaunchSpe
     r.run = run_functional(program, entry, launch, platform.exec_config(), trace);
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.stats = all_statistics(r.run, timing);
+  r.stats = all_statistics(r.run, std::move(timing));
   return r;
 }
 
