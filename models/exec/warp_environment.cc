@@ -1,9 +1,9 @@
 #include "exec/warp_environment.h"
 
 #include <cstring>
-#include <sstream>
 #include <stdexcept>
 
+#include "frontend/hex_text.h"
 #include "memory/address_map.h"
 
 namespace warptlm {
@@ -18,12 +18,6 @@ void fill_lanes(LaneMask m, uint64_t* out, F&& f) {
     const unsigned lane = static_cast<unsigned>(__builtin_ctzll(m));
     out[lane] = f(lane);
   }
-}
-
-std::string hex(uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
 }
 
 }  // namespace
@@ -147,7 +141,8 @@ uint8_t* FunctionalWarpEnvironment::locate(Space space, unsigned lane, uint64_t 
   auto fault = [&](MemoryFault::Reason reason, const std::string& why) -> MemoryFault {
     return MemoryFault(reason, space, addr, size, lane,
                        std::string(writing ? "write" : "read") + " of " + std::to_string(size) +
-                           " bytes at " + space_name(space) + " address " + hex(addr) + ": " + why);
+                           " bytes at " + space_name(space) + " address " + hex_string(addr) +
+                           ": " + why);
   };
   auto in_range = [&](uint64_t off, uint64_t limit) { return off <= limit && size <= limit - off; };
   switch (space) {
@@ -335,7 +330,7 @@ MemoryFault FunctionalWarpEnvironment::global_fault(unsigned lane, uint64_t addr
   const std::string near = mem_.global->describe(addr);
   return MemoryFault(MemoryFault::Reason::OutOfBounds, Space::Global, addr, size, lane,
                      std::string(writing ? "write" : "read") + " of " + std::to_string(size) +
-                         " bytes at global address " + hex(addr) + ": out of bounds" +
+                         " bytes at global address " + hex_string(addr) + ": out of bounds" +
                          (near.empty() ? "" : " (" + near + ")"));
 }
 

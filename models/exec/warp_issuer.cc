@@ -41,12 +41,6 @@ constexpr uint64_t kLocalLimit = 512 * 1024;
 
 }  // namespace
 
-std::string hex_string(uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
-
 std::string dim_string(const Dim3& d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }

@@ -14,6 +14,7 @@
 #include "exec/run_stats.h"
 #include "exec/warp.h"
 #include "exec/warp_environment.h"
+#include "frontend/hex_text.h"
 #include "frontend/program.h"
 #include "semantics/register_file.h"
 
@@ -113,8 +114,7 @@ class WarpIssuer {
   uint64_t watchdog_;
 };
 
-// Small helpers shared by the executors' messages.
-std::string hex_string(uint64_t v);
+// Small helpers shared by the executors' messages (hex_string: frontend/hex_text.h).
 std::string dim_string(const Dim3& d);
 // A SWAR population count, inline: the build targets baseline x86-64
 // without POPCNT, where std::bitset::count and __builtin_popcountll are a

@@ -543,8 +543,9 @@ struct Module {
   // Flow blocks the exec-mask lowering inserted (0 for any other module).
   uint64_t flow_blocks = 0;
   // Functions whose address is a value (mov of a function name, a function
-  // name in a .global initialiser), in declaration order: the callees an
-  // indirect call may reach.
+  // name in a .global initialiser): the callees an indirect call may reach.
+  // Function indices, sorted and each once: an indirect call's target is
+  // looked up by binary search.
   std::vector<uint32_t> address_taken;
 
   const Function* find_function(const std::string& name) const;  // nullptr if absent

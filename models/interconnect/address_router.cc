@@ -1,20 +1,15 @@
 #include "interconnect/address_router.h"
 
 #include <algorithm>
-#include <sstream>
 #include <stdexcept>
+
+#include "frontend/hex_text.h"
 
 namespace warptlm {
 namespace {
 
-std::string hex(uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
-
 std::string window_text(const RouterWindow& w) {
-  return w.target + " [" + hex(w.base) + ", " + hex(w.base + w.size) + ")";
+  return w.target + " [" + hex_string(w.base) + ", " + hex_string(w.base + w.size) + ")";
 }
 
 }  // namespace

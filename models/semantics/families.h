@@ -5,12 +5,10 @@
 #include <cstdint>
 #include <string>
 
+#include "frontend/hex_text.h"
 #include "semantics/operands.h"
 
 namespace warptlm::sem {
-
-// "0x1f": an address or handle in a message.
-std::string hex_string(uint64_t v);
 
 void exec_move(const Exec& x);            // mov (incl. vector pack/unpack)
 void exec_int_arith(const Exec& x);       // add..max on integer types

@@ -1,6 +1,5 @@
 #include "semantics/operands.h"
 
-#include <cstdio>
 #include <sstream>
 
 #include "semantics/float16.h"
@@ -142,12 +141,6 @@ void Source::gather_fetched(LaneMask m, uint64_t* out) const {
 void Dest::invalid(const Exec& x, const Operand& op) {
   if (op.kind != Operand::Kind::Reg) x.unsupported("destination is not a register");
   x.unsupported("instruction has no operand type");
-}
-
-std::string hex_string(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
 }
 
 void Exec::missing_operand(size_t i) const {

@@ -4,17 +4,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "frontend/hex_text.h"
+
 namespace warptlm {
-
-namespace {
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
-}  // namespace
 
 void ExecMaskUnit::reset(Pc entry, LaneMask mask) {
   counters_ = {};
@@ -54,7 +46,8 @@ unsigned ExecMaskUnit::advance(uint32_t split, const ControlEvent& ev) {
       if (ev.active == 0) {
         if (ev.reconv == kExitPc)
           throw std::logic_error("exec_mask: an empty exec mask at the branch at " +
-                                 hex(ev.next - kInstrBytes) + ", which has no reconvergence pc");
+                                 hex_string(ev.next - kInstrBytes) +
+                                 ", which has no reconvergence pc");
         pc_ = ev.reconv;  // where the next waiting lanes are
       } else if (rest == 0) {
         pc_ = ev.target;
@@ -62,7 +55,7 @@ unsigned ExecMaskUnit::advance(uint32_t split, const ControlEvent& ev) {
         throw ControlFault(
             "exec_mask: a branch kept uniform (bra.uni, or a predicate the "
             "uniformity analysis found uniform) sends lanes " +
-            hex(taken) + " to " + hex(ev.target) + " and lanes " + hex(rest) +
+            hex_string(taken) + " to " + hex_string(ev.target) + " and lanes " + hex_string(rest) +
             " on; exec_mask runs it as a scalar branch, so its lanes must agree "
             "(drop .uni if they may not)");
       }
@@ -79,8 +72,9 @@ unsigned ExecMaskUnit::advance(uint32_t split, const ControlEvent& ev) {
       const Frame f = frames_.back();
       for (size_t i = f.masks_base; i < masks_.size(); ++i)
         if (masks_[i])
-          throw std::logic_error("exec_mask: lanes " + hex(masks_[i]) + " still wait in mask " +
-                                 std::to_string(i - f.masks_base) + " at a return");
+          throw std::logic_error("exec_mask: lanes " + hex_string(masks_[i]) +
+                                 " still wait in mask " + std::to_string(i - f.masks_base) +
+                                 " at a return");
       masks_.resize(f.masks_base);
       frames_.pop_back();
       exec_ = (ev.executed | f.bystanders) & live_;

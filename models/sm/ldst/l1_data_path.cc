@@ -1,8 +1,8 @@
 #include "sm/ldst/l1_data_path.h"
 
 #include <algorithm>
-#include <cstdio>
 
+#include "frontend/hex_text.h"
 #include "sm/ldst/coalescer.h"
 
 namespace warptlm {
@@ -15,12 +15,6 @@ constexpr uint64_t kBypassTag = uint64_t(1) << 63;
 // Writes of dirty lines (write-back L1) carry this tag: no memory operation
 // waits on them, their answers only count down (or fault).
 constexpr uint64_t kWritebackTag = kBypassTag | uint64_t(1) << 62;
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 // Whether the spans [firsts[l], ends[l]) of `lanes` together cover every byte
 // of [line_addr, line_addr + line). Each pass over the lanes extends the
@@ -254,8 +248,8 @@ L1DataPath::FaultSite L1DataPath::fault_site(unsigned id, uint64_t line_addr,
   site.size = static_cast<unsigned>(ends[site.lane] - firsts[site.lane]);
   if (op.pieces) site.thread = op_threads_[uint64_t(id) * warp_size_ + site.lane];
   site.why = "the memory system answered an error for the " + std::string(access_kind_name(kind)) +
-             " of the line at " + hex(line_addr) + " (lane " + std::to_string(site.lane) +
-             "'s address " + hex(site.address) + ")";
+             " of the line at " + hex_string(line_addr) + " (lane " + std::to_string(site.lane) +
+             "'s address " + hex_string(site.address) + ")";
   return site;
 }
 
