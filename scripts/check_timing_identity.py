@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Checks that a change to the timing model leaves its simulated behaviour identical.
+"""Checks that a change to the timing model (or, with --mode functional, the functional executor) leaves its simulated behaviour identical.
 
 --record DIR runs a broad set of timing runs and stores each run's statistics
 JSON (without wall_seconds, the one host-dependent figure), exit status and
@@ -14,13 +14,21 @@ scheme with and without the balanced permutation (small), with a write-back
 L1 and with global loads bypassing the L1 (small), with the fcfs DRAM
 scheduler (small), and on volta.
 
+--mode functional runs the functional executor's set instead: every
+scenario at study size; at test size every scenario under each registered
+reconvergence scheme, under each compaction scheme, with quanta of 1 and 7
+warp instructions, and ended early by a budget of 3,000 warp instructions and
+by a watchdog of 40 (the fault messages name the warp and PC, so they check
+where a run stops).
+
 --threads N runs every timing run on N host threads (host_threads): recorded
 on one thread and compared on N, it checks that parallel SMs change nothing
 (docs/parallel-sms.md).
 
     /usr/bin/python3 scripts/check_timing_identity.py --build build --record base/
     /usr/bin/python3 scripts/check_timing_identity.py --build build --compare base/
-        [--jobs 2] [--threads N] [--only study|schemes|schedulers|compaction|l1|dram|volta]
+        [--jobs 2] [--threads N] [--mode timing|functional]
+        [--only study|schemes|schedulers|compaction|l1|dram|volta|quantum|budget]
         [SCENARIO...]
 """
 import argparse
@@ -53,6 +61,33 @@ TEST_BUDGET = ["--set", "instruction_budget=1000000"]
 
 
 GROUPS = ["study", "schemes", "schedulers", "compaction", "l1", "dram", "volta"]
+FUNCTIONAL_GROUPS = ["study", "schemes", "compaction", "quantum", "budget"]
+
+
+def functional_set(cli, names, only):
+    """(key, argument list) of every functional run in the set."""
+    runs = []
+    groups = only or FUNCTIONAL_GROUPS
+    if "study" in groups:
+        runs += [(f"fstudy-{n}", [n, "--size", "study"]) for n in names]
+    if "schemes" in groups:
+        for scheme in scheme_names(cli):
+            runs += [(f"ftest-{scheme}-{n}", [n, "--size", "test", "--reconvergence", scheme] +
+                      TEST_BUDGET) for n in names]
+    if "compaction" in groups:
+        for comp in ["tbc", "capri", "ideal"]:
+            runs += [(f"ftest-{comp}-{n}", [n, "--size", "test", "--set", f"compaction={comp}"] +
+                      TEST_BUDGET) for n in names]
+    if "quantum" in groups:
+        for q in [1, 7]:
+            runs += [(f"ftest-q{q}-{n}", [n, "--size", "test", "--set", f"quantum={q}"] +
+                      TEST_BUDGET) for n in names]
+    if "budget" in groups:
+        runs += [(f"ftest-budget-{n}", [n, "--size", "test", "--set", "instruction_budget=3000"])
+                 for n in names]
+        runs += [(f"ftest-watchdog-{n}", [n, "--size", "test", "--set", "watchdog=40"] +
+                  TEST_BUDGET) for n in names]
+    return runs
 
 
 def run_set(cli, names, only):
@@ -96,14 +131,14 @@ def run_set(cli, names, only):
     return runs
 
 
-def run_one(cli, args, threads):
+def run_one(cli, args, threads, mode="timing"):
     """The run's comparable record: exit status, PASS/FAIL lines and statistics
     (the statistics alone: a new configuration field or version changes the
     run record without changing what was simulated)."""
     with tempfile.TemporaryDirectory() as d:
         stats_file = os.path.join(d, "stats.json")
         threading = ["--threads", str(threads)] if threads else []
-        proc = subprocess.run([cli, "run"] + args + ["--mode", "timing", "--stats", stats_file] +
+        proc = subprocess.run([cli, "run"] + args + ["--mode", mode, "--stats", stats_file] +
                               threading, capture_output=True, text=True)
         stats = None
         if os.path.exists(stats_file):
@@ -122,7 +157,9 @@ def main():
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--record", metavar="DIR", help="store the runs' records in DIR")
     mode.add_argument("--compare", metavar="DIR", help="compare the runs with those in DIR")
-    ap.add_argument("--only", action="append", choices=GROUPS)
+    ap.add_argument("--mode", choices=["timing", "functional"], default="timing",
+                    help="which model's set to run (default: timing)")
+    ap.add_argument("--only", action="append", choices=sorted(set(GROUPS + FUNCTIONAL_GROUPS)))
     ap.add_argument("--jobs", type=int, default=2, help="runs at a time")
     ap.add_argument("--threads", type=int, help="host threads of each run (default: 1)")
     args = ap.parse_args()
@@ -130,14 +167,20 @@ def main():
     if not os.access(cli, os.X_OK):
         sys.exit(f"{cli} not found: build the warptlm target first")
     names = args.scenarios or scenario_names(cli)
-    runs = run_set(cli, names, args.only)
+    if args.mode == "functional":
+        if args.threads:
+            sys.exit("--threads applies to timing runs only")
+        runs = functional_set(cli, names, args.only)
+    else:
+        runs = run_set(cli, names, args.only)
     directory = args.record or args.compare
     os.makedirs(directory, exist_ok=True)
 
     differ = missing = 0
     added = set()
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = {pool.submit(run_one, cli, a, args.threads): (key, a) for key, a in runs}
+        futures = {pool.submit(run_one, cli, a, args.threads, args.mode): (key, a)
+                   for key, a in runs}
         for fut in concurrent.futures.as_completed(futures):
             key, a = futures[fut]
             text = json.dumps(fut.result(), indent=0, sort_keys=True)
@@ -162,7 +205,7 @@ def main():
             if json.dumps(now, indent=0, sort_keys=True) != json.dumps(recorded, indent=0, sort_keys=True):
                 differ += 1
                 threading = f" --threads {args.threads}" if args.threads else ""
-                print(f"DIFFERS: {key} (warptlm run {' '.join(a)} --mode timing{threading})")
+                print(f"DIFFERS: {key} (warptlm run {' '.join(a)} --mode {args.mode}{threading})")
     if args.record:
         print(f"recorded {len(runs)} runs in {directory}")
         return

@@ -34,7 +34,7 @@ RunStats GridRunner::run() {
   return stats_;
 }
 
-void GridRunner::step(ResidentCta& c, Warp& w) {
+unsigned GridRunner::step(ResidentCta& c, Warp& w, unsigned max) {
   paths_.clear();
   w.simt->issuable(paths_);
   // The functional executor issues the scheme's first issuable path: a scheme
@@ -43,10 +43,24 @@ void GridRunner::step(ResidentCta& c, Warp& w) {
   const Path p = paths_.front();
   if (p.mask & w.barrier_lanes) {
     w.at_barrier = true;  // released when the barrier completes
-    return;
+    return 1;
   }
   FunctionalWarpEnvironment env(module_, mem_, c.context);
   env.bind(&w);
+  // A straight run issues what the scheme lets the path run through by
+  // itself without asking the scheme at every instruction; the trace records
+  // every issue, so it goes one at a time.
+  Pc stop = 0;
+  if (!trace_ && w.simt->straight_run(p.split, &stop)) {
+    Pc at = p.pc;
+    const unsigned n =
+        issuer_.issue_straight(w, p, stop, max, paths_.size(), c.context, env, stats_, &at);
+    if (n) {
+      w.simt->move_straight(p.split, at);
+      w.counters_pending = true;
+      return n;
+    }
+  }
   stats_.note_issuable(paths_.size());
   IssueResult r = issuer_.issue(w, p, c.context, env, stats_);
   if (trace_)
@@ -54,6 +68,7 @@ void GridRunner::step(ResidentCta& c, Warp& w) {
         TraceRecord{stats_.warp_instructions - 1, 0, c.warp_base + w.index, p.split, p.pc, p.mask});
   if (r.outcome.control == Control::Barrier && r.outcome.executed)
     c.barriers.arrive(w, r.outcome, p.pc, c.warp_ptrs, shape_.block.count(), issuer_, c.context);
+  return 1;
 }
 
 void GridRunner::start_cta(ResidentCta& c, uint64_t linear) {
@@ -87,8 +102,8 @@ bool GridRunner::round(ResidentCta& c) {
   for (Warp& w : c.warps) {
     if (w.finished()) continue;
     all_done = false;
-    for (unsigned q = 0; q < config_.quantum && !w.at_barrier && !w.finished(); ++q) {
-      step(c, w);
+    for (unsigned q = 0; q < config_.quantum && !w.at_barrier && !w.finished();) {
+      q += step(c, w, config_.quantum - q);
       progress = true;
     }
     if (hook_) hook_(stats_);

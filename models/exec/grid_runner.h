@@ -68,7 +68,10 @@ class GridRunner {
   // One turn of each unfinished warp of `c` (up to `quantum` instructions);
   // whether any issued. Marks `c` done, counting its warps, when all finish.
   bool round(ResidentCta& c);
-  void step(ResidentCta& c, Warp& w);
+  // Issues the next instruction of `w`, or a straight run of at most `max`
+  // (ReconvergenceUnit::straight_run); returns how many issued (1 when the
+  // warp stopped at a barrier).
+  unsigned step(ResidentCta& c, Warp& w, unsigned max);
 
   RegisterLayouts layouts_;  // before issuer_, which keeps a reference
   WarpIssuer issuer_;

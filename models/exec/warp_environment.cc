@@ -289,10 +289,63 @@ inline void copy(uint8_t* dst, const uint8_t* src, unsigned size) {
   }
 }
 
+// The whole warp's elements of kSize bytes from or to one block of host
+// bytes `bytes` holding the addresses from `base` on, lane by lane in
+// increasing order (a later lane's store wins, as in each_access()).
+template <unsigned kSize>
+void load_block(const uint8_t* bytes, uint64_t base, LaneMask lanes, const uint64_t* addrs,
+                uint8_t* data) {
+  for (LaneMask m = lanes; m; m &= m - 1) {
+    const unsigned lane = static_cast<unsigned>(__builtin_ctzll(m));
+    std::memcpy(data + size_t(lane) * kSize, bytes + (addrs[lane] - base), kSize);
+  }
+}
+template <unsigned kSize>
+void store_block(uint8_t* bytes, uint64_t base, LaneMask lanes, const uint64_t* addrs,
+                 const uint8_t* data) {
+  for (LaneMask m = lanes; m; m &= m - 1) {
+    const unsigned lane = static_cast<unsigned>(__builtin_ctzll(m));
+    std::memcpy(bytes + (addrs[lane] - base), data + size_t(lane) * kSize, kSize);
+  }
+}
+
 }  // namespace
+
+uint8_t* FunctionalWarpEnvironment::one_block(Space space, LaneMask lanes, const uint64_t* addrs,
+                                              unsigned size, uint64_t* base) {
+  if (lanes == 0 || (space != Space::Global && space != Space::Shared)) return nullptr;
+  uint64_t lo = ~uint64_t(0), hi = 0;
+  for (LaneMask m = lanes; m; m &= m - 1) {
+    const uint64_t a = addrs[__builtin_ctzll(m)];
+    lo = a < lo ? a : lo;
+    hi = a > hi ? a : hi;
+  }
+  if (hi > ~uint64_t(0) - size) return nullptr;
+  if (space == Space::Shared) {
+    const uint64_t limit = cta_.shared.size();
+    if (hi > limit || size > limit - hi) return nullptr;
+    *base = 0;
+    return cta_.shared.data();
+  }
+  check_shared_access();
+  const GlobalMemory::Block b = mem_.global->block(lo, hi - lo + size);
+  if (!b.data) return nullptr;
+  *base = b.base;
+  return b.data;
+}
 
 void FunctionalWarpEnvironment::load_lanes(Space space, LaneMask lanes, const uint64_t* addrs,
                                            uint8_t* data, unsigned size) {
+  uint64_t base = 0;
+  if (size == 4 || size == 8) {
+    if (const uint8_t* bytes = one_block(space, lanes, addrs, size, &base)) {
+      if (size == 4)
+        load_block<4>(bytes, base, lanes, addrs, data);
+      else
+        load_block<8>(bytes, base, lanes, addrs, data);
+      return;
+    }
+  }
   each_access(space, lanes, addrs, size, false, [&](unsigned lane, const uint8_t* src) {
     uint8_t* dst = data + size_t(lane) * size;
     if (src)
@@ -304,6 +357,16 @@ void FunctionalWarpEnvironment::load_lanes(Space space, LaneMask lanes, const ui
 
 void FunctionalWarpEnvironment::store_lanes(Space space, LaneMask lanes, const uint64_t* addrs,
                                             const uint8_t* data, unsigned size) {
+  uint64_t base = 0;
+  if (size == 4 || size == 8) {
+    if (uint8_t* bytes = one_block(space, lanes, addrs, size, &base)) {
+      if (size == 4)
+        store_block<4>(bytes, base, lanes, addrs, data);
+      else
+        store_block<8>(bytes, base, lanes, addrs, data);
+      return;
+    }
+  }
   each_access(space, lanes, addrs, size, true, [&](unsigned lane, uint8_t* dst) {
     const uint8_t* src = data + size_t(lane) * size;
     if (dst)

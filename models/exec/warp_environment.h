@@ -52,6 +52,12 @@ class FunctionalWarpEnvironment : public WarpEnvironment {
   // block found) or a new lookup, or null when the global memory has no block
   // for them (out of bounds, or reached only through read/write).
   uint8_t* global_bytes(GlobalMemory::Block* block, uint64_t addr, unsigned size);
+  // The host bytes of the one block of global memory, or of the CTA's shared
+  // memory, that holds every lane's access of `size` bytes (*base: the
+  // block's first address), or null (other spaces, lanes spread over several
+  // blocks or out of bounds): each_access() then goes lane by lane and faults.
+  uint8_t* one_block(Space space, LaneMask lanes, const uint64_t* addrs, unsigned size,
+                     uint64_t* base);
   // Calls access(lane, bytes) for each lane of `lanes` in increasing order,
   // with bytes the host memory of [addrs[lane], + size) in `space`, or null
   // for global memory without a block; faults as locate() does.

@@ -71,6 +71,56 @@ WarpIssuer::WarpIssuer(const Program& program, const Function& kernel, KernelMem
                                 " functions (warp size " + std::to_string(layouts.warp_size) +
                                 "), the program has " + std::to_string(module_.functions.size()) +
                                 "; build them with RegisterLayouts(module, warp_size)");
+  straight_.assign(layouts.predecoded.size(), 0);
+  for (size_t i = 0; i < straight_.size() && i < module_.code.size(); ++i) {
+    const PredecodedInstruction& d = layouts.predecoded[i];
+    const Instruction& in = module_.code[i];
+    straight_[i] = (d.run || d.branch) && !in.lowered && in.op != Opcode::Reconverge;
+  }
+}
+
+unsigned WarpIssuer::issue_straight(Warp& w, const Path& p, Pc stop, unsigned max, size_t issuable,
+                                    CtaContext& cta, WarpEnvironment& env, RunStats& stats,
+                                    Pc* pc) const {
+  Frame& frame = w.frames.back();
+  const Function& fn = module_.functions[frame.function];
+  uint8_t* regs = frame.regs.data();
+  const LaneMask active = p.mask;
+  const LaneMask lanes = active & full_mask(w.size);
+  const unsigned threads = lane_count(active);
+  Pc at = p.pc;
+  unsigned n = 0;
+  // What issue() and execute_path() do for these instructions, in their
+  // order; a pc outside the function is left to them (they fault).
+  while (n < max && at >= fn.begin && at < fn.end) {
+    const size_t index = at / kInstrBytes;
+    if (index >= straight_.size() || !straight_[index]) break;
+    const PredecodedInstruction& d = layouts_.predecoded[index];
+    LaneMask m = lanes;
+    if (d.has_guard) m &= *reinterpret_cast<const LaneMask*>(regs + d.guard) ^ d.guard_flip;
+    Pc next = at + kInstrBytes;
+    if (d.branch) {
+      if (m != 0 && m != active) break;  // divergent: the scheme's business
+      if (m) next = d.target;
+    } else {
+      d.run(d, regs, m, w.size, env);
+    }
+    ++w.issued;
+    if (watchdog_ && w.issued - w.progress_mark > watchdog_) watchdog_fault(w, cta, at, active);
+    stats.note_issuable(issuable);
+    ++stats.warp_instructions;
+    stats.thread_instructions += threads;
+    check_budget(w, cta, at, active, stats);
+    if (d.branch) {
+      const BranchInfo* b = program_.branch_at(at);
+      if (b && b->conditional) ++stats.branches;  // uniform: never divergent
+    }
+    ++n;
+    at = next;
+    if (at == stop) break;
+  }
+  *pc = at;
+  return n;
 }
 
 void WarpIssuer::fault(const Warp& w, const CtaContext& cta, Pc pc, unsigned lane,

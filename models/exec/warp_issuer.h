@@ -54,6 +54,19 @@ class WarpIssuer {
   IssueResult issue(Warp& w, const Path& p, CtaContext& cta, WarpEnvironment& env,
                     RunStats& stats) const;
 
+  // A straight run (the functional executor's fast path): issues path `p` of
+  // `w` from p.pc on, one instruction after another, exactly as issue()
+  // would, while each is pre-decoded and has no control effect or is a branch
+  // that all of the path's lanes take the same way; it stops before any other
+  // instruction, when the pc becomes `stop`, or after `max` instructions.
+  // `issuable`: the paths the warp offers (RunStats::note_issuable), which a
+  // straight run leaves as they are. Leaves w.simt alone: returns how many
+  // issued and sets `*pc` to where the path is now, for
+  // ReconvergenceUnit::move_straight(). Throws KernelFault (the watchdog and
+  // the budget, as issue()).
+  unsigned issue_straight(Warp& w, const Path& p, Pc stop, unsigned max, size_t issuable,
+                          CtaContext& cta, WarpEnvironment& env, RunStats& stats, Pc* pc) const;
+
   // The parts of issue(), for executors that drive control flow themselves
   // (thread block compaction runs one CTA-wide path as per-warp pieces):
   // execute_path() executes path `p` of `w` for its functional effect only
@@ -112,6 +125,9 @@ class WarpIssuer {
   ComponentOptions scheme_options_;  // of `reconvergence_`
   uint64_t instruction_budget_;
   uint64_t watchdog_;
+  // Per instruction: 1 where issue_straight() may issue it (pre-decoded, not
+  // a marker, not written by the exec-mask lowering: issue() counts those).
+  std::vector<uint8_t> straight_;
 };
 
 // Small helpers shared by the executors' messages (hex_string: frontend/hex_text.h).

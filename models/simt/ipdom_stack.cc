@@ -55,6 +55,21 @@ unsigned IpdomStack::retire(LaneMask lanes, bool whole_kernel) {
   return frames;
 }
 
+bool IpdomStack::straight_run(uint32_t split, Pc* stop) const {
+  if (stack_.empty() || split != stack_.size() - 1) return false;
+  // Only the top entry's pc moves until it reaches the entry's rpc; a call
+  // frame's entry ends by ret or exit, never by its pc.
+  *stop = stack_.back().call_frame ? kExitPc : stack_.back().rpc;
+  return true;
+}
+
+void IpdomStack::move_straight(uint32_t split, Pc pc) {
+  if (stack_.empty() || split != stack_.size() - 1)
+    throw std::logic_error("ipdom: move_straight() on a path that is not the top of the stack");
+  stack_.back().pc = pc;
+  pop_reconverged();
+}
+
 unsigned IpdomStack::advance(uint32_t split, const ControlEvent& ev) {
   if (stack_.empty() || split != stack_.size() - 1)
     throw std::logic_error("ipdom: advance() on a path that is not the top of the stack");

@@ -18,6 +18,8 @@ class IpdomStack : public ReconvergenceUnit {
   bool finished() const override { return stack_.empty(); }
   void issuable(std::vector<Path>& out) const override;
   unsigned advance(uint32_t split, const ControlEvent& event) override;
+  bool straight_run(uint32_t split, Pc* stop) const override;
+  void move_straight(uint32_t split, Pc pc) override;
   unsigned max_depth() const override { return counters_.peak_entries; }
 
   struct Entry {

@@ -86,6 +86,21 @@ unsigned MinorityFirstStack::retire(LaneMask gone, bool whole_kernel) {
   return frames;
 }
 
+bool MinorityFirstStack::straight_run(uint32_t split, Pc* stop) const {
+  if (stack_.empty() || split != stack_.size() - 1) return false;
+  // As ipdom: only the top entry's pc moves until it reaches the entry's rpc.
+  *stop = stack_.back().kind == Kind::Frame ? kExitPc : stack_.back().rpc;
+  return true;
+}
+
+void MinorityFirstStack::move_straight(uint32_t split, Pc pc) {
+  if (stack_.empty() || split != stack_.size() - 1)
+    throw std::logic_error(
+        "minority_first: move_straight() on a path that is not the top of the stack");
+  stack_.back().pc = pc;
+  pop_reconverged();
+}
+
 unsigned MinorityFirstStack::advance(uint32_t split, const ControlEvent& ev) {
   if (stack_.empty() || split != stack_.size() - 1)
     throw std::logic_error("minority_first: advance() on a path that is not the top of the stack");

@@ -78,6 +78,15 @@ class ReconvergenceUnit {
   // call frames completed (every lane of the call returned or exited), so the
   // executor can copy return values out and drop the callee's registers.
   virtual unsigned advance(uint32_t split, const ControlEvent& event) = 0;
+  // Straight runs, the functional executor's fast path (exec/grid_runner.h):
+  // whether path `split` may go on by itself, its pc moving and nothing else
+  // changing, through instructions without control effect and branches that
+  // all of its lanes take the same way, until its pc becomes `*stop` (where
+  // the scheme acts: a reconvergence pc). move_straight() then puts the path
+  // at `pc`, exactly as advance() of each of those instructions would have.
+  // The default offers no runs: every instruction goes through advance().
+  virtual bool straight_run(uint32_t /*split*/, Pc* /*stop*/) const { return false; }
+  virtual void move_straight(uint32_t /*split*/, Pc /*pc*/) {}
   // Deepest the scheme's structure got (stack entries, table entries...).
   virtual unsigned max_depth() const = 0;
   // The scheme's own statistics (the `stats` it was registered with),
