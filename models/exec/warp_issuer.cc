@@ -35,6 +35,36 @@ bool mbarrier_update(const Instruction& in) {
          in.mbarrier != MbarrierOp::TryWait && in.mbarrier != MbarrierOp::PendingCount;
 }
 
+// What another thread could see: the watchdog's progress (besides exits,
+// barriers and runtime calls).
+bool visible_to_others(const Instruction& in) {
+  return in.op == Opcode::Atom || in.op == Opcode::Red || in.op == Opcode::Sust ||
+         in.op == Opcode::CpAsync || mbarrier_update(in) ||
+         (in.op == Opcode::St && in.space != Space::Local && in.space != Space::Param);
+}
+
+// The opcodes whose semantics (exec_control) may report a control effect;
+// every other instruction's is none.
+bool may_control(Opcode op) {
+  switch (op) {
+    case Opcode::Bar:
+    case Opcode::Membar:
+    case Opcode::Nanosleep:
+    case Opcode::Bra:
+    case Opcode::Call:
+    case Opcode::Ret:
+    case Opcode::Exit:
+    case Opcode::Trap:
+    case Opcode::Reconverge:
+    case Opcode::EmaskDefer:
+    case Opcode::EmaskBranchz:
+    case Opcode::EmaskJoin:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Per-thread local memory may grow to this many bytes (CUDA's own limit), so
 // runaway recursion ends in a fault rather than exhausting the host.
 constexpr uint64_t kLocalLimit = 512 * 1024;
@@ -71,11 +101,15 @@ WarpIssuer::WarpIssuer(const Program& program, const Function& kernel, KernelMem
                                 " functions (warp size " + std::to_string(layouts.warp_size) +
                                 "), the program has " + std::to_string(module_.functions.size()) +
                                 "; build them with RegisterLayouts(module, warp_size)");
-  straight_.assign(layouts.predecoded.size(), 0);
+  straight_.assign(layouts.predecoded.size(), Straight::No);
   for (size_t i = 0; i < straight_.size() && i < module_.code.size(); ++i) {
     const PredecodedInstruction& d = layouts.predecoded[i];
     const Instruction& in = module_.code[i];
-    straight_[i] = (d.run || d.branch) && !in.lowered && in.op != Opcode::Reconverge;
+    if (in.lowered || in.op == Opcode::Reconverge) continue;  // issue() counts those
+    if (d.run || d.branch)
+      straight_[i] = Straight::Predecoded;
+    else if (!may_control(in.op))
+      straight_[i] = visible_to_others(in) ? Straight::Visible : Straight::Executed;
   }
 }
 
@@ -94,19 +128,29 @@ unsigned WarpIssuer::issue_straight(Warp& w, const Path& p, Pc stop, unsigned ma
   // order; a pc outside the function is left to them (they fault).
   while (n < max && at >= fn.begin && at < fn.end) {
     const size_t index = at / kInstrBytes;
-    if (index >= straight_.size() || !straight_[index]) break;
+    const Straight kind = index < straight_.size() ? straight_[index] : Straight::No;
+    if (kind == Straight::No) break;
     const PredecodedInstruction& d = layouts_.predecoded[index];
-    LaneMask m = lanes;
-    if (d.has_guard) m &= *reinterpret_cast<const LaneMask*>(regs + d.guard) ^ d.guard_flip;
     Pc next = at + kInstrBytes;
-    if (d.branch) {
-      if (m != 0 && m != active) break;  // divergent: the scheme's business
-      if (m) next = d.target;
+    bool progress = false;
+    if (kind == Straight::Predecoded) {
+      LaneMask m = lanes;
+      if (d.has_guard) m &= *reinterpret_cast<const LaneMask*>(regs + d.guard) ^ d.guard_flip;
+      if (d.branch) {
+        if (m != 0 && m != active) break;  // divergent: the scheme's business
+        if (m) next = d.target;
+      } else {
+        d.run(d, regs, m, w.size, env);
+      }
     } else {
-      d.run(d, regs, m, w.size, env);
+      const Outcome o = execute_at(w, frame, module_.code[index], at, active, cta, env);
+      progress = kind == Straight::Visible && o.executed;
     }
     ++w.issued;
-    if (watchdog_ && w.issued - w.progress_mark > watchdog_) watchdog_fault(w, cta, at, active);
+    if (progress)
+      w.progress_mark = w.issued;
+    else if (watchdog_ && w.issued - w.progress_mark > watchdog_)
+      watchdog_fault(w, cta, at, active);
     stats.note_issuable(issuable);
     ++stats.warp_instructions;
     stats.thread_instructions += threads;
@@ -296,6 +340,23 @@ void WarpIssuer::pop_frame(Warp& w) const {
   }
 }
 
+Outcome WarpIssuer::execute_at(const Warp& w, const Frame& frame, const Instruction& in, Pc pc,
+                               LaneMask mask, CtaContext& cta, WarpEnvironment& env) const {
+  try {
+    const WarpRegisters regs{frame.regs.data(), frame.slots, w.size};
+    return execute(module_, in, regs, mask, env);
+  } catch (const MemoryFault& mf) {
+    fault(w, cta, pc, mf.lane,
+          std::string(mf.reason == MemoryFault::Reason::Misaligned ? "misaligned " : "") +
+              "memory fault: " + mf.what(),
+          &mf);
+  } catch (const LaneError& e) {
+    fault(w, cta, pc, e.lane, e.what());
+  } catch (const std::runtime_error& e) {
+    fault(w, cta, pc, lowest_lane(mask), e.what());
+  }
+}
+
 IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, WarpEnvironment& env,
                                      ControlEvent& ev) const {
   const Frame& frame = w.frames.back();
@@ -319,23 +380,10 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
   r.instruction = &in;
   Outcome& o = r.outcome;
   const size_t index = p.pc / kInstrBytes;
-  try {
-    // The common simple forms run pre-decoded; they cannot fault.
-    if (index >= layouts_.predecoded.size() ||
-        !run_predecoded(layouts_.predecoded[index], frame.regs.data(), p.mask, w.size, env, o)) {
-      const WarpRegisters regs{frame.regs.data(), frame.slots, w.size};
-      o = execute(module_, in, regs, p.mask, env);
-    }
-  } catch (const MemoryFault& mf) {
-    fault(w, cta, p.pc, mf.lane,
-          std::string(mf.reason == MemoryFault::Reason::Misaligned ? "misaligned " : "") +
-              "memory fault: " + mf.what(),
-          &mf);
-  } catch (const LaneError& e) {
-    fault(w, cta, p.pc, e.lane, e.what());
-  } catch (const std::runtime_error& e) {
-    fault(w, cta, p.pc, lowest_lane(p.mask), e.what());
-  }
+  // The common simple forms run pre-decoded; they cannot fault.
+  if (index >= layouts_.predecoded.size() ||
+      !run_predecoded(layouts_.predecoded[index], frame.regs.data(), p.mask, w.size, env, o))
+    o = execute_at(w, frame, in, p.pc, p.mask, cta, env);
   // `trap` aborts the whole kernel, as on the device (cudaErrorLaunchFailure).
   if (o.control == Control::Trap)
     fault(w, cta, p.pc, lowest_lane(o.executed), trap_message(module_, cta));
@@ -377,10 +425,7 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
   // a wait, is progress; a warp that only computes and loads is spinning.
   bool progress = ev.kind == Control::Exit || ev.kind == Control::Barrier ||
                   (in.op == Opcode::Call && o.executed && o.control == Control::None);
-  if (o.executed && (in.op == Opcode::Atom || in.op == Opcode::Red || in.op == Opcode::Sust ||
-                     in.op == Opcode::CpAsync || mbarrier_update(in) ||
-                     (in.op == Opcode::St && in.space != Space::Local && in.space != Space::Param)))
-    progress = true;
+  if (o.executed && visible_to_others(in)) progress = true;
   if (progress)
     w.progress_mark = w.issued;
   else if (watchdog_ && w.issued - w.progress_mark > watchdog_)

@@ -56,9 +56,11 @@ class WarpIssuer {
 
   // A straight run (the functional executor's fast path): issues path `p` of
   // `w` from p.pc on, one instruction after another, exactly as issue()
-  // would, while each is pre-decoded and has no control effect or is a branch
-  // that all of the path's lanes take the same way; it stops before any other
-  // instruction, when the pc becomes `stop`, or after `max` instructions.
+  // would, while each has no control effect (every opcode but bra, call, ret,
+  // exit, trap, bar, membar, nanosleep and the markers) or is a pre-decoded
+  // branch that all of the path's lanes take the same way; it stops before
+  // any other instruction, when the pc becomes `stop`, or after `max`
+  // instructions.
   // `issuable`: the paths the warp offers (RunStats::note_issuable), which a
   // straight run leaves as they are. Leaves w.simt alone: returns how many
   // issued and sets `*pc` to where the path is now, for
@@ -125,9 +127,17 @@ class WarpIssuer {
   ComponentOptions scheme_options_;  // of `reconvergence_`
   uint64_t instruction_budget_;
   uint64_t watchdog_;
-  // Per instruction: 1 where issue_straight() may issue it (pre-decoded, not
-  // a marker, not written by the exec-mask lowering: issue() counts those).
-  std::vector<uint8_t> straight_;
+  // Executes `in` at `pc` of `w` (in `frame`) for lanes `mask` through the
+  // semantics, a fault in it reported at `pc`.
+  Outcome execute_at(const Warp& w, const Frame& frame, const Instruction& in, Pc pc, LaneMask mask,
+                     CtaContext& cta, WarpEnvironment& env) const;
+
+  // How issue_straight() may issue an instruction: not at all (control, a
+  // marker, or written by the exec-mask lowering: issue() counts those),
+  // through its pre-decoded handler, or through the semantics, where Visible
+  // is what another thread could see (the watchdog's progress).
+  enum class Straight : uint8_t { No, Predecoded, Executed, Visible };
+  std::vector<Straight> straight_;  // per instruction
 };
 
 // Small helpers shared by the executors' messages (hex_string: frontend/hex_text.h).

@@ -64,19 +64,24 @@ uint64_t DeviceMemory::allocate_at(uint64_t base, uint64_t size, const std::stri
 bool DeviceMemory::release(uint64_t base) {
   auto it = allocations_.find(base);
   if (it == allocations_.end()) return false;
+  last_.allocation = nullptr;
   bytes_allocated_ -= it->second.bytes.size();
   allocations_.erase(it);
   return true;
 }
 
 const DeviceMemory::Allocation* DeviceMemory::find(uint64_t addr, uint64_t size) const {
+  auto inside = [&](const Allocation& a) {
+    const uint64_t off = addr - a.base;  // huge below the base
+    return off <= a.bytes.size() && size <= a.bytes.size() - off;
+  };
+  if (last_.allocation && inside(*last_.allocation)) return last_.allocation;
   auto it = allocations_.upper_bound(addr);
   if (it == allocations_.begin()) return nullptr;
   --it;
-  const Allocation& a = it->second;
-  uint64_t off = addr - a.base;
-  if (off > a.bytes.size() || size > a.bytes.size() - off) return nullptr;
-  return &a;
+  if (!inside(it->second)) return nullptr;
+  last_.allocation = &it->second;
+  return &it->second;
 }
 
 DeviceMemory::Allocation* DeviceMemory::find(uint64_t addr, uint64_t size) {

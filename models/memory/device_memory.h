@@ -54,6 +54,20 @@ class DeviceMemory : public GlobalMemory {
   // would pass kCapacity or what the host cannot hold.
   std::vector<uint8_t> make_bytes(uint64_t size, const std::string& name) const;
   std::map<uint64_t, Allocation> allocations_;  // by base address
+  // The allocation find() answered last: a warp's lanes, and an atomic's
+  // read and write, mostly reach the same one. Forgotten by release() and
+  // not carried by a copy or move (it points into this object's map). Like
+  // the rest of the object, for one thread at a time.
+  struct LastFound {
+    const Allocation* allocation = nullptr;
+    LastFound() = default;
+    LastFound(const LastFound&) {}
+    LastFound& operator=(const LastFound&) {
+      allocation = nullptr;
+      return *this;
+    }
+  };
+  mutable LastFound last_;
   uint64_t next_ = 0;
   uint64_t bytes_allocated_ = 0;
 };

@@ -1,5 +1,5 @@
-// Straight runs (GridRunner's fast path through instructions that only move a
-// path's pc) change nothing a user sees: a traced run, which issues one
+// Straight runs (GridRunner's fast path through the instructions after which
+// the scheme only moves a path's pc) change nothing a user sees: a traced run, which issues one
 // instruction at a time, and an untraced one give the same outputs,
 // statistics and faults, under every quantum.
 #include <gtest/gtest.h>
@@ -73,6 +73,38 @@ LOOP:
   setp.ne.u32 %p1, %r1, 1000000;
   @%p1 bra LOOP;
   ret;
+}
+)";
+
+// Stores to global memory for its first 30 iterations (progress), then
+// spins without storing until the watchdog ends it; lane 5 of each warp then
+// loads past the end of `out` when `oob` is set.
+const char* const kStoreThenSpin = R"(
+.visible .entry store_spin(.param .u64 out, .param .u32 oob)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r6, [oob];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  mov.u32 %r2, 0;
+LOOP:
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, 30;
+  @%p1 st.global.u32 [%rd3], %r2;
+  and.b32 %r3, %r1, 31;
+  setp.eq.u32 %p2, %r3, 5;
+  setp.ne.u32 %p3, %r6, 0;
+  and.pred %p2, %p2, %p3;
+  selp.u32 %r4, 4096, 0, %p2;
+  cvt.u64.u32 %rd4, %r4;
+  add.s64 %rd5, %rd3, %rd4;
+  ld.global.u32 %r5, [%rd5];
+  bra.uni LOOP;
 }
 )";
 
@@ -165,6 +197,26 @@ TEST(StraightRuns, WatchdogAndBudgetFaultAtTheSameInstruction) {
     expect_same(kSpin, "spin", l, budget);
     EXPECT_NE(run_once(kSpin, "spin", l, budget, false).fault.find("runaway kernel"),
               std::string::npos);
+  }
+}
+
+TEST(StraightRuns, MemoryInstructionsCountAsProgressAndFaultAtTheirLane) {
+  for (unsigned quantum : {1u, 4u, 64u}) {
+    SCOPED_TRACE("quantum " + std::to_string(quantum));
+    ExecConfig c;
+    c.quantum = quantum;
+    c.watchdog = 200;
+    for (uint32_t oob : {0u, 1u}) {
+      LaunchSpec l = one_buffer(1, 64, std::vector<int32_t>(64, 0));
+      l.args.push_back(KernelArg::scalar(Type::U32, oob));
+      expect_same(kStoreThenSpin, "store_spin", l, c);
+      const std::string fault = run_once(kStoreThenSpin, "store_spin", l, c, false).fault;
+      // The stores reset the watchdog: it ends the run only after the last of them.
+      EXPECT_NE(fault.find(oob ? "out of bounds" : "no progress: the warp issued 201 "),
+                std::string::npos)
+          << fault;
+      if (oob) EXPECT_NE(fault.find("lane 5"), std::string::npos) << fault;
+    }
   }
 }
 

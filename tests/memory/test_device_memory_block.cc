@@ -34,6 +34,32 @@ TEST(DeviceMemoryBlock, TheAllocationHoldingTheRange) {
   }
 }
 
+// find() remembers the allocation it found last: what it answers must not
+// outlive that allocation or leak into a copy.
+TEST(DeviceMemoryBlock, TheRememberedAllocationFollowsReleaseAndCopies) {
+  DeviceMemory m;
+  const uint64_t a = m.allocate(64, "a");
+  const uint64_t b = m.allocate(64, "b");
+  ASSERT_NE(m.find(a + 8, 4), nullptr);
+  EXPECT_EQ(m.find(a + 8, 4)->name, "a");
+  EXPECT_EQ(m.find(b, 4)->name, "b");     // another allocation than the last one
+  EXPECT_EQ(m.find(a + 62, 4), nullptr);  // past the end of the last one found
+  EXPECT_EQ(m.find(a + 60, 4)->name, "a");
+  ASSERT_TRUE(m.release(a));
+  EXPECT_EQ(m.find(a + 8, 4), nullptr);
+  uint32_t x = 0;
+  EXPECT_FALSE(m.read(a + 8, &x, 4));
+  ASSERT_NE(m.find(b + 4, 4), nullptr);
+  DeviceMemory copy = m;
+  const DeviceMemory::Allocation* in_copy = copy.find(b + 4, 4);
+  ASSERT_NE(in_copy, nullptr);
+  EXPECT_NE(in_copy, m.find(b + 4, 4));  // the copy's own allocation
+  const uint32_t v = 7;
+  ASSERT_TRUE(copy.write(b + 4, &v, 4));
+  ASSERT_TRUE(m.read(b + 4, &x, 4));
+  EXPECT_EQ(x, 0u);
+}
+
 // A global memory that does not override block() has none.
 TEST(DeviceMemoryBlock, OtherMemoriesHaveNoBlocksByDefault) {
   struct Plain : GlobalMemory {
