@@ -289,61 +289,55 @@ inline void copy(uint8_t* dst, const uint8_t* src, unsigned size) {
   }
 }
 
-// The whole warp's elements of kSize bytes from or to one block of host
-// bytes `bytes` holding the addresses from `base` on, lane by lane in
-// increasing order (a later lane's store wins, as in each_access()).
-template <unsigned kSize>
-void load_block(const uint8_t* bytes, uint64_t base, LaneMask lanes, const uint64_t* addrs,
+// Lanes `lanes`' elements of kSize bytes from (kStore: to) the block of host
+// bytes `bytes` holding the `span` addresses from `base` on, lane by lane in
+// increasing order. Stops at the first lane outside the block and returns
+// false: each_access() then does every lane again, the faulting one included,
+// which for a store rewrites the same bytes in the same order.
+template <unsigned kSize, bool kStore>
+bool copy_block(uint8_t* bytes, uint64_t base, uint64_t span, LaneMask lanes, const uint64_t* addrs,
                 uint8_t* data) {
+  const uint64_t last = span - kSize;  // the block holds one access, so span >= kSize
   for (LaneMask m = lanes; m; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(__builtin_ctzll(m));
-    std::memcpy(data + size_t(lane) * kSize, bytes + (addrs[lane] - base), kSize);
+    const uint64_t off = addrs[lane] - base;  // huge below the base
+    if (off > last) return false;
+    if (kStore)
+      std::memcpy(bytes + off, data + size_t(lane) * kSize, kSize);
+    else
+      std::memcpy(data + size_t(lane) * kSize, bytes + off, kSize);
   }
-}
-template <unsigned kSize>
-void store_block(uint8_t* bytes, uint64_t base, LaneMask lanes, const uint64_t* addrs,
-                 const uint8_t* data) {
-  for (LaneMask m = lanes; m; m &= m - 1) {
-    const unsigned lane = static_cast<unsigned>(__builtin_ctzll(m));
-    std::memcpy(bytes + (addrs[lane] - base), data + size_t(lane) * kSize, kSize);
-  }
+  return true;
 }
 
 }  // namespace
 
-uint8_t* FunctionalWarpEnvironment::one_block(Space space, LaneMask lanes, const uint64_t* addrs,
-                                              unsigned size, uint64_t* base) {
-  if (lanes == 0 || (space != Space::Global && space != Space::Shared)) return nullptr;
-  uint64_t lo = ~uint64_t(0), hi = 0;
-  for (LaneMask m = lanes; m; m &= m - 1) {
-    const uint64_t a = addrs[__builtin_ctzll(m)];
-    lo = a < lo ? a : lo;
-    hi = a > hi ? a : hi;
-  }
-  if (hi > ~uint64_t(0) - size) return nullptr;
+uint8_t* FunctionalWarpEnvironment::block_at(Space space, uint64_t addr, unsigned size,
+                                             uint64_t* base, uint64_t* span) {
   if (space == Space::Shared) {
-    const uint64_t limit = cta_.shared.size();
-    if (hi > limit || size > limit - hi) return nullptr;
     *base = 0;
-    return cta_.shared.data();
+    *span = cta_.shared.size();
+    return *span >= size ? cta_.shared.data() : nullptr;
   }
+  if (space != Space::Global) return nullptr;
   check_shared_access();
-  const GlobalMemory::Block b = mem_.global->block(lo, hi - lo + size);
-  if (!b.data) return nullptr;
+  const GlobalMemory::Block b = mem_.global->block(addr, size);
   *base = b.base;
+  *span = b.size;
   return b.data;
 }
 
 void FunctionalWarpEnvironment::load_lanes(Space space, LaneMask lanes, const uint64_t* addrs,
                                            uint8_t* data, unsigned size) {
-  uint64_t base = 0;
-  if (size == 4 || size == 8) {
-    if (const uint8_t* bytes = one_block(space, lanes, addrs, size, &base)) {
-      if (size == 4)
-        load_block<4>(bytes, base, lanes, addrs, data);
-      else
-        load_block<8>(bytes, base, lanes, addrs, data);
-      return;
+  if (lanes && (size == 4 || size == 8)) {
+    uint64_t base = 0, span = 0;
+    const uint64_t first = addrs[__builtin_ctzll(lanes)];
+    if (uint8_t* bytes = block_at(space, first, size, &base, &span)) {
+      // `data` is the caller's scratch: lanes copied before a lane outside
+      // the block are copied again below.
+      if (size == 4 ? copy_block<4, false>(bytes, base, span, lanes, addrs, data)
+                    : copy_block<8, false>(bytes, base, span, lanes, addrs, data))
+        return;
     }
   }
   each_access(space, lanes, addrs, size, false, [&](unsigned lane, const uint8_t* src) {
@@ -357,14 +351,14 @@ void FunctionalWarpEnvironment::load_lanes(Space space, LaneMask lanes, const ui
 
 void FunctionalWarpEnvironment::store_lanes(Space space, LaneMask lanes, const uint64_t* addrs,
                                             const uint8_t* data, unsigned size) {
-  uint64_t base = 0;
-  if (size == 4 || size == 8) {
-    if (uint8_t* bytes = one_block(space, lanes, addrs, size, &base)) {
-      if (size == 4)
-        store_block<4>(bytes, base, lanes, addrs, data);
-      else
-        store_block<8>(bytes, base, lanes, addrs, data);
-      return;
+  if (lanes && (size == 4 || size == 8)) {
+    uint64_t base = 0, span = 0;
+    const uint64_t first = addrs[__builtin_ctzll(lanes)];
+    if (uint8_t* bytes = block_at(space, first, size, &base, &span)) {
+      uint8_t* src = const_cast<uint8_t*>(data);  // only read (kStore)
+      if (size == 4 ? copy_block<4, true>(bytes, base, span, lanes, addrs, src)
+                    : copy_block<8, true>(bytes, base, span, lanes, addrs, src))
+        return;
     }
   }
   each_access(space, lanes, addrs, size, true, [&](unsigned lane, uint8_t* dst) {

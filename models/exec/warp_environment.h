@@ -52,12 +52,12 @@ class FunctionalWarpEnvironment : public WarpEnvironment {
   // block found) or a new lookup, or null when the global memory has no block
   // for them (out of bounds, or reached only through read/write).
   uint8_t* global_bytes(GlobalMemory::Block* block, uint64_t addr, unsigned size);
-  // The host bytes of the one block of global memory, or of the CTA's shared
-  // memory, that holds every lane's access of `size` bytes (*base: the
-  // block's first address), or null (other spaces, lanes spread over several
-  // blocks or out of bounds): each_access() then goes lane by lane and faults.
-  uint8_t* one_block(Space space, LaneMask lanes, const uint64_t* addrs, unsigned size,
-                     uint64_t* base);
+  // The host bytes of the block of global memory holding [addr, addr + size),
+  // or of the CTA's shared memory (*base: the block's first address, *span:
+  // its size), or null (other spaces, no such block): load_lanes() and
+  // store_lanes() copy a warp's lanes that fall in it in one loop, and leave
+  // the rest to each_access().
+  uint8_t* block_at(Space space, uint64_t addr, unsigned size, uint64_t* base, uint64_t* span);
   // Calls access(lane, bytes) for each lane of `lanes` in increasing order,
   // with bytes the host memory of [addrs[lane], + size) in `space`, or null
   // for global memory without a block; faults as locate() does.

@@ -154,6 +154,19 @@ TEST(WarpEnvironment, BatchWritesWhatLaneByLaneWrites) {
     }
     EXPECT_EQ(w.cta.shared, ref.cta.shared);  // lane 2 is not in the mask
     EXPECT_EQ(w.global_u32(w.b + 4), 0xa7a6a5a4u);
+    // Global lanes in two allocations, three of them at one address: the
+    // lanes before the one in the other allocation are written through the
+    // first lane's block, then every lane in order; the last lane's bytes win.
+    const uint64_t same[kLanes] = {w.a + 8, w.a + 8, w.b + 12, w.a + 8};
+    w.env.store_lanes(Space::Global, 0b1111, same, data, 4);
+    for (unsigned l = 0; l < kLanes; ++l)
+      ref.env.store(Space::Global, l, same[l] - w.a + ref.a, data + 4 * l, 4);
+    EXPECT_EQ(w.global_u32(w.a + 8), 0xafaeadacu);
+    EXPECT_EQ(w.global_u32(w.b + 12), 0xabaaa9a8u);
+    for (uint64_t off = 0; off < 64; off += 4) {
+      EXPECT_EQ(w.global_u32(w.a + off), ref.global_u32(ref.a + off)) << off;
+      EXPECT_EQ(w.global_u32(w.b + off), ref.global_u32(ref.b + off)) << off;
+    }
   }
 }
 
