@@ -4,6 +4,7 @@
 // the memory side ("interconnect.", "l2." summed over slices, "memory_port.",
 // "dram." when the default DRAM is bound).
 #include <algorithm>
+#include <vector>
 
 #include "exec/run_stats.h"
 #include "gpu/gpu.h"
@@ -94,10 +95,12 @@ nlohmann::json Gpu::stats() const {
   const RunStats run = run_stats();
   SmStats total;
   uint64_t active_cycles = 0;
+  std::vector<SmStats> per_sm;  // each SM's, copied once
+  per_sm.reserve(sms_.size());
   for (const StreamingMultiprocessor& sm : sms_) {
-    const SmStats s = sm.stats();
-    total.add(s);
-    active_cycles += s.cycles;
+    per_sm.push_back(sm.stats());
+    total.add(per_sm.back());
+    active_cycles += per_sm.back().cycles;
   }
   // Mode lt: the runner's counts (the SMs hold nothing).
   const uint64_t launches = lt_ ? lt_->stats().launches : distributor_.stats().launches;
@@ -124,8 +127,7 @@ nlohmann::json Gpu::stats() const {
           : 0.0;
 
   total.put(j, "sm.");
-  for (unsigned i = 0; i < config_.num_sms; ++i)
-    sms_[i].stats().put(j, "sm" + std::to_string(i) + ".");
+  for (size_t i = 0; i < per_sm.size(); ++i) per_sm[i].put(j, "sm" + std::to_string(i) + ".");
   put(j, "occupancy.", distributor_.stats().to_json());
   put(j, "interconnect.", interconnect_.stats().to_json());
   nlohmann::json l2 = nlohmann::json::object();

@@ -60,8 +60,7 @@ void SmStats::add(const SmStats& other) {
 
 nlohmann::json SmStats::to_json() const {
   nlohmann::json j = nlohmann::json::object();
-  SmStats copy = *this;
-  each_field(copy, [&](const char* name, uint64_t& v) { j[name] = v; });
+  put(j, "");
   return j;
 }
 
