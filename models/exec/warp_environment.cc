@@ -298,6 +298,22 @@ template <unsigned kSize, bool kStore>
 bool copy_block(uint8_t* bytes, uint64_t base, uint64_t span, LaneMask lanes, const uint64_t* addrs,
                 uint8_t* data) {
   const uint64_t last = span - kSize;  // the block holds one access, so span >= kSize
+  if (lanes == full_mask(32)) {
+    // A whole 32-lane warp (every preset's): one branch-free pass checks every
+    // lane, and a counted loop copies; a lane outside goes the lane-by-lane way.
+    bool outside = false;
+    for (unsigned lane = 0; lane < 32; ++lane) outside |= addrs[lane] - base > last;
+    if (!outside) {
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        uint8_t* at = bytes + (addrs[lane] - base);
+        if (kStore)
+          std::memcpy(at, data + size_t(lane) * kSize, kSize);
+        else
+          std::memcpy(data + size_t(lane) * kSize, at, kSize);
+      }
+      return true;
+    }
+  }
   for (LaneMask m = lanes; m; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(__builtin_ctzll(m));
     const uint64_t off = addrs[lane] - base;  // huge below the base

@@ -43,28 +43,6 @@ bool visible_to_others(const Instruction& in) {
          (in.op == Opcode::St && in.space != Space::Local && in.space != Space::Param);
 }
 
-// The opcodes whose semantics (exec_control) may report a control effect;
-// every other instruction's is none.
-bool may_control(Opcode op) {
-  switch (op) {
-    case Opcode::Bar:
-    case Opcode::Membar:
-    case Opcode::Nanosleep:
-    case Opcode::Bra:
-    case Opcode::Call:
-    case Opcode::Ret:
-    case Opcode::Exit:
-    case Opcode::Trap:
-    case Opcode::Reconverge:
-    case Opcode::EmaskDefer:
-    case Opcode::EmaskBranchz:
-    case Opcode::EmaskJoin:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Per-thread local memory may grow to this many bytes (CUDA's own limit), so
 // runaway recursion ends in a fault rather than exhausting the host.
 constexpr uint64_t kLocalLimit = 512 * 1024;
@@ -106,9 +84,9 @@ WarpIssuer::WarpIssuer(const Program& program, const Function& kernel, KernelMem
     const PredecodedInstruction& d = layouts.predecoded[i];
     const Instruction& in = module_.code[i];
     if (in.lowered || in.op == Opcode::Reconverge) continue;  // issue() counts those
-    if (d.run || d.branch)
+    if ((d.run && !d.memory) || d.branch)
       straight_[i] = Straight::Predecoded;
-    else if (!may_control(in.op))
+    else if (!reports_control(in.op))
       straight_[i] = visible_to_others(in) ? Straight::Visible : Straight::Executed;
   }
 }
@@ -143,7 +121,7 @@ unsigned WarpIssuer::issue_straight(Warp& w, const Path& p, Pc stop, unsigned ma
         d.run(d, regs, m, w.size, env);
       }
     } else {
-      const Outcome o = execute_at(w, frame, module_.code[index], at, active, cta, env);
+      const Outcome o = execute_at(w, frame, module_.code[index], at, active, cta, env, &d);
       progress = kind == Straight::Visible && o.executed;
     }
     ++w.issued;
@@ -341,8 +319,11 @@ void WarpIssuer::pop_frame(Warp& w) const {
 }
 
 Outcome WarpIssuer::execute_at(const Warp& w, const Frame& frame, const Instruction& in, Pc pc,
-                               LaneMask mask, CtaContext& cta, WarpEnvironment& env) const {
+                               LaneMask mask, CtaContext& cta, WarpEnvironment& env,
+                               const PredecodedInstruction* d) const {
   try {
+    Outcome o;
+    if (d && run_predecoded(*d, frame.regs.data(), mask, w.size, env, o)) return o;
     const WarpRegisters regs{frame.regs.data(), frame.slots, w.size};
     return execute(module_, in, regs, mask, env);
   } catch (const MemoryFault& mf) {
@@ -380,10 +361,12 @@ IssueResult WarpIssuer::execute_path(Warp& w, const Path& p, CtaContext& cta, Wa
   r.instruction = &in;
   Outcome& o = r.outcome;
   const size_t index = p.pc / kInstrBytes;
-  // The common simple forms run pre-decoded; they cannot fault.
-  if (index >= layouts_.predecoded.size() ||
-      !run_predecoded(layouts_.predecoded[index], frame.regs.data(), p.mask, w.size, env, o))
-    o = execute_at(w, frame, in, p.pc, p.mask, cta, env);
+  // The common simple forms run pre-decoded; only loads and stores among
+  // them can fault, so they run where faults are caught.
+  const PredecodedInstruction* d =
+      index < layouts_.predecoded.size() ? &layouts_.predecoded[index] : nullptr;
+  if (!d || d->memory || !run_predecoded(*d, frame.regs.data(), p.mask, w.size, env, o))
+    o = execute_at(w, frame, in, p.pc, p.mask, cta, env, d);
   // `trap` aborts the whole kernel, as on the device (cudaErrorLaunchFailure).
   if (o.control == Control::Trap)
     fault(w, cta, p.pc, lowest_lane(o.executed), trap_message(module_, cta));

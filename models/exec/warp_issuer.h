@@ -127,14 +127,17 @@ class WarpIssuer {
   ComponentOptions scheme_options_;  // of `reconvergence_`
   uint64_t instruction_budget_;
   uint64_t watchdog_;
-  // Executes `in` at `pc` of `w` (in `frame`) for lanes `mask` through the
-  // semantics, a fault in it reported at `pc`.
+  // Executes `in` at `pc` of `w` (in `frame`) for lanes `mask` through its
+  // pre-decoded handler `d` when it has one, else the semantics, a fault in it
+  // reported at `pc`.
   Outcome execute_at(const Warp& w, const Frame& frame, const Instruction& in, Pc pc, LaneMask mask,
-                     CtaContext& cta, WarpEnvironment& env) const;
+                     CtaContext& cta, WarpEnvironment& env,
+                     const PredecodedInstruction* d = nullptr) const;
 
   // How issue_straight() may issue an instruction: not at all (control, a
   // marker, or written by the exec-mask lowering: issue() counts those),
-  // through its pre-decoded handler, or through the semantics, where Visible
+  // through its pre-decoded handler (one that cannot fault), or through
+  // execute_at() (the semantics or a load's or store's handler), where Visible
   // is what another thread could see (the watchdog's progress).
   enum class Straight : uint8_t { No, Predecoded, Executed, Visible };
   std::vector<Straight> straight_;  // per instruction

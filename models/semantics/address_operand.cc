@@ -4,11 +4,11 @@
 
 namespace warptlm::sem {
 
-[[noreturn]] void misaligned(const Exec& x, uint64_t addr, unsigned size, unsigned lane) {
+[[noreturn]] void misaligned(const Instruction& in, uint64_t addr, unsigned size, unsigned lane) {
   std::ostringstream s;
-  s << "misaligned " << size << "-byte " << space_name(x.inst.space) << " access at 0x" << std::hex
-    << addr << std::dec << " by lane " << lane << " in '" << x.inst.text << "'";
-  throw MemoryFault(MemoryFault::Reason::Misaligned, x.inst.space, addr, size, lane, s.str());
+  s << "misaligned " << size << "-byte " << space_name(in.space) << " access at 0x" << std::hex
+    << addr << std::dec << " by lane " << lane << " in '" << in.text << "'";
+  throw MemoryFault(MemoryFault::Reason::Misaligned, in.space, addr, size, lane, s.str());
 }
 
 }  // namespace warptlm::sem

@@ -69,8 +69,12 @@ class AddressOperand {
   uint64_t offset_ = 0;
 };
 
-// Throws MemoryFault(Misaligned) for lane `lane`'s `size`-byte access at addr.
-[[noreturn]] void misaligned(const Exec& x, uint64_t addr, unsigned size, unsigned lane);
+// Throws MemoryFault(Misaligned) for lane `lane`'s `size`-byte access at addr
+// by instruction `in` (in its state space).
+[[noreturn]] void misaligned(const Instruction& in, uint64_t addr, unsigned size, unsigned lane);
+[[noreturn]] inline void misaligned(const Exec& x, uint64_t addr, unsigned size, unsigned lane) {
+  misaligned(x.inst, addr, size, lane);
+}
 
 // Inline, with the message built out of line: every lane of every access
 // passes here.

@@ -2,6 +2,7 @@
 
 #include "memory/address_map.h"
 #include "semantics/predecoded_handlers.h"
+#include "semantics/predecoded_memory.h"
 
 namespace warptlm {
 
@@ -29,6 +30,19 @@ class Operands {
     if (!reg(i, reg_kind(t), off)) return false;
     const Type declared = in_.ops[i].reg_type;
     return declared == Type::None || type_bits(declared) == type_bits(t);
+  }
+  // Operand i is an [address] made of a register (not a predicate, not a
+  // variable) and an offset: the register's offset in `off`, its storage in
+  // `narrow`.
+  bool reg_address(size_t i, uint32_t& off, bool& narrow) const {
+    if (i >= in_.ops.size()) return false;
+    const Operand& op = in_.ops[i];
+    if (op.kind != Operand::Kind::Address || !op.has_reg || op.has_symbol) return false;
+    const RegSlot s = slots_[op.reg];
+    if (s.kind == RegKind::Pred) return false;
+    off = s.offset;
+    narrow = s.kind == RegKind::Narrow;
+    return true;
   }
   // Operand i is an integer literal.
   bool imm(size_t i, uint64_t& v) const {
@@ -329,6 +343,55 @@ PredecodedHandler move_or_convert(const Instruction& in, const Operands& ops, P&
   return s ? convert<u64, u64, true> : convert<u64, u64, false>;
 }
 
+template <class R, template <class, class, bool> class Form>
+PredecodedHandler memory_of(bool narrow_base, bool wrap32) {
+  if (narrow_base) return wrap32 ? Form<R, u32, true>::handler : Form<R, u32, false>::handler;
+  return wrap32 ? Form<R, u64, true>::handler : Form<R, u64, false>::handler;
+}
+template <class R, class B, bool kWrap32>
+struct LoadForm {
+  static constexpr PredecodedHandler handler = load<R, B, kWrap32>;
+};
+template <class R, class B, bool kWrap32>
+struct StoreForm {
+  static constexpr PredecodedHandler handler = store<R, B, kWrap32>;
+};
+
+// ld d, [a + offset] and st [a + offset], b of a 32- or 64-bit type: a
+// scalar data register declared with the type's width, a register address
+// (not a variable's). Vectors, narrower elements, wider or narrower data
+// registers, `_` and literal sources go through execute().
+PredecodedHandler memory_access(const Instruction& in, const Operands& ops, P& p) {
+  const Type t = in.type;
+  const unsigned n = type_bits(t);
+  const bool load_op = in.op == Opcode::Ld;
+  if ((n != 32 && n != 64) || t == Type::Pred || is_packed_half(t) || in.vec != 1 ||
+      ops.count() != 2)
+    return nullptr;
+  const size_t at = load_op ? 1 : 0;
+  uint32_t base = 0;
+  bool narrow_base = false;
+  if (!ops.reg_address(at, base, narrow_base)) return nullptr;
+  const Operand& addr = in.ops[at];
+  // The data register: ld's destination, st's source, filled exactly by t.
+  uint32_t data = 0;
+  if (!ops.dest(load_op ? 0 : 1, t, data)) return nullptr;
+  p.a = base;
+  p.imm = static_cast<uint64_t>(addr.offset);
+  const bool wrap32 = addr.reg_type != Type::None && type_bits(addr.reg_type) <= 32;
+  p.memory = true;
+  p.space = in.space;
+  p.inst = &in;
+  if (load_op) {
+    p.d = data;
+    return n == 32 ? memory_of<u32, LoadForm>(narrow_base, wrap32)
+                   : memory_of<u64, LoadForm>(narrow_base, wrap32);
+  }
+  p.b = data;
+  return n == 32 ? memory_of<u32, StoreForm>(narrow_base, wrap32)
+                 : memory_of<u64, StoreForm>(narrow_base, wrap32);
+}
+
 }  // namespace
 
 PredecodedInstruction predecode(const Instruction& in, const RegSlot* slots) {
@@ -377,6 +440,10 @@ PredecodedInstruction predecode(const Instruction& in, const RegSlot* slots) {
       break;
     case Opcode::Cvta:
       p.run = window_convert(in, ops, p);
+      break;
+    case Opcode::Ld:
+    case Opcode::St:
+      p.run = memory_access(in, ops, p);
       break;
     default:
       break;

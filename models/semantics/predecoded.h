@@ -1,6 +1,7 @@
 // Pre-decoded handlers for the instructions kernels execute most: 32- and
 // 64-bit integer arithmetic, logic and shifts, comparisons into predicates,
-// selects, moves, integer conversions, f32 add/sub/mul and branches
+// selects, moves, integer conversions, f32 add/sub/mul, branches, and scalar
+// 32- and 64-bit loads and stores through a register address
 // (docs/timing-performance.md). An instruction of one of these forms is
 // decoded once per launch into a handler and the byte offsets of its
 // registers, and runs on the registers in their stored width (32 lanes of a
@@ -36,16 +37,24 @@ struct PredecodedInstruction {
   Pc target = 0;                      // bra
   SpecialReg sreg = SpecialReg::Tid;  // a move from a special register
   uint8_t comp = 0;
+  // A load or store: it may throw MemoryFault (out of bounds, misaligned),
+  // so it runs where execute()'s faults are caught (WarpIssuer::execute_at).
+  bool memory = false;
+  Space space = Space::Generic;       // its state space
+  const Instruction* inst = nullptr;  // for a misaligned access's message
 };
 
 // The handler of `in` for frames whose registers have the slots `slots` (of
-// the function holding `in`), or one without a handler.
+// the function holding `in`), or one without a handler. A memory handler keeps
+// a pointer to `in`.
 PredecodedInstruction predecode(const Instruction& in, const RegSlot* slots);
 
 // What execute(module, in, regs, active, env) does, for an instruction `p`
-// predecodes with a handler (env answers only moves from special registers): runs it on the frame's
-// registers `regs` and returns true with its outcome in `out`. Returns false, touching nothing,
-// when `p` has no handler.
+// predecodes with a handler (env answers moves from special registers, loads and
+// stores, with the same calls as execute() makes): runs it on the frame's
+// registers `regs` and returns true with its outcome in `out`; a load or store
+// throws the MemoryFault execute() would, after the same accesses and register
+// writes. Returns false, touching nothing, when `p` has no handler.
 inline bool run_predecoded(const PredecodedInstruction& p, uint8_t* regs, LaneMask active,
                            unsigned warp_size, WarpEnvironment& env, Outcome& out) {
   if (!p.run && !p.branch) return false;

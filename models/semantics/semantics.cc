@@ -40,9 +40,30 @@ void WarpEnvironment::store_lanes(Space space, LaneMask lanes, const uint64_t* a
   });
 }
 
+bool reports_control(Opcode op) {
+  switch (op) {
+    case Opcode::Bar:
+    case Opcode::Membar:
+    case Opcode::Nanosleep:
+    case Opcode::Bra:
+    case Opcode::Call:
+    case Opcode::Ret:
+    case Opcode::Exit:
+    case Opcode::Trap:
+    case Opcode::Reconverge:
+    case Opcode::EmaskDefer:
+    case Opcode::EmaskBranchz:
+    case Opcode::EmaskJoin:
+      return true;  // exec_control() runs them
+    default:
+      return false;
+  }
+}
+
 Outcome execute(const Module& module, const Instruction& inst, const WarpRegisters& regs,
                 LaneMask active, WarpEnvironment& env) {
   const sem::Exec x{module, inst, regs, env, guard_mask(inst, regs, active)};
+  if (reports_control(inst.op)) return sem::exec_control(x);
   switch (inst.op) {
     case Opcode::Mov:
       sem::exec_move(x);
@@ -145,20 +166,7 @@ Outcome execute(const Module& module, const Instruction& inst, const WarpRegiste
     case Opcode::Mbarrier:
       sem::exec_async(x);
       break;
-    case Opcode::Bar:
-    case Opcode::Membar:
-    case Opcode::Nanosleep:
-    case Opcode::Bra:
-    case Opcode::Call:
-    case Opcode::Ret:
-    case Opcode::Exit:
-    case Opcode::Trap:
-    case Opcode::Reconverge:
-    case Opcode::EmaskDefer:
-    case Opcode::EmaskBranchz:
-    case Opcode::EmaskJoin:
-      return sem::exec_control(x);
-    case Opcode::Count_:
+    default:  // Count_ (the control opcodes went to exec_control above)
       x.unsupported("not an opcode");
   }
   Outcome out;

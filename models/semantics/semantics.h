@@ -201,4 +201,10 @@ struct Outcome {
 Outcome execute(const Module& module, const Instruction& inst, const WarpRegisters& regs,
                 LaneMask active, WarpEnvironment& env);
 
+// Whether execute() of an instruction with opcode `op` may report a control
+// effect (Outcome::control other than None, or a barrier's fields); every
+// other opcode's outcome is only its executed lanes. The executors issue runs
+// of the others without consulting the reconvergence scheme.
+bool reports_control(Opcode op);
+
 }  // namespace warptlm

@@ -136,7 +136,9 @@ Outcome run_once(const std::string& ptx, const std::string& entry, LaunchSpec la
   } catch (const KernelFault& f) {
     o.fault = f.what();
   }
-  if (traced && o.fault.empty()) EXPECT_FALSE(trace.records.empty());
+  if (traced && o.fault.empty()) {
+    EXPECT_FALSE(trace.records.empty());
+  }
   return o;
 }
 
@@ -215,7 +217,9 @@ TEST(StraightRuns, MemoryInstructionsCountAsProgressAndFaultAtTheirLane) {
       EXPECT_NE(fault.find(oob ? "out of bounds" : "no progress: the warp issued 201 "),
                 std::string::npos)
           << fault;
-      if (oob) EXPECT_NE(fault.find("lane 5"), std::string::npos) << fault;
+      if (oob) {
+        EXPECT_NE(fault.find("lane 5"), std::string::npos) << fault;
+      }
     }
   }
 }
