@@ -223,8 +223,8 @@ template <class Access>
 void FunctionalWarpEnvironment::each_access(Space space, LaneMask lanes, const uint64_t* addrs,
                                             unsigned size, bool writing, Access&& access) {
   // The state space is decided once; the usual cases (global memory within
-  // the block of the previous lane, shared memory, kernel parameters) are
-  // checked inline, and everything else, faults included, goes to locate().
+  // the block of the previous lane, shared and local memory, kernel
+  // parameters) are checked inline, and everything else, faults included, goes to locate().
   auto in_range = [size](uint64_t off, uint64_t limit) {
     return off <= limit && size <= limit - off;
   };
@@ -259,6 +259,14 @@ void FunctionalWarpEnvironment::each_access(Space space, LaneMask lanes, const u
       return each([&](unsigned lane, uint64_t addr) {
         if (!writing && addr < kFrameParamTag && in_range(addr, mem_.params.size()))
           access(lane, mem_.params.data() + addr);
+        else
+          elsewhere(lane, addr);
+      });
+    case Space::Local:  // each lane its own bytes
+      return each([&](unsigned lane, uint64_t addr) {
+        std::vector<uint8_t>& local = warp_->local[lane];
+        if (in_range(addr, local.size()))
+          access(lane, local.data() + addr);
         else
           elsewhere(lane, addr);
       });
@@ -299,20 +307,16 @@ bool copy_block(uint8_t* bytes, uint64_t base, uint64_t span, LaneMask lanes, co
                 uint8_t* data) {
   const uint64_t last = span - kSize;  // the block holds one access, so span >= kSize
   if (lanes == full_mask(32)) {
-    // A whole 32-lane warp (every preset's): one branch-free pass checks every
-    // lane, and a counted loop copies; a lane outside goes the lane-by-lane way.
-    bool outside = false;
-    for (unsigned lane = 0; lane < 32; ++lane) outside |= addrs[lane] - base > last;
-    if (!outside) {
-      for (unsigned lane = 0; lane < 32; ++lane) {
-        uint8_t* at = bytes + (addrs[lane] - base);
-        if (kStore)
-          std::memcpy(at, data + size_t(lane) * kSize, kSize);
-        else
-          std::memcpy(data + size_t(lane) * kSize, at, kSize);
-      }
-      return true;
+    // A whole 32-lane warp (every preset's): a counted loop, no mask scan.
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      const uint64_t off = addrs[lane] - base;
+      if (off > last) return false;
+      if (kStore)
+        std::memcpy(bytes + off, data + size_t(lane) * kSize, kSize);
+      else
+        std::memcpy(data + size_t(lane) * kSize, bytes + off, kSize);
     }
+    return true;
   }
   for (LaneMask m = lanes; m; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(__builtin_ctzll(m));
@@ -363,6 +367,29 @@ void FunctionalWarpEnvironment::load_lanes(Space space, LaneMask lanes, const ui
     else  // global memory without a block: read, or fault
       FunctionalWarpEnvironment::load(space, lane, addrs[lane], dst, size);
   });
+}
+
+void FunctionalWarpEnvironment::update_lanes(Space space, LaneMask lanes, const uint64_t* addrs,
+                                             unsigned size, LaneUpdate update, void* ctx) {
+  uint64_t base = 0, span = 0;
+  uint8_t* bytes =
+      lanes ? block_at(space, addrs[__builtin_ctzll(lanes)], size, &base, &span) : nullptr;
+  if (bytes) {
+    // An atomic is never done twice: the lanes done here are not done again.
+    for (; lanes; lanes &= lanes - 1) {
+      const unsigned lane = static_cast<unsigned>(__builtin_ctzll(lanes));
+      const uint64_t off = addrs[lane] - base;  // huge below the base
+      if (off > span - size) break;             // the block holds one access: span >= size
+      update(ctx, lane, bytes + off);
+    }
+  }
+  uint8_t buf[8];
+  for (; lanes; lanes &= lanes - 1) {
+    const unsigned lane = static_cast<unsigned>(__builtin_ctzll(lanes));
+    FunctionalWarpEnvironment::load(space, lane, addrs[lane], buf, size);
+    update(ctx, lane, buf);
+    FunctionalWarpEnvironment::store(space, lane, addrs[lane], buf, size);
+  }
 }
 
 void FunctionalWarpEnvironment::store_lanes(Space space, LaneMask lanes, const uint64_t* addrs,

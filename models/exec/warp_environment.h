@@ -46,6 +46,10 @@ class FunctionalWarpEnvironment : public WarpEnvironment {
                   unsigned size) override;
   void store_lanes(Space space, LaneMask lanes, const uint64_t* addrs, const uint8_t* data,
                    unsigned size) override;
+  // Lanes in the block of the first lane's address (block_at) update it in
+  // place; from the first lane outside it on, lane by lane as load/store.
+  void update_lanes(Space space, LaneMask lanes, const uint64_t* addrs, unsigned size,
+                    LaneUpdate update, void* ctx) override;
 
  private:
   // The host bytes of global [addr, addr + size) from `*block` (the last

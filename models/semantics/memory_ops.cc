@@ -9,7 +9,8 @@
 // environment); the faults are those of an access per lane in that order: a
 // misaligned lane faults after the lanes below it have accessed memory, and
 // only if none of them faulted. Atomics are performed lane by lane in that
-// order, so the old values returned are deterministic. Memory is little endian.
+// order (one update_lanes call), so the old values returned are deterministic. Memory is little
+// endian.
 #include <cstring>
 #include <sstream>
 
@@ -345,6 +346,25 @@ void check_atomic(const Exec& x, AtomOp op, Type t) {
     x.unsupported("red has no exch/cas");
 }
 
+// What each lane of an atomic computes (update_lanes' callback).
+struct AtomicLanes {
+  AtomOp op;
+  Type t;
+  bool ftz;
+  unsigned size;
+  Extender ext;    // extend(v, t)
+  LaneValues b;    // the operands, read for the warp before the accesses
+  LaneValues c;    // cas's new value
+  LaneValues old;  // each lane's old value, for its destination
+
+  static void update(void* ctx, unsigned lane, uint8_t* bytes) {
+    AtomicLanes& a = *static_cast<AtomicLanes*>(ctx);
+    const u64 old = a.ext(read_le(bytes, a.size));
+    write_le(bytes, atomic_update(a.op, a.t, a.ftz, old, a.b[lane], a.c[lane]), a.size);
+    a.old[lane] = old;
+  }
+};
+
 void atomic(const Exec& x) {
   const bool red = x.inst.op == Opcode::Red;
   const Type t = x.inst.type;
@@ -361,17 +381,22 @@ void atomic(const Exec& x) {
   const bool ftz = t == Type::F32 && x.inst.space == Space::Global;
   LaneValues addrs;
   addr.gather(x.executed, addrs);
-  uint8_t buf[8];
-  for_lanes(x.executed, [&](unsigned lane) {
-    const u64 a = addrs[lane];
-    check_aligned(x, a, size, lane);
-    x.env.load(x.inst.space, lane, a, buf, size);
-    const u64 old = extend(read_le(buf, size), t);
-    const u64 cv = op == AtomOp::Cas ? c(lane) : 0;
-    write_le(buf, atomic_update(op, t, ftz, old, b(lane), cv), size);
-    x.env.store(x.inst.space, lane, a, buf, size);
-    d(lane, old);
-  });
+  unsigned bad = 0;
+  // A misaligned lane faults after the lanes below it have done their atomics.
+  const LaneMask ok = aligned_lanes(x, x.executed, addrs, size, &bad);
+  AtomicLanes lanes{op, t, ftz, size, Extender(type_bits(t), is_signed(t)), {}, {}, {}};
+  b.gather(ok, x.warp_size(), lanes.b);
+  if (op == AtomOp::Cas) c.gather(ok, x.warp_size(), lanes.c);
+  // A lane's destination is written once its store is done.
+  auto write_back = [&](LaneMask m) { for_lanes(m, [&](unsigned l) { d(l, lanes.old[l]); }); };
+  try {
+    x.env.update_lanes(x.inst.space, ok, addrs, size, &AtomicLanes::update, &lanes);
+  } catch (const MemoryFault& f) {
+    write_back(lanes_below(ok, f.lane));
+    throw;
+  }
+  write_back(ok);
+  if (ok != x.executed) misaligned(x, addrs[bad], size, bad);
 }
 
 }  // namespace

@@ -40,6 +40,16 @@ void WarpEnvironment::store_lanes(Space space, LaneMask lanes, const uint64_t* a
   });
 }
 
+void WarpEnvironment::update_lanes(Space space, LaneMask lanes, const uint64_t* addrs,
+                                   unsigned size, LaneUpdate update, void* ctx) {
+  uint8_t bytes[8];
+  sem::for_lanes(lanes, [&](unsigned lane) {
+    load(space, lane, addrs[lane], bytes, size);
+    update(ctx, lane, bytes);
+    store(space, lane, addrs[lane], bytes, size);
+  });
+}
+
 bool reports_control(Opcode op) {
   switch (op) {
     case Opcode::Bar:

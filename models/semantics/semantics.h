@@ -95,6 +95,14 @@ class WarpEnvironment {
                           unsigned size);
   virtual void store_lanes(Space space, LaneMask lanes, const uint64_t* addrs, const uint8_t* data,
                            unsigned size);
+  // An atomic read-modify-write per lane: for each lane l of `lanes`, in
+  // increasing lane order, the `size` (at most 8) bytes at addrs[l] are read, update(ctx,
+  // l, bytes) rewrites them in place, and they are written back. The first
+  // fault ends it as in load_lanes. The default is load, update and store lane
+  // by lane (what an environment that records each access keeps).
+  using LaneUpdate = void (*)(void* ctx, unsigned lane, uint8_t* bytes);
+  virtual void update_lanes(Space space, LaneMask lanes, const uint64_t* addrs, unsigned size,
+                            LaneUpdate update, void* ctx);
 };
 
 // How a register is stored, chosen by its declared type: a 64-bit type in 8

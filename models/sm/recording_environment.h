@@ -36,6 +36,12 @@ class RecordingEnvironment : public FunctionalWarpEnvironment {
                   unsigned size) override;
   void store_lanes(Space space, LaneMask lanes, const uint64_t* addrs, const uint8_t* data,
                    unsigned size) override;
+  // Lane by lane through load and store, so each access is recorded in the
+  // order the coalescer expects (a lane's read, then its write).
+  void update_lanes(Space space, LaneMask lanes, const uint64_t* addrs, unsigned size,
+                    LaneUpdate update, void* ctx) override {
+    WarpEnvironment::update_lanes(space, lanes, addrs, size, update, ctx);
+  }
   uint64_t special(SpecialReg sreg, unsigned comp, unsigned lane) override;
 
   // Cleared by the SM before each instruction.

@@ -1,5 +1,6 @@
-// FunctionalWarpEnvironment's warp accesses (load_lanes/store_lanes): the
-// same bytes and the same faults as its per-lane load/store in lane order,
+// FunctionalWarpEnvironment's warp accesses (load_lanes/store_lanes, and the
+// atomics' update_lanes): the same bytes and the same faults as its per-lane
+// load/store in lane order,
 // across allocations, state spaces and generic windows, and with a global
 // memory that offers no blocks; its special registers for a whole warp
 // (special_lanes) as lane by lane.
@@ -221,6 +222,57 @@ TEST(WarpEnvironment, BatchFaultsAtTheLowestFaultingLane) {
     const MemoryFault gf = fault_of([&] { w.env.load_lanes(Space::Generic, 0b1111, gen, out, 4); });
     expect_same(gf, fault_of([&] { w.env.load(Space::Generic, 1, gen[1], one, 4); }));
     EXPECT_EQ(gf.space, Space::Local);
+  }
+}
+
+// An atomic's callback: adds lane + 1 to a u32 and keeps the old value.
+struct AddLane {
+  uint32_t old[kLanes] = {};
+  static void update(void* ctx, unsigned lane, uint8_t* bytes) {
+    uint32_t v = 0;
+    std::memcpy(&v, bytes, 4);
+    static_cast<AddLane*>(ctx)->old[lane] = v;
+    v += lane + 1;
+    std::memcpy(bytes, &v, 4);
+  }
+};
+
+TEST(WarpEnvironment, UpdatesAreLaneByLaneReadModifyWrites) {
+  for (bool blocks : {true, false}) {
+    World w(blocks), ref(blocks);
+    // Three lanes at one address, updated in lane order; lane 1 in the other
+    // allocation sends lanes 1 to 3 the lane-by-lane way.
+    for (const std::vector<uint64_t>& offsets :
+         {std::vector<uint64_t>{8, 8, 12, 8}, std::vector<uint64_t>{8, 64 + 4, 8, 8}}) {
+      uint64_t g[kLanes], r[kLanes];
+      for (unsigned l = 0; l < kLanes; ++l) {
+        g[l] = offsets[l] < 64 ? w.a + offsets[l] : w.b + offsets[l] - 64;
+        r[l] = offsets[l] < 64 ? ref.a + offsets[l] : ref.b + offsets[l] - 64;
+      }
+      AddLane got, want;
+      w.env.update_lanes(Space::Global, 0b1111, g, 4, &AddLane::update, &got);
+      ref.env.WarpEnvironment::update_lanes(Space::Global, 0b1111, r, 4, &AddLane::update, &want);
+      for (unsigned l = 0; l < kLanes; ++l) EXPECT_EQ(got.old[l], want.old[l]) << l;
+      for (uint64_t off = 0; off < 64; off += 4) {
+        EXPECT_EQ(w.global_u32(w.a + off), ref.global_u32(ref.a + off)) << off;
+        EXPECT_EQ(w.global_u32(w.b + off), ref.global_u32(ref.b + off)) << off;
+      }
+    }
+    EXPECT_EQ(w.global_u32(w.a + 8), 0x0b0a0908u + 1 + 2 + 4 + 1 + 3 + 4);
+    // Shared memory, and a lane past its end: lanes 0 and 1 done, 3 not.
+    const uint64_t sh[kLanes] = {4, 4, 64, 0};
+    AddLane got, want;
+    const MemoryFault f =
+        fault_of([&] { w.env.update_lanes(Space::Shared, 0b1111, sh, 4, &AddLane::update, &got); });
+    expect_same(f, fault_of([&] {
+                  ref.env.WarpEnvironment::update_lanes(Space::Shared, 0b1111, sh, 4,
+                                                        &AddLane::update, &want);
+                }));
+    EXPECT_EQ(f.lane, 2u);
+    EXPECT_EQ(w.cta.shared, ref.cta.shared);
+    EXPECT_EQ(w.cta.shared[4], 0x44 + 3);
+    EXPECT_EQ(w.cta.shared[0], 0x40);  // lane 3 not updated
+    EXPECT_EQ(got.old[1], want.old[1]);
   }
 }
 
