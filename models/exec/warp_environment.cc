@@ -352,7 +352,16 @@ void FunctionalWarpEnvironment::load_lanes(Space space, LaneMask lanes, const ui
   if (lanes && (size == 4 || size == 8)) {
     uint64_t base = 0, span = 0;
     const uint64_t first = addrs[__builtin_ctzll(lanes)];
-    if (uint8_t* bytes = block_at(space, first, size, &base, &span)) {
+    uint8_t* bytes = nullptr;
+    if (space == Space::Param) {
+      // The kernel's parameter buffer, read by every warp at its start (a
+      // call frame's parameters lie at kFrameParamTag and up, outside it).
+      span = mem_.params.size();
+      if (span >= size) bytes = mem_.params.data();
+    } else {
+      bytes = block_at(space, first, size, &base, &span);
+    }
+    if (bytes) {
       // `data` is the caller's scratch: lanes copied before a lane outside
       // the block are copied again below.
       if (size == 4 ? copy_block<4, false>(bytes, base, span, lanes, addrs, data)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/special_lanes.h"
+#include "exec/cta_memory.h"
 #include "exec/warp_environment.h"
 #include "memory/address_map.h"
 #include "memory/device_memory.h"
@@ -138,6 +139,15 @@ TEST(WarpEnvironment, BatchReadsWhatLaneByLaneReads) {
     const uint64_t sh[kLanes] = {0, 16, 32, 56};
     EXPECT_EQ(batch_load(w, Space::Shared, 0b1111, sh, 8),
               per_lane_loads(w, Space::Shared, 0b1111, sh, 8));
+    // Kernel parameters: every lane at one address, or each at its own.
+    w.memory.params.resize(32);
+    for (unsigned i = 0; i < 32; ++i) w.memory.params[i] = static_cast<uint8_t>(0x20 + i);
+    const uint64_t same[kLanes] = {8, 8, 8, 8}, own[kLanes] = {0, 4, 24, 28};
+    EXPECT_EQ(batch_load(w, Space::Param, 0b1111, same, 8),
+              per_lane_loads(w, Space::Param, 0b1111, same, 8));
+    EXPECT_EQ(batch_load(w, Space::Param, 0b1011, own, 4),
+              per_lane_loads(w, Space::Param, 0b1011, own, 4));
+    EXPECT_EQ(batch_load(w, Space::Param, 0b1111, own, 4)[3 * 4], 0x20 + 28);
   }
 }
 
@@ -222,6 +232,13 @@ TEST(WarpEnvironment, BatchFaultsAtTheLowestFaultingLane) {
     const MemoryFault gf = fault_of([&] { w.env.load_lanes(Space::Generic, 0b1111, gen, out, 4); });
     expect_same(gf, fault_of([&] { w.env.load(Space::Generic, 1, gen[1], one, 4); }));
     EXPECT_EQ(gf.space, Space::Local);
+    // Parameters: past the kernel's buffer, and a call frame's (none here).
+    w.memory.params.assign(16, 0);
+    const uint64_t p[kLanes] = {0, 8, 16, kFrameParamTag};
+    expect_same(fault_of([&] { w.env.load_lanes(Space::Param, 0b1111, p, out, 4); }),
+                fault_of([&] { w.env.load(Space::Param, 2, p[2], one, 4); }));
+    expect_same(fault_of([&] { w.env.load_lanes(Space::Param, 0b1011, p, out, 8); }),
+                fault_of([&] { w.env.load(Space::Param, 3, p[3], one, 8); }));
   }
 }
 
