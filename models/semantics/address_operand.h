@@ -69,6 +69,28 @@ class AddressOperand {
   uint64_t offset_ = 0;
 };
 
+// The lanes of m below the first (lowest) one whose address is not aligned to
+// `size`, that lane in *bad; m itself when every address is aligned. The lanes
+// below a misaligned one access memory before it faults, as lane by lane.
+inline LaneMask aligned_lanes(LaneMask m, unsigned ws, const uint64_t* addrs, unsigned size,
+                              unsigned* bad) {
+  if ((size & (size - 1)) == 0) {  // element size x vector length: a power of two
+    // The usual answer, every lane aligned, from one OR of the addresses (a
+    // counted loop over a whole warp, which vectorises).
+    uint64_t any = 0;
+    each_lane(m, ws, [&](unsigned lane) { any |= addrs[lane]; });
+    if ((any & (size - 1)) == 0) return m;
+  }
+  for (LaneMask r = m; r; r &= r - 1) {
+    const unsigned lane = static_cast<unsigned>(__builtin_ctzll(r));
+    if (addrs[lane] % size != 0) {
+      *bad = lane;
+      return lanes_below(m, lane);
+    }
+  }
+  return m;
+}
+
 // Throws MemoryFault(Misaligned) for lane `lane`'s `size`-byte access at addr
 // by instruction `in` (in its state space).
 [[noreturn]] void misaligned(const Instruction& in, uint64_t addr, unsigned size, unsigned lane);

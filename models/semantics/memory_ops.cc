@@ -25,42 +25,6 @@ namespace {
 
 using u64 = uint64_t;
 
-// The OR of a[0..ws), vectorisable.
-inline u64 or_lanes(const u64* a, unsigned ws) {
-  u64 any = 0;
-  if (ws == 32) {
-    for (unsigned lane = 0; lane < 32; ++lane) any |= a[lane];
-  } else {
-    for (unsigned lane = 0; lane < ws; ++lane) any |= a[lane];
-  }
-  return any;
-}
-
-// The lanes of m below the first (lowest) one whose address is not aligned to
-// `size`, that lane in *bad; m itself when every address is aligned. The lanes
-// below a misaligned one access memory before it faults, as lane by lane.
-LaneMask aligned_lanes(const Exec& x, LaneMask m, const u64* addrs, unsigned size, unsigned* bad) {
-  if ((size & (size - 1)) == 0) {  // element size x vector length: a power of two
-    // The usual answer, every lane aligned, from one OR of the addresses.
-    const unsigned ws = x.warp_size();
-    u64 any = 0;
-    if (m == full_mask(ws)) {
-      any = or_lanes(addrs, ws);
-    } else {
-      for_lanes(m, [&](unsigned lane) { any |= addrs[lane]; });
-    }
-    if ((any & (size - 1)) == 0) return m;
-  }
-  for (LaneMask r = m; r; r &= r - 1) {
-    const unsigned lane = static_cast<unsigned>(__builtin_ctzll(r));
-    if (addrs[lane] % size != 0) {
-      *bad = lane;
-      return lanes_below(m, lane);
-    }
-  }
-  return m;
-}
-
 // The element sizes as constants: on a little-endian host each is one load.
 template <unsigned kSize>
 u64 read_le_n(const uint8_t* p) {
@@ -193,7 +157,7 @@ void load(const Exec& x) {
   LaneValues addrs;
   addr.gather(x.executed, addrs);
   unsigned bad = 0;
-  const LaneMask ok = aligned_lanes(x, x.executed, addrs, size, &bad);
+  const LaneMask ok = aligned_lanes(x.executed, x.warp_size(), addrs, size, &bad);
   LaneBytes buf;
   // Registers are written after the accesses (a lane's address is read
   // before its destination is written either way).
@@ -253,7 +217,7 @@ void store(const Exec& x) {
     return;
   }
   unsigned bad = 0;
-  const LaneMask ok = aligned_lanes(x, x.executed, addrs, size, &bad);
+  const LaneMask ok = aligned_lanes(x.executed, x.warp_size(), addrs, size, &bad);
   LaneBytes buf;
   LaneValues v;
   for (unsigned i = 0; i < n; ++i) {
@@ -383,7 +347,7 @@ void atomic(const Exec& x) {
   addr.gather(x.executed, addrs);
   unsigned bad = 0;
   // A misaligned lane faults after the lanes below it have done their atomics.
-  const LaneMask ok = aligned_lanes(x, x.executed, addrs, size, &bad);
+  const LaneMask ok = aligned_lanes(x.executed, x.warp_size(), addrs, size, &bad);
   AtomicLanes lanes{op, t, ftz, size, Extender(type_bits(t), is_signed(t)), {}, {}, {}};
   b.gather(ok, x.warp_size(), lanes.b);
   if (op == AtomOp::Cas) c.gather(ok, x.warp_size(), lanes.c);
