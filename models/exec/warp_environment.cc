@@ -307,7 +307,35 @@ bool copy_block(uint8_t* bytes, uint64_t base, uint64_t span, LaneMask lanes, co
                 uint8_t* data) {
   const uint64_t last = span - kSize;  // the block holds one access, so span >= kSize
   if (lanes == full_mask(32)) {
-    // A whole 32-lane warp (every preset's): a counted loop, no mask scan.
+    // A whole 32-lane warp (every preset's). Lanes at consecutive addresses
+    // (a coalesced access, the common one) are one copy: the lanes touch
+    // disjoint bytes, so their order does not matter.
+    // The first, second and last lanes reject most other patterns cheaply.
+    const uint64_t first = addrs[0];
+    constexpr uint64_t kWarpBytes = 32 * kSize;
+    uint64_t apart = (addrs[1] - (first + kSize)) | (addrs[31] - (first + 31 * kSize));
+    if (apart == 0)
+      for (unsigned lane = 2; lane < 31; ++lane) apart |= addrs[lane] - (first + lane * kSize);
+    if (apart == 0 && span >= kWarpBytes && first - base <= span - kWarpBytes) {
+      if (kStore)
+        std::memcpy(bytes + (first - base), data, kWarpBytes);
+      else
+        std::memcpy(data, bytes + (first - base), kWarpBytes);
+      return true;
+    }
+    // A load of one address for every lane (a kernel parameter, a shared
+    // variable) reads it once.
+    if (!kStore && addrs[1] == first && addrs[31] == first && first - base <= last) {
+      uint64_t other = 0;
+      for (unsigned lane = 2; lane < 31; ++lane) other |= addrs[lane] ^ first;
+      if (other == 0) {
+        uint8_t v[kSize];
+        std::memcpy(v, bytes + (first - base), kSize);
+        for (unsigned lane = 0; lane < 32; ++lane) std::memcpy(data + lane * kSize, v, kSize);
+        return true;
+      }
+    }
+    // Otherwise a counted loop, no mask scan.
     for (unsigned lane = 0; lane < 32; ++lane) {
       const uint64_t off = addrs[lane] - base;
       if (off > last) return false;

@@ -79,40 +79,7 @@ class Comparator {
     }
   }
   bool fcmp(u64 ab, u64 bb) const {
-    const double a = as_double(ab, t_, ftz_), b = as_double(bb, t_, ftz_);
-    const bool unord = std::isnan(a) || std::isnan(b);
-    switch (op_) {
-      case CmpOp::Eq:
-        return a == b;
-      case CmpOp::Ne:
-        return !unord && a != b;
-      case CmpOp::Lt:
-        return a < b;
-      case CmpOp::Le:
-        return a <= b;
-      case CmpOp::Gt:
-        return a > b;
-      case CmpOp::Ge:
-        return a >= b;
-      case CmpOp::Equ:
-        return unord || a == b;
-      case CmpOp::Neu:
-        return a != b;
-      case CmpOp::Ltu:
-        return unord || a < b;
-      case CmpOp::Leu:
-        return unord || a <= b;
-      case CmpOp::Gtu:
-        return unord || a > b;
-      case CmpOp::Geu:
-        return unord || a >= b;
-      case CmpOp::Num:
-        return !unord;
-      case CmpOp::Nan:
-        return unord;
-      default:
-        return false;
-    }
+    return compare_floats(op_, as_double(ab, t_, ftz_), as_double(bb, t_, ftz_));
   }
   CmpOp op_;
   Type t_;

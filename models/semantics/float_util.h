@@ -83,6 +83,48 @@ inline uint64_t finish(F r, bool ftz, bool sat) {
   return to_bits(r);
 }
 
+// A float comparison (setp, set, slct, and the pre-decoded setp with `op` a
+// constant, which folds the switch away): the ordered ones are false when
+// either operand is NaN, the unordered ones (equ .. geu) true; num and nan
+// test for NaN. Comparing floats as floats gives what comparing them as
+// doubles does (the conversion is exact).
+template <class F>
+inline bool compare_floats(CmpOp op, F a, F b) {
+  const bool unord = a != a || b != b;
+  switch (op) {
+    case CmpOp::Eq:
+      return a == b;
+    case CmpOp::Ne:
+      return !unord && a != b;
+    case CmpOp::Lt:
+      return a < b;
+    case CmpOp::Le:
+      return a <= b;
+    case CmpOp::Gt:
+      return a > b;
+    case CmpOp::Ge:
+      return a >= b;
+    case CmpOp::Equ:
+      return unord || a == b;
+    case CmpOp::Neu:
+      return a != b;
+    case CmpOp::Ltu:
+      return unord || a < b;
+    case CmpOp::Leu:
+      return unord || a <= b;
+    case CmpOp::Gtu:
+      return unord || a > b;
+    case CmpOp::Geu:
+      return unord || a >= b;
+    case CmpOp::Num:
+      return !unord;
+    case CmpOp::Nan:
+      return unord;
+    default:
+      return false;  // an integer-only comparison: rejected before
+  }
+}
+
 // min/max on already-flushed values: NaN loses to a number (unless .NaN),
 // and -0.0 < +0.0. Shared by min/max and redux's .f32 forms.
 template <class F>

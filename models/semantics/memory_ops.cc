@@ -13,6 +13,7 @@
 // endian.
 #include <cstring>
 #include <sstream>
+#include <type_traits>
 
 #include "semantics/address_operand.h"
 #include "semantics/families.h"
@@ -310,22 +311,108 @@ void check_atomic(const Exec& x, AtomOp op, Type t) {
     x.unsupported("red has no exch/cas");
 }
 
-// What each lane of an atomic computes (update_lanes' callback).
+// What each lane of an atomic computes (update_lanes' callback). The
+// operand arrays are filled for the lanes that do their atomic, and only
+// those are read, so they are left uninitialised (four of them would be 2 KB
+// to zero for every atomic instruction).
 struct AtomicLanes {
+  AtomicLanes(AtomOp o, Type ty, bool f, unsigned s)
+      : op(o), t(ty), ftz(f), size(s), ext(type_bits(ty), is_signed(ty)) {}
   AtomOp op;
   Type t;
   bool ftz;
   unsigned size;
-  Extender ext;    // extend(v, t)
+  Extender ext;    // extend(v, t), for atomic_update()
   LaneValues b;    // the operands, read for the warp before the accesses
   LaneValues c;    // cas's new value
   LaneValues old;  // each lane's old value, for its destination
 
+  // Any operation and type, through atomic_update().
   static void update(void* ctx, unsigned lane, uint8_t* bytes) {
     AtomicLanes& a = *static_cast<AtomicLanes*>(ctx);
     const u64 old = a.ext(read_le(bytes, a.size));
-    write_le(bytes, atomic_update(a.op, a.t, a.ftz, old, a.b[lane], a.c[lane]), a.size);
+    const u64 c = a.op == AtomOp::Cas ? a.c[lane] : 0;
+    write_le(bytes, atomic_update(a.op, a.t, a.ftz, old, a.b[lane], c), a.size);
     a.old[lane] = old;
+  }
+  // The integer operations on 32- and 64-bit elements, decoded once per
+  // instruction: what atomic_update() gives for them, on the element's bits.
+  template <class U, AtomOp kOp, bool kSigned>
+  static void update_int(void* ctx, unsigned lane, uint8_t* bytes) {
+    AtomicLanes& a = *static_cast<AtomicLanes*>(ctx);
+    using S = std::make_signed_t<U>;
+    const U old = static_cast<U>(read_le_n<sizeof(U)>(bytes));
+    const U b = static_cast<U>(a.b[lane]);
+    U v = old;
+    switch (kOp) {
+      case AtomOp::Add:
+        v = U(old + b);
+        break;
+      case AtomOp::Min:
+      case AtomOp::Max: {
+        const bool lt = kSigned ? S(old) < S(b) : old < b;
+        v = lt == (kOp == AtomOp::Min) ? old : b;
+        break;
+      }
+      case AtomOp::Inc:
+        v = old >= b ? U(0) : U(old + 1);
+        break;
+      case AtomOp::Dec:
+        v = old == 0 || old > b ? b : U(old - 1);
+        break;
+      case AtomOp::And:
+        v = old & b;
+        break;
+      case AtomOp::Or:
+        v = old | b;
+        break;
+      case AtomOp::Xor:
+        v = old ^ b;
+        break;
+      case AtomOp::Exch:
+        v = b;
+        break;
+      default:  // Cas
+        v = old == b ? static_cast<U>(a.c[lane]) : old;
+        break;
+    }
+    write_le_n<sizeof(U)>(bytes, v);
+    a.old[lane] = old;
+  }
+  template <class U, bool kSigned>
+  static WarpEnvironment::LaneUpdate int_callback(AtomOp op) {
+    switch (op) {
+      case AtomOp::Add:
+        return update_int<U, AtomOp::Add, kSigned>;
+      case AtomOp::Min:
+        return update_int<U, AtomOp::Min, kSigned>;
+      case AtomOp::Max:
+        return update_int<U, AtomOp::Max, kSigned>;
+      case AtomOp::Inc:
+        return update_int<U, AtomOp::Inc, kSigned>;
+      case AtomOp::Dec:
+        return update_int<U, AtomOp::Dec, kSigned>;
+      case AtomOp::And:
+        return update_int<U, AtomOp::And, kSigned>;
+      case AtomOp::Or:
+        return update_int<U, AtomOp::Or, kSigned>;
+      case AtomOp::Xor:
+        return update_int<U, AtomOp::Xor, kSigned>;
+      case AtomOp::Exch:
+        return update_int<U, AtomOp::Exch, kSigned>;
+      case AtomOp::Cas:
+        return update_int<U, AtomOp::Cas, kSigned>;
+      default:
+        return update;
+    }
+  }
+  // The callback for this instruction's operation and type.
+  WarpEnvironment::LaneUpdate callback() const {
+    const unsigned n = type_bits(t);
+    if (is_float(t) || is_half(t) || (n != 32 && n != 64)) return update;
+    const bool s = is_signed(t);
+    if (n == 32) return s ? int_callback<uint32_t, true>(op) : int_callback<uint32_t, false>(op);
+    return s ? int_callback<u64, true>(op) : int_callback<u64, false>(op);
   }
 };
 
@@ -348,13 +435,14 @@ void atomic(const Exec& x) {
   unsigned bad = 0;
   // A misaligned lane faults after the lanes below it have done their atomics.
   const LaneMask ok = aligned_lanes(x.executed, x.warp_size(), addrs, size, &bad);
-  AtomicLanes lanes{op, t, ftz, size, Extender(type_bits(t), is_signed(t)), {}, {}, {}};
+  AtomicLanes lanes(op, t, ftz, size);
   b.gather(ok, x.warp_size(), lanes.b);
   if (op == AtomOp::Cas) c.gather(ok, x.warp_size(), lanes.c);
   // A lane's destination is written once its store is done.
-  auto write_back = [&](LaneMask m) { for_lanes(m, [&](unsigned l) { d(l, lanes.old[l]); }); };
+  // (Dest extends each old value from t's width itself.)
+  auto write_back = [&](LaneMask m) { d.scatter(m, x.warp_size(), lanes.old); };
   try {
-    x.env.update_lanes(x.inst.space, ok, addrs, size, &AtomicLanes::update, &lanes);
+    x.env.update_lanes(x.inst.space, ok, addrs, size, lanes.callback(), &lanes);
   } catch (const MemoryFault& f) {
     write_back(lanes_below(ok, f.lane));
     throw;

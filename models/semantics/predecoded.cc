@@ -44,6 +44,15 @@ class Operands {
     narrow = s.kind == RegKind::Narrow;
     return true;
   }
+  // Operand i is an [address] made of a variable (no register) and an
+  // offset: the variable's symbol index in `symbol`.
+  bool variable_address(size_t i, uint32_t& symbol) const {
+    if (i >= in_.ops.size()) return false;
+    const Operand& op = in_.ops[i];
+    if (op.kind != Operand::Kind::Address || op.has_reg || !op.has_symbol) return false;
+    symbol = op.symbol;
+    return true;
+  }
   // Operand i is an integer literal.
   bool imm(size_t i, uint64_t& v) const {
     if (i >= in_.ops.size() || in_.ops[i].kind != Operand::Kind::Imm) return false;
@@ -150,18 +159,16 @@ PredecodedHandler arith(const Instruction& in, const Operands& ops, P& p) {
   }
 }
 
+// bfe with at least one register among pos and len (bfe_constants() takes
+// two literals).
 template <class U>
 PredecodedHandler bfe_of(bool s, bool imm_b, bool imm_c) {
   if (s) {
-    if (imm_b)
-      return imm_c ? bit_field_extract<U, true, true, true>
-                   : bit_field_extract<U, true, true, false>;
+    if (imm_b) return bit_field_extract<U, true, true, false>;
     return imm_c ? bit_field_extract<U, true, false, true>
                  : bit_field_extract<U, true, false, false>;
   }
-  if (imm_b)
-    return imm_c ? bit_field_extract<U, false, true, true>
-                 : bit_field_extract<U, false, true, false>;
+  if (imm_b) return bit_field_extract<U, false, true, false>;
   return imm_c ? bit_field_extract<U, false, false, true>
                : bit_field_extract<U, false, false, false>;
 }
@@ -210,6 +217,16 @@ PredecodedHandler bits(const Instruction& in, const Operands& ops, P& p) {
           !ops.reg_or_imm(2, RegKind::Narrow, p.b, imm, p.imm) ||
           !ops.reg_or_imm(3, RegKind::Narrow, p.c, imm_c, p.imm2))
         return nullptr;
+      if (imm && imm_c) {  // the usual form: the field known at decode
+        const bool s = is_signed(t);
+        const u32 pos = static_cast<u32>(p.imm), len = static_cast<u32>(p.imm2);
+        if (n == 32) {
+          bfe_constants<u32>(p, s, pos, len);
+          return s ? bit_field_extract_const<u32, true> : bit_field_extract_const<u32, false>;
+        }
+        bfe_constants<u64>(p, s, pos, len);
+        return s ? bit_field_extract_const<u64, true> : bit_field_extract_const<u64, false>;
+      }
       return n == 32 ? bfe_of<u32>(is_signed(t), imm, imm_c)
                      : bfe_of<u64>(is_signed(t), imm, imm_c);
     }
@@ -276,16 +293,77 @@ PredecodedHandler select_handler(const Instruction& in, const Operands& ops, P& 
   return imm_b ? select<u64, false, true> : select<u64, false, false>;
 }
 
+template <class F, bool kFtz, bool kImm>
+PredecodedHandler setp_float_for(CmpOp op) {
+  switch (op) {
+    case CmpOp::Eq:
+      return setp_float<F, CmpOp::Eq, kFtz, kImm>;
+    case CmpOp::Ne:
+      return setp_float<F, CmpOp::Ne, kFtz, kImm>;
+    case CmpOp::Lt:
+      return setp_float<F, CmpOp::Lt, kFtz, kImm>;
+    case CmpOp::Le:
+      return setp_float<F, CmpOp::Le, kFtz, kImm>;
+    case CmpOp::Gt:
+      return setp_float<F, CmpOp::Gt, kFtz, kImm>;
+    case CmpOp::Ge:
+      return setp_float<F, CmpOp::Ge, kFtz, kImm>;
+    case CmpOp::Equ:
+      return setp_float<F, CmpOp::Equ, kFtz, kImm>;
+    case CmpOp::Neu:
+      return setp_float<F, CmpOp::Neu, kFtz, kImm>;
+    case CmpOp::Ltu:
+      return setp_float<F, CmpOp::Ltu, kFtz, kImm>;
+    case CmpOp::Leu:
+      return setp_float<F, CmpOp::Leu, kFtz, kImm>;
+    case CmpOp::Gtu:
+      return setp_float<F, CmpOp::Gtu, kFtz, kImm>;
+    case CmpOp::Geu:
+      return setp_float<F, CmpOp::Geu, kFtz, kImm>;
+    case CmpOp::Num:
+      return setp_float<F, CmpOp::Num, kFtz, kImm>;
+    case CmpOp::Nan:
+      return setp_float<F, CmpOp::Nan, kFtz, kImm>;
+    default:
+      return nullptr;  // lo ls hi hs: execute() reports them
+  }
+}
+
+// setp{.ftz}.{f32,f64} p, a, b with b a register or a float literal of the
+// type's width (0f for .f32, 0d for .f64; an integer literal, converted by
+// execute(), stays there).
+PredecodedHandler setp_float_handler(const Instruction& in, const Operands& ops, P& p) {
+  const Type t = in.type;
+  const RegKind k = reg_kind(t);
+  const Operand::Kind lit = t == Type::F32 ? Operand::Kind::ImmF32 : Operand::Kind::ImmF64;
+  const bool imm = ops.count() == 4 && in.ops[3].kind == lit;
+  if (!ops.reg(2, k, p.a) || (!imm && !ops.reg(3, k, p.b))) return nullptr;
+  if (t == Type::F64) {
+    p.imm = imm ? in.ops[3].imm : 0;
+    return imm ? setp_float_for<double, false, true>(in.cmp)
+               : setp_float_for<double, false, false>(in.cmp);
+  }
+  const u32 bits = imm ? static_cast<u32>(in.ops[3].imm) : 0;
+  // .ftz flushes the literal as it does every operand.
+  p.imm = in.ftz && (bits & 0x7fffffffu) < 0x00800000u ? bits & 0x80000000u : bits;
+  if (in.ftz)
+    return imm ? setp_float_for<float, true, true>(in.cmp)
+               : setp_float_for<float, true, false>(in.cmp);
+  return imm ? setp_float_for<float, false, true>(in.cmp)
+             : setp_float_for<float, false, false>(in.cmp);
+}
+
 PredecodedHandler setp_handler(const Instruction& in, const Operands& ops, P& p) {
   const Type t = in.type;
+  // setp p, a, b: no |q (operand 1 absent), no boolean combine.
+  if (in.boolop != BoolOp::None || ops.count() != 4 || in.ops[1].kind != Operand::Kind::None ||
+      !ops.dest(0, Type::Pred, p.d))
+    return nullptr;
+  if (t == Type::F32 || t == Type::F64) return setp_float_handler(in, ops, p);
   const unsigned n = int_bits(t);
   const RegKind k = reg_kind(t);
   bool imm = false;
-  // setp p, a, b: no |q (operand 1 absent), no boolean combine.
-  if (n == 0 || in.boolop != BoolOp::None || ops.count() != 4 ||
-      in.ops[1].kind != Operand::Kind::None || !ops.dest(0, Type::Pred, p.d) ||
-      !ops.reg(2, k, p.a) || !ops.reg_or_imm(3, k, p.b, imm, p.imm))
-    return nullptr;
+  if (n == 0 || !ops.reg(2, k, p.a) || !ops.reg_or_imm(3, k, p.b, imm, p.imm)) return nullptr;
   return n == 32 ? setp_of<u32>(in.cmp, is_signed(t), imm)
                  : setp_of<u64>(in.cmp, is_signed(t), imm);
 }
@@ -343,24 +421,29 @@ PredecodedHandler move_or_convert(const Instruction& in, const Operands& ops, P&
   return s ? convert<u64, u64, true> : convert<u64, u64, false>;
 }
 
-template <class R, template <class, class, bool> class Form>
-PredecodedHandler memory_of(bool narrow_base, bool wrap32) {
-  if (narrow_base) return wrap32 ? Form<R, u32, true>::handler : Form<R, u32, false>::handler;
-  return wrap32 ? Form<R, u64, true>::handler : Form<R, u64, false>::handler;
+template <class R, template <class, class> class Form>
+PredecodedHandler memory_of(bool variable, bool narrow_base, bool wrap32) {
+  if (variable) return Form<R, VariableAddress>::handler;
+  if (narrow_base)
+    return wrap32 ? Form<R, RegisterAddress<u32, true>>::handler
+                  : Form<R, RegisterAddress<u32, false>>::handler;
+  return wrap32 ? Form<R, RegisterAddress<u64, true>>::handler
+                : Form<R, RegisterAddress<u64, false>>::handler;
 }
-template <class R, class B, bool kWrap32>
+template <class R, class Address>
 struct LoadForm {
-  static constexpr PredecodedHandler handler = load<R, B, kWrap32>;
+  static constexpr PredecodedHandler handler = load<R, Address>;
 };
-template <class R, class B, bool kWrap32>
+template <class R, class Address>
 struct StoreForm {
-  static constexpr PredecodedHandler handler = store<R, B, kWrap32>;
+  static constexpr PredecodedHandler handler = store<R, Address>;
 };
 
 // ld d, [a + offset] and st [a + offset], b of a 32- or 64-bit type: a
-// scalar data register declared with the type's width, a register address
-// (not a variable's). Vectors, narrower elements, wider or narrower data
-// registers, `_` and literal sources go through execute().
+// scalar data register declared with the type's width, and the address of a
+// register or of a variable (kernel parameters: ld.param d, [param]) plus an
+// offset. Vectors, narrower elements, wider or narrower data registers, `_`
+// and literal sources go through execute().
 PredecodedHandler memory_access(const Instruction& in, const Operands& ops, P& p) {
   const Type t = in.type;
   const unsigned n = type_bits(t);
@@ -371,7 +454,8 @@ PredecodedHandler memory_access(const Instruction& in, const Operands& ops, P& p
   const size_t at = load_op ? 1 : 0;
   uint32_t base = 0;
   bool narrow_base = false;
-  if (!ops.reg_address(at, base, narrow_base)) return nullptr;
+  const bool variable = ops.variable_address(at, p.var);
+  if (!variable && !ops.reg_address(at, base, narrow_base)) return nullptr;
   const Operand& addr = in.ops[at];
   // The data register: ld's destination, st's source, filled exactly by t.
   uint32_t data = 0;
@@ -384,12 +468,12 @@ PredecodedHandler memory_access(const Instruction& in, const Operands& ops, P& p
   p.inst = &in;
   if (load_op) {
     p.d = data;
-    return n == 32 ? memory_of<u32, LoadForm>(narrow_base, wrap32)
-                   : memory_of<u64, LoadForm>(narrow_base, wrap32);
+    return n == 32 ? memory_of<u32, LoadForm>(variable, narrow_base, wrap32)
+                   : memory_of<u64, LoadForm>(variable, narrow_base, wrap32);
   }
   p.b = data;
-  return n == 32 ? memory_of<u32, StoreForm>(narrow_base, wrap32)
-                 : memory_of<u64, StoreForm>(narrow_base, wrap32);
+  return n == 32 ? memory_of<u32, StoreForm>(variable, narrow_base, wrap32)
+                 : memory_of<u64, StoreForm>(variable, narrow_base, wrap32);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Pre-decoded handlers for the instructions kernels execute most: 32- and
 // 64-bit integer arithmetic, logic and shifts, comparisons into predicates,
-// selects, moves, integer conversions, f32 add/sub/mul, branches, and scalar
-// 32- and 64-bit loads and stores through a register address
+// selects, moves, integer conversions, f32 add/sub/mul, f32/f64 comparisons,
+// branches, and scalar 32- and 64-bit loads and stores through a register's
+// or a variable's address
 // (docs/timing-performance.md). An instruction of one of these forms is
 // decoded once per launch into a handler and the byte offsets of its
 // registers, and runs on the registers in their stored width (32 lanes of a
@@ -41,6 +42,7 @@ struct PredecodedInstruction {
   // so it runs where execute()'s faults are caught (WarpIssuer::execute_at).
   bool memory = false;
   Space space = Space::Generic;       // its state space
+  uint32_t var = 0;                   // [var + imm]: the variable's symbol index
   const Instruction* inst = nullptr;  // for a misaligned access's message
 };
 

@@ -202,6 +202,26 @@ bool compare(U a, U b) {
   }
 }
 
+// The lane mask of c[0..ws), each 0 or 1. Eight lanes at a time: a
+// little-endian word of bytes b0..b7 (each 0 or 1) times 0x0102040810204080
+// has b_i at bit 56 + i and nothing above bit 55 from the other products, so
+// the word's top byte is the eight lanes' bits. The comparisons that fill c
+// vectorise; shifting each lane's bit into the mask does not.
+inline LaneMask pack_lanes(uint8_t* c, unsigned ws) {
+  LaneMask bits = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (ws % 8) std::memset(c + ws, 0, 8 - ws % 8);  // the last group's lanes past the warp
+  for (unsigned g = 0; g < ws; g += 8) {
+    uint64_t w;
+    std::memcpy(&w, c + g, 8);
+    bits |= ((w * 0x0102040810204080ull) >> 56) << g;
+  }
+#else
+  for (unsigned l = 0; l < ws; ++l) bits |= LaneMask(c[l]) << l;
+#endif
+  return bits;
+}
+
 // setp.cmp p, a, b (no |q, no boolean combine): every lane is compared
 // (registers hold all of them) and the executed ones are written.
 template <class U, CmpOp kOp, bool kSigned, bool kImm>
@@ -210,11 +230,39 @@ void setp(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&) {
   const U* a = lanes_of<const U>(r, p.a);
   const U* b = lanes_of<const U>(r, p.b);
   const U imm = static_cast<U>(p.imm);
-  LaneMask bits = 0;
+  alignas(8) uint8_t c[kMaxWarpSize];
+  sem::warp_loop(ws, [&](unsigned l) { c[l] = compare<kOp, kSigned>(a[l], kImm ? imm : b[l]); });
+  *d = (*d & ~m) | (pack_lanes(c, ws) & m);
+}
+
+// The float of a register's bits; .ftz (f32 only) turns a subnormal into
+// a zero of its sign, as float_util.h's flush(), on the bits so that it
+// vectorises.
+template <class F, bool kFtz>
+F float_of(std::conditional_t<sizeof(F) == 4, u32, u64> bits) {
+  if constexpr (kFtz) {
+    static_assert(sizeof(F) == 4, ".ftz is an f32 modifier");
+    if ((bits & 0x7fffffffu) < 0x00800000u) bits &= 0x80000000u;
+  }
+  F f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+// setp.cmp{.ftz}.{f32,f64} p, a, b: b a register or the immediate (its
+// bits in imm, already flushed for .ftz).
+template <class F, CmpOp kOp, bool kFtz, bool kImm>
+void setp_float(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&) {
+  using U = std::conditional_t<sizeof(F) == 4, u32, u64>;
+  LaneMask* d = lanes_of<LaneMask>(r, p.d);
+  const U* a = lanes_of<const U>(r, p.a);
+  const U* b = lanes_of<const U>(r, p.b);
+  const F imm = float_of<F, false>(static_cast<U>(p.imm));
+  alignas(8) uint8_t c[kMaxWarpSize];
   sem::warp_loop(ws, [&](unsigned l) {
-    bits |= LaneMask(compare<kOp, kSigned>(a[l], kImm ? imm : b[l])) << l;
+    c[l] = sem::compare_floats(kOp, float_of<F, kFtz>(a[l]), kImm ? imm : float_of<F, kFtz>(b[l]));
   });
-  *d = (*d & ~m) | (bits & m);
+  *d = (*d & ~m) | (pack_lanes(c, ws) & m);
 }
 
 // and/or/xor.pred d, a, b and not/mov.pred d, a: one mask for the warp.
@@ -318,6 +366,38 @@ void bit_field_extract(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvi
     const U field_mask = U(sem::low_mask(avail));
     U f = avail ? U((v >> pos) & field_mask) : U(0);
     if (sbit) f |= U(~field_mask);
+    d[l] = f;
+  });
+}
+
+// bfe d, a, pos, len with both literal: the field's shift, mask, sign bit
+// and sign fill worked out once (bit_field_extract's rules), so the lane loop
+// is shifts and masks, which vectorise. p.b: the shift (0 for an empty
+// field), p.c: the bit whose value fills the rest (.s), p.imm: the field's
+// mask, p.imm2: the bits that sign fills (0 for .u or an empty length).
+template <class U>
+void bfe_constants(P& p, bool is_signed, u32 pos, u32 len) {
+  constexpr unsigned n = sizeof(U) * 8;
+  pos &= 0xff;
+  len &= 0xff;
+  const unsigned top = pos + len - 1 < n - 1 ? pos + len - 1 : n - 1;
+  const unsigned avail = pos >= n ? 0 : (len < n - pos ? len : n - pos);
+  const U field_mask = U(sem::low_mask(avail));
+  p.b = avail ? pos : 0;
+  p.c = top;
+  p.imm = field_mask;
+  p.imm2 = is_signed && len != 0 ? U(~field_mask) : U(0);
+}
+template <class U, bool kSigned>
+void bit_field_extract_const(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&) {
+  U* d = lanes_of<U>(r, p.d);
+  const U* a = lanes_of<const U>(r, p.a);
+  const unsigned shift = p.b, top = p.c;
+  const U mask = static_cast<U>(p.imm), fill = static_cast<U>(p.imm2);
+  sem::each_lane(m, ws, [&](unsigned l) {
+    const U v = a[l];
+    U f = U(v >> shift) & mask;
+    if (kSigned) f |= U(U(0) - U((v >> top) & 1)) & fill;
     d[l] = f;
   });
 }

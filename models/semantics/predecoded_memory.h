@@ -8,29 +8,41 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include "semantics/address_operand.h"
 #include "semantics/predecoded_handlers.h"
 
 namespace warptlm::predecoded {
 
-// The lanes' addresses, as AddressOperand::gather computes them for a base
-// register stored as B (p.a), the offset p.imm, and (kWrap32) 32-bit address
-// arithmetic.
+// The lanes' addresses, as AddressOperand::gather computes them, for an
+// [address] of a base register stored as B (p.a) plus the offset p.imm, with
+// (kWrap32) 32-bit address arithmetic.
 template <class B, bool kWrap32>
-inline void addresses(const P& p, uint8_t* r, LaneMask m, unsigned ws, u64* __restrict out) {
-  const B* base = lanes_of<const B>(r, p.a);
-  const u64 off = p.imm;
-  constexpr u64 kWrap = kWrap32 ? 0xffffffffull : ~u64(0);
-  sem::each_lane(m, ws, [&](unsigned l) { out[l] = (u64(base[l]) + off) & kWrap; });
-}
+struct RegisterAddress {
+  static void lanes(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&,
+                    u64* __restrict out) {
+    const B* base = lanes_of<const B>(r, p.a);
+    const u64 off = p.imm;
+    constexpr u64 kWrap = kWrap32 ? 0xffffffffull : ~u64(0);
+    sem::each_lane(m, ws, [&](unsigned l) { out[l] = (u64(base[l]) + off) & kWrap; });
+  }
+};
+// ... and for [variable + offset] (p.var, p.imm): one address for every lane,
+// the environment asked once, and only when a lane executes.
+struct VariableAddress {
+  static void lanes(const P& p, uint8_t*, LaneMask m, unsigned ws, WarpEnvironment& env,
+                    u64* __restrict out) {
+    if (!m) return;
+    const u64 a = env.symbol_address(p.var) + p.imm;
+    sem::each_lane(m, ws, [&](unsigned l) { out[l] = a; });
+  }
+};
 
-// ld.<space>.<R's width> d, [base + offset]: R lanes in p.d.
-template <class R, class B, bool kWrap32>
+// ld.<space>.<R's width> d, [address]: R lanes in p.d.
+template <class R, class Address>
 void load(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment& env) {
   u64 addrs[kMaxWarpSize];
-  addresses<B, kWrap32>(p, r, m, ws, addrs);
+  Address::lanes(p, r, m, ws, env, addrs);
   unsigned bad = 0;
   const LaneMask ok = sem::aligned_lanes(m, ws, addrs, sizeof(R), &bad);
   // The lanes' data goes straight into the destination register: load_lanes
@@ -40,11 +52,11 @@ void load(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment& env)
   if (ok != m) sem::misaligned(*p.inst, addrs[bad], sizeof(R), bad);
 }
 
-// st.<space>.<R's width> [base + offset], a: R lanes from p.b.
-template <class R, class B, bool kWrap32>
+// st.<space>.<R's width> [address], a: R lanes from p.b.
+template <class R, class Address>
 void store(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment& env) {
   u64 addrs[kMaxWarpSize];
-  addresses<B, kWrap32>(p, r, m, ws, addrs);
+  Address::lanes(p, r, m, ws, env, addrs);
   unsigned bad = 0;
   const LaneMask ok = sem::aligned_lanes(m, ws, addrs, sizeof(R), &bad);
   // The source register's lanes are the data store_lanes reads.

@@ -41,24 +41,25 @@ class ReadWriteOnly : public GlobalMemory {
 
 // One 4-lane warp of one CTA: two global buffers, 64 bytes of shared, local
 // and constant memory each.
+// (Or `lanes` lanes and `bytes` bytes of each.)
 struct World {
-  explicit World(bool blocks = true) : plain(dev) {
-    a = dev.allocate(64, "a");
-    b = dev.allocate(64, "b");
+  explicit World(bool blocks = true, unsigned lanes = kLanes, unsigned bytes = 64) : plain(dev) {
+    a = dev.allocate(bytes, "a");
+    b = dev.allocate(bytes, "b");
     memory.global = blocks ? static_cast<GlobalMemory*>(&dev) : &plain;
-    memory.constants.assign(64, 0);
-    cta.shared.assign(64, 0);
-    warp.size = kLanes;
-    warp.local.assign(kLanes, std::vector<uint8_t>(64, 0));
+    memory.constants.assign(bytes, 0);
+    cta.shared.assign(bytes, 0);
+    warp.size = lanes;
+    warp.local.assign(lanes, std::vector<uint8_t>(bytes, 0));
     warp.frames.emplace_back();
-    for (unsigned i = 0; i < 64; ++i) {
+    for (unsigned i = 0; i < bytes; ++i) {
       const uint8_t v = static_cast<uint8_t>(i);
       dev.write(a + i, &v, 1);
       const uint8_t w = static_cast<uint8_t>(0x80 + i);
       dev.write(b + i, &w, 1);
       cta.shared[i] = static_cast<uint8_t>(0x40 + i);
       memory.constants[i] = static_cast<uint8_t>(0xc0 + i);
-      for (unsigned l = 0; l < kLanes; ++l) warp.local[l][i] = static_cast<uint8_t>(16 * l + i);
+      for (unsigned l = 0; l < lanes; ++l) warp.local[l][i] = static_cast<uint8_t>(16 * l + i);
     }
     env.bind(&warp);
   }
@@ -177,6 +178,86 @@ TEST(WarpEnvironment, BatchWritesWhatLaneByLaneWrites) {
     for (uint64_t off = 0; off < 64; off += 4) {
       EXPECT_EQ(w.global_u32(w.a + off), ref.global_u32(ref.a + off)) << off;
       EXPECT_EQ(w.global_u32(w.b + off), ref.global_u32(ref.b + off)) << off;
+    }
+  }
+}
+
+// A whole 32-lane warp takes shortcuts: lanes at consecutive addresses are
+// one copy, a load of one address for every lane reads it once. Each against
+// lane by lane, in bounds and running past the end of a buffer (which faults
+// at the first lane outside it, the lanes below it done).
+TEST(WarpEnvironment, WholeWarpsReadAndWriteWhatLaneByLaneDoes) {
+  constexpr unsigned kWarp = 32, kBytes = 512;
+  const LaneMask all = full_mask(kWarp);
+  for (bool blocks : {true, false}) {
+    for (unsigned size : {4u, 8u}) {
+      SCOPED_TRACE(std::string(blocks ? "blocks" : "no blocks") + ", size " + std::to_string(size));
+      World w(blocks, kWarp, kBytes), ref(blocks, kWarp, kBytes);
+      ref.memory.params = w.memory.params = std::vector<uint8_t>(64, 0x33);
+      // Loads: consecutive from the start, the middle and running past a's
+      // end; one address; one address past the end; consecutive but for one lane.
+      struct Case {
+        Space space;
+        uint64_t first;
+        uint64_t step;
+      };
+      const uint64_t past = kBytes - 8 * size;  // lanes 8.. are past a's end
+      for (const Case& c : {Case{Space::Global, w.a, size}, Case{Space::Global, w.a + 64, size},
+                            Case{Space::Global, w.a + past, size}, Case{Space::Shared, 0, size},
+                            Case{Space::Shared, past, size}, Case{Space::Global, w.a + 16, 0},
+                            Case{Space::Global, w.a + kBytes, 0}, Case{Space::Param, 8, 0},
+                            Case{Space::Param, 64, 0}, Case{Space::Shared, 24, 0}}) {
+        SCOPED_TRACE(std::string(space_name(c.space)) + " at " + std::to_string(c.first - w.a) +
+                     " step " + std::to_string(c.step));
+        for (bool odd_lane : {false, true}) {
+          uint64_t addrs[kWarp];
+          for (unsigned l = 0; l < kWarp; ++l) addrs[l] = c.first + l * c.step;
+          if (odd_lane) addrs[17] += size;  // not consecutive, not one address
+          std::vector<uint8_t> got(kWarp * size, 0xee), want(kWarp * size, 0xee);
+          MemoryFault none(MemoryFault::Reason::OutOfBounds, Space::Generic, 0, 0, 99, "none");
+          MemoryFault gf = none, wf = none;
+          try {
+            w.env.load_lanes(c.space, all, addrs, got.data(), size);
+          } catch (const MemoryFault& f) {
+            gf = f;
+          }
+          try {
+            for (unsigned l = 0; l < kWarp; ++l)
+              w.env.load(c.space, l, addrs[l], want.data() + l * size, size);
+          } catch (const MemoryFault& f) {
+            wf = f;
+          }
+          expect_same(gf, wf);
+          EXPECT_EQ(got, want);
+        }
+      }
+      // Stores: consecutive in bounds, then running past b's end.
+      std::vector<uint8_t> data(kWarp * size);
+      for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(0x11 * i + 3);
+      for (const Case& c : {Case{Space::Global, 0, size}, Case{Space::Global, past, size},
+                            Case{Space::Shared, 64, size}, Case{Space::Shared, past, size}}) {
+        ASSERT_EQ(w.b, ref.b);
+        uint64_t addrs[kWarp];
+        for (unsigned l = 0; l < kWarp; ++l)
+          addrs[l] = (c.space == Space::Global ? w.b : 0) + c.first + l * size;
+        MemoryFault none(MemoryFault::Reason::OutOfBounds, Space::Generic, 0, 0, 99, "none");
+        MemoryFault gf = none, wf = none;
+        try {
+          w.env.store_lanes(c.space, all, addrs, data.data(), size);
+        } catch (const MemoryFault& f) {
+          gf = f;
+        }
+        try {
+          for (unsigned l = 0; l < kWarp; ++l)
+            ref.env.store(c.space, l, addrs[l], data.data() + l * size, size);
+        } catch (const MemoryFault& f) {
+          wf = f;
+        }
+        expect_same(gf, wf);  // the two worlds' buffers are at the same addresses
+        for (uint64_t off = 0; off < kBytes; off += 4)
+          ASSERT_EQ(w.global_u32(w.b + off), ref.global_u32(ref.b + off)) << off;
+        EXPECT_EQ(w.cta.shared, ref.cta.shared);
+      }
     }
   }
 }

@@ -1,8 +1,8 @@
 // The pre-decoded loads and stores against execute(): the same random
 // registers, memory, lane masks and guards, with some lanes' addresses
 // misaligned or out of bounds, must give the same registers, the same memory,
-// the same environment accesses in the same order and the same fault (lane,
-// address, message).
+// the same environment accesses in the same order, the same variable lookups
+// and the same fault (lane, address, message).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -59,8 +59,9 @@ class PredecodedMemoryTest : public ::testing::TestWithParam<unsigned> {
   // A lane's address register value: usually an aligned in-bounds address
   // of `space` (with the offset the instruction adds), sometimes misaligned,
   // sometimes out of bounds.
-  uint64_t address(Space space, unsigned size, int64_t offset) {
-    const unsigned k = rng_() % 40;
+  // (Bad with probability 2 / `choices`.)
+  uint64_t address(Space space, unsigned size, int64_t offset, unsigned choices = 40) {
+    const unsigned k = rng_() % choices;
     uint64_t a = (rng_() % (FakeEnv::kMemBytes / size)) * size;  // in bounds
     if (k == 0) a += 1 + rng_() % (size - 1);                    // misaligned
     if (k == 1) a = FakeEnv::kMemBytes + (rng_() % 64) * size;   // past the end
@@ -127,6 +128,9 @@ class PredecodedMemoryTest : public ::testing::TestWithParam<unsigned> {
       FakeEnv ea, eb;
       fill(ea);
       eb.mem = ea.mem;
+      // A variable's address ([var + offset]): one for every lane, so bad
+      // more often than a lane's.
+      ea.symbols = eb.symbols = {address(in.space, size, a.offset, 8)};
       const LaneMask active = trial % 2 ? full_mask(ws()) : rng_();
       Outcome want, got;
       const Result rw = run([&] {
@@ -149,6 +153,7 @@ class PredecodedMemoryTest : public ::testing::TestWithParam<unsigned> {
       ASSERT_EQ(std::memcmp(ra.data(), rb.data(), layout_.bytes), 0)
           << "registers differ after trial " << trial;
       ASSERT_TRUE(ea.mem == eb.mem) << "memory differs after trial " << trial;
+      EXPECT_EQ(ea.symbol_lookups, eb.symbol_lookups) << "trial " << trial;
       ASSERT_EQ(ea.log.size(), eb.log.size()) << "trial " << trial;
       for (size_t i = 0; i < ea.log.size(); ++i) {
         const FakeEnv::Access &x = ea.log[i], &y = eb.log[i];
@@ -184,6 +189,13 @@ TEST_P(PredecodedMemoryTest, LoadsMatchExecute) {
   same_as_execute(make(Opcode::Ld, Type::U32, Space::Shared, {r(U32d), addr(A32, -4)}));
   same_as_execute(make(Opcode::Ld, Type::S64, Space::Global, {r(S64d), addr(A32, 24)}));
   same_as_execute(make(Opcode::Ld, Type::U32, Space::Local, {r(A32), addr(A32, 4)}));
+  // A variable's address: a kernel parameter, a shared or global variable.
+  for (Space s : {Space::Param, Space::Shared, Space::Global}) {
+    SCOPED_TRACE(space_name(s));
+    same_as_execute(make(Opcode::Ld, Type::U32, s, {r(U32d), Harness::symbol_addr(0)}));
+    same_as_execute(make(Opcode::Ld, Type::U64, s, {r(A64), Harness::symbol_addr(0, 8)}));
+    same_as_execute(make(Opcode::Ld, Type::F32, s, {r(F32d), Harness::symbol_addr(0, -4)}));
+  }
 }
 
 TEST_P(PredecodedMemoryTest, StoresMatchExecute) {
@@ -196,6 +208,10 @@ TEST_P(PredecodedMemoryTest, StoresMatchExecute) {
   }
   same_as_execute(make(Opcode::St, Type::B32, Space::Shared, {addr(A32, 8), r(S32d)}));
   same_as_execute(make(Opcode::St, Type::F64, Space::Global, {addr(A32, 0), r(F64d)}));
+  for (Space s : {Space::Param, Space::Shared}) {
+    same_as_execute(make(Opcode::St, Type::U32, s, {Harness::symbol_addr(0), r(U32d)}));
+    same_as_execute(make(Opcode::St, Type::S64, s, {Harness::symbol_addr(0, 16), r(S64d)}));
+  }
 }
 
 TEST_P(PredecodedMemoryTest, OtherFormsStayWithExecute) {
@@ -206,7 +222,6 @@ TEST_P(PredecodedMemoryTest, OtherFormsStayWithExecute) {
   no_handler(make(Opcode::Ld, Type::U16, g, {r(U16d), addr(A64, 0)}));  // 2-byte element
   no_handler(make(Opcode::Ld, Type::U32, g, {r(U64d), addr(A64, 0)}));  // wider destination
   no_handler(make(Opcode::Ld, Type::U64, g, {r(U32d), addr(A64, 0)}));  // narrower destination
-  no_handler(make(Opcode::Ld, Type::U32, g, {r(U32d), Harness::symbol_addr(0, 4)}));
   no_handler(make(Opcode::Ld, Type::U32, g, {r(U32d), Harness::abs_addr(64)}));
   no_handler(make(Opcode::St, Type::U32, g, {addr(A64, 0), Harness::imm(7)}));  // a literal
   no_handler(make(Opcode::St, Type::U32, g, {addr(A64, 0), r(U64d)}));          // truncates

@@ -41,6 +41,7 @@ class PredecodedTest : public ::testing::TestWithParam<unsigned> {
     S64b,
     B64a,
     F64a,
+    F64b,
     Pa,
     Pb,
     Pq,
@@ -48,10 +49,10 @@ class PredecodedTest : public ::testing::TestWithParam<unsigned> {
   };
 
   void SetUp() override {
-    const Type types[kRegs] = {Type::U32, Type::U32,  Type::U32,  Type::S32, Type::S32,
-                               Type::B32, Type::F32,  Type::F32,  Type::F32, Type::U16,
-                               Type::U64, Type::U64,  Type::S64,  Type::S64, Type::B64,
-                               Type::F64, Type::Pred, Type::Pred, Type::Pred};
+    const Type types[kRegs] = {Type::U32, Type::U32, Type::U32,  Type::S32,  Type::S32,
+                               Type::B32, Type::F32, Type::F32,  Type::F32,  Type::U16,
+                               Type::U64, Type::U64, Type::S64,  Type::S64,  Type::B64,
+                               Type::F64, Type::F64, Type::Pred, Type::Pred, Type::Pred};
     module_.functions.resize(1);
     for (uint32_t i = 0; i < kRegs; ++i)
       module_.functions[0].regs.push_back({"%r" + std::to_string(i), types[i]});
@@ -79,6 +80,15 @@ class PredecodedTest : public ::testing::TestWithParam<unsigned> {
       std::memcpy(&u, &f, 4);
       return u;
     }
+    if (t == Type::F64 && k < 3) {
+      const double specials[] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, 1e-310, -3.5, 1e300};
+      double f = specials[rng_() % 8];
+      uint64_t u;
+      std::memcpy(&u, &f, 8);
+      return u;
+    }
+    // Equal values, so that eq/le/ge see both outcomes.
+    if (is_float(t) && k == 3) return t == Type::F32 ? 0x40800000u : 0x4010000000000000ull;
     // Small values and the edges make comparisons and shifts interesting.
     if (k < 3) return rng_() % 70;
     if (k == 3) return uint64_t(-int64_t(rng_() % 4));
@@ -227,6 +237,29 @@ TEST_P(PredecodedTest, ComparisonsAndSelectsMatchExecute) {
       same_as_execute(in);
     }
   }
+  // Float comparisons, ordered and unordered, with NaNs, infinities, signed
+  // zeros and subnormals (flushed by .ftz) among the values.
+  for (CmpOp c :
+       {CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge, CmpOp::Equ, CmpOp::Neu,
+        CmpOp::Ltu, CmpOp::Leu, CmpOp::Gtu, CmpOp::Geu, CmpOp::Num, CmpOp::Nan}) {
+    for (bool ftz : {false, true}) {
+      Instruction in = make(Opcode::Setp, Type::F32, {r(Pa), Harness::none(), r(F32a), r(F32b)});
+      in.cmp = c;
+      in.ftz = ftz;
+      same_as_execute(in, 60);
+      for (float lit : {4.0f, -0.0f, 1e-40f, NAN, -INFINITY}) {
+        in.ops[3] = Harness::f32(lit);
+        same_as_execute(in, 30);
+      }
+    }
+    Instruction in = make(Opcode::Setp, Type::F64, {r(Pb), Harness::none(), r(F64a), r(F64b)});
+    in.cmp = c;
+    same_as_execute(in, 60);
+    for (double lit : {4.0, -0.0, 1e-310, double(NAN)}) {
+      in.ops[3] = Harness::f64(lit);
+      same_as_execute(in, 30);
+    }
+  }
   for (Type t : {Type::U32, Type::F32, Type::S64}) {
     const uint32_t d = t == Type::S64 ? S64a : (t == Type::F32 ? F32a : U32a);
     const uint32_t s = t == Type::S64 ? U64b : (t == Type::F32 ? F32b : U32b);
@@ -314,6 +347,14 @@ TEST_P(PredecodedTest, FormsItDoesNotCoverStayWithExecute) {
   Instruction pq = make(Opcode::Setp, Type::U32, {r(Pa), r(Pb), r(U32a), r(U32b)});
   pq.cmp = CmpOp::Lt;
   no_handler(pq);  // p|q
+  Instruction int_literal =
+      make(Opcode::Setp, Type::F32, {r(Pa), Harness::none(), r(F32a), Harness::imm(4)});
+  int_literal.cmp = CmpOp::Lt;
+  no_handler(int_literal);  // an integer literal converted to the float type
+  Instruction unsigned_op =
+      make(Opcode::Setp, Type::F32, {r(Pa), Harness::none(), r(F32a), r(F32b)});
+  unsigned_op.cmp = CmpOp::Lo;
+  no_handler(unsigned_op);  // execute() reports it
   Instruction combined =
       make(Opcode::Setp, Type::U32, {r(Pa), Harness::none(), r(U32a), r(U32b), r(Pq)});
   combined.cmp = CmpOp::Lt;
