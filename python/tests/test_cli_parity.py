@@ -135,6 +135,35 @@ def test_errors_are_worded_alike_with_the_same_status(tmp_path, args):
     assert c_err.replace("launch: ", "") == p_err, (c_err, p_err)
 
 
+@pytest.mark.parametrize("args", [
+    ["run", "reduction", "--mod", "functional"],
+    ["run", "reduction", "--sta", "s.json"],
+    ["exec", "k.ptx", "--kern", "axpy", "--block", "4"],
+    ["list", "statistics", "--mark"],
+])
+def test_abbreviated_options_are_usage_errors_in_both(tmp_path, args):
+    """Only whole option names: argparse would take --mod for --mode, CLI11 does not."""
+    (tmp_path / "k.ptx").write_text(AXPY_PTX)
+    c, p = both(*args, cwd=tmp_path)
+    assert c.returncode == p.returncode == 2, (c.stderr, p.stderr)
+    assert not (tmp_path / "s.json").exists()
+
+
+def test_json_is_another_name_for_stats_in_both(tmp_path):
+    env = dict(os.environ)
+    for cli, name in (([CLI], "cpp"), ([sys.executable, "-m", "warptlm"], "py")):
+        for option in ("--json", "--stats"):
+            r = subprocess.run([*cli, "run", "collatz", option, f"{name}{option}.json"], capture_output=True,
+                               text=True, cwd=tmp_path, env=env)
+            assert r.returncode == 0, r.stderr
+    records = []
+    for f in ("cpp--json", "cpp--stats", "py--json", "py--stats"):
+        record = comparable(tmp_path / f"{f}.json")
+        record.pop("command")
+        records.append(record)
+    assert records[0] == records[1] == records[2] == records[3]
+
+
 def test_exec_takes_the_only_kernel_without_kernel_in_both(tmp_path):
     (tmp_path / "k.ptx").write_text(AXPY_PTX)
     np.save(tmp_path / "x.npy", np.arange(8, dtype=np.float32))

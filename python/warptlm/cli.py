@@ -22,6 +22,7 @@ column), ``record`` (statistic names or glob patterns to keep) and ``plot``
 """
 
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -428,9 +429,13 @@ def _run_options(p):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m warptlm", description=__doc__.split("\n\n")[0])
+    # No abbreviations (argparse would take --mod for --mode): the C++ CLI takes
+    # whole option names only, and both CLIs accept the same command lines.
+    parser = argparse.ArgumentParser(prog="python3 -m warptlm", description=__doc__.split("\n\n")[0],
+                                     allow_abbrev=False)
     parser.add_argument("--version", action="version", version=f"warptlm {warptlm.__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True,
+                                parser_class=functools.partial(argparse.ArgumentParser, allow_abbrev=False))
     p = sub.add_parser("list", help="presets, scenarios, schemes, statistics (or fields)")
     p.add_argument("what", nargs="?", choices=["presets", "scenarios", "schemes", "statistics", "fields"])
     p.add_argument("--markdown", action="store_true", help="statistics as docs/statistics.md")

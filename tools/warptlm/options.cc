@@ -34,7 +34,7 @@ void add_run_options(CLI::App* c, RunOptions& o) {
                 "the same as --set host_threads=N (timing: host threads for the SMs; the results "
                 "are the same for every N)")
       ->type_name("N");
-  c->add_option("--stats", o.stats_path,
+  c->add_option("--stats,--json", o.stats_path,
                 "write the run record as JSON: version, command, kernel, geometry, every "
                 "configuration field, every statistic")
       ->type_name("FILE.json");
