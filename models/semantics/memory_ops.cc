@@ -313,7 +313,7 @@ void check_atomic(const Exec& x, AtomOp op, Type t) {
 
 // What each lane of an atomic computes (update_lanes' callback). The
 // operand arrays are filled for the lanes that do their atomic, and only
-// those are read, so they are left uninitialised (four of them would be 2 KB
+// those are read, so they are left uninitialised (three of them: 1.5 KB
 // to zero for every atomic instruction).
 struct AtomicLanes {
   AtomicLanes(AtomOp o, Type ty, bool f, unsigned s)
