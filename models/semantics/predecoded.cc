@@ -222,10 +222,10 @@ PredecodedHandler bits(const Instruction& in, const Operands& ops, P& p) {
         const u32 pos = static_cast<u32>(p.imm), len = static_cast<u32>(p.imm2);
         if (n == 32) {
           bfe_constants<u32>(p, s, pos, len);
-          return s ? bit_field_extract_const<u32, true> : bit_field_extract_const<u32, false>;
+          return bit_field_extract_const<u32>;
         }
         bfe_constants<u64>(p, s, pos, len);
-        return s ? bit_field_extract_const<u64, true> : bit_field_extract_const<u64, false>;
+        return bit_field_extract_const<u64>;
       }
       return n == 32 ? bfe_of<u32>(is_signed(t), imm, imm_c)
                      : bfe_of<u64>(is_signed(t), imm, imm_c);

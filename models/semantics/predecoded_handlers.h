@@ -346,60 +346,64 @@ struct Rem {
   }
 };
 
-// bfe d, a, b, c (bits.cc): the field of c[7:0] bits at b[7:0]; bits past
-// the msb and past the length read as the sign bit (.s) or 0. b and c are
-// .u32 registers or the immediates (imm, imm2).
+// bfe's field (bits.cc): c[7:0] bits at b[7:0]; bits past the msb and past
+// the length read as the sign bit (.s) or 0. Worked out per lane or, for
+// literal b and c, once at decode.
+template <class U>
+struct BfeField {
+  unsigned shift = 0;  // the field's position (0 for an empty field)
+  unsigned top = 0;    // the bit whose value fills the rest (.s)
+  U mask = 0;          // the field's bits after the shift
+  U fill = 0;          // the bits the sign fills (0 for .u or an empty length)
+  static BfeField of(u32 pos, u32 len, bool is_signed) {
+    constexpr unsigned n = sizeof(U) * 8;
+    pos &= 0xff;
+    len &= 0xff;
+    const unsigned avail = pos >= n ? 0 : (len < n - pos ? len : n - pos);
+    BfeField f;
+    f.shift = avail ? pos : 0;
+    f.top = pos + len - 1 < n - 1 ? pos + len - 1 : n - 1;
+    f.mask = U(sem::low_mask(avail));
+    f.fill = is_signed && len != 0 ? U(~f.mask) : U(0);
+    return f;
+  }
+  U extract(U v) const { return U(U(v >> shift) & mask) | (U(U(0) - U((v >> top) & 1)) & fill); }
+};
+
+// bfe d, a, b, c with b or c a .u32 register (or the immediates imm, imm2).
 template <class U, bool kSigned, bool kImmB, bool kImmC>
 void bit_field_extract(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&) {
-  constexpr unsigned n = sizeof(U) * 8;
   U* d = lanes_of<U>(r, p.d);
   const U* a = lanes_of<const U>(r, p.a);
   const u32* b = lanes_of<const u32>(r, p.b);
   const u32* c = lanes_of<const u32>(r, p.c);
   const u32 ib = static_cast<u32>(p.imm), ic = static_cast<u32>(p.imm2);
   sem::each_lane(m, ws, [&](unsigned l) {
-    const U v = a[l];
-    const unsigned pos = (kImmB ? ib : b[l]) & 0xff, len = (kImmC ? ic : c[l]) & 0xff;
-    const unsigned top = pos + len - 1 < n - 1 ? pos + len - 1 : n - 1;
-    const bool sbit = kSigned && len != 0 && ((v >> top) & 1);
-    const unsigned avail = pos >= n ? 0 : (len < n - pos ? len : n - pos);
-    const U field_mask = U(sem::low_mask(avail));
-    U f = avail ? U((v >> pos) & field_mask) : U(0);
-    if (sbit) f |= U(~field_mask);
-    d[l] = f;
+    d[l] = BfeField<U>::of(kImmB ? ib : b[l], kImmC ? ic : c[l], kSigned).extract(a[l]);
   });
 }
 
-// bfe d, a, pos, len with both literal: the field's shift, mask, sign bit
-// and sign fill worked out once (bit_field_extract's rules), so the lane loop
-// is shifts and masks, which vectorise. p.b: the shift (0 for an empty
-// field), p.c: the bit whose value fills the rest (.s), p.imm: the field's
-// mask, p.imm2: the bits that sign fills (0 for .u or an empty length).
+// bfe d, a, pos, len with both literal: the field worked out once, kept in
+// p.b (shift), p.c (top), p.imm (mask) and p.imm2 (fill), so the lane loop is
+// shifts and masks, which vectorise.
 template <class U>
 void bfe_constants(P& p, bool is_signed, u32 pos, u32 len) {
-  constexpr unsigned n = sizeof(U) * 8;
-  pos &= 0xff;
-  len &= 0xff;
-  const unsigned top = pos + len - 1 < n - 1 ? pos + len - 1 : n - 1;
-  const unsigned avail = pos >= n ? 0 : (len < n - pos ? len : n - pos);
-  const U field_mask = U(sem::low_mask(avail));
-  p.b = avail ? pos : 0;
-  p.c = top;
-  p.imm = field_mask;
-  p.imm2 = is_signed && len != 0 ? U(~field_mask) : U(0);
+  const BfeField<U> f = BfeField<U>::of(pos, len, is_signed);
+  p.b = f.shift;
+  p.c = f.top;
+  p.imm = f.mask;
+  p.imm2 = f.fill;
 }
-template <class U, bool kSigned>
+template <class U>
 void bit_field_extract_const(const P& p, uint8_t* r, LaneMask m, unsigned ws, WarpEnvironment&) {
   U* d = lanes_of<U>(r, p.d);
   const U* a = lanes_of<const U>(r, p.a);
-  const unsigned shift = p.b, top = p.c;
-  const U mask = static_cast<U>(p.imm), fill = static_cast<U>(p.imm2);
-  sem::each_lane(m, ws, [&](unsigned l) {
-    const U v = a[l];
-    U f = U(v >> shift) & mask;
-    if (kSigned) f |= U(U(0) - U((v >> top) & 1)) & fill;
-    d[l] = f;
-  });
+  BfeField<U> f;
+  f.shift = p.b;
+  f.top = p.c;
+  f.mask = static_cast<U>(p.imm);
+  f.fill = static_cast<U>(p.imm2);
+  sem::each_lane(m, ws, [&](unsigned l) { d[l] = f.extract(a[l]); });
 }
 
 }  // namespace warptlm::predecoded
